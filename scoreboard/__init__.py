@@ -1,0 +1,8 @@
+"""Scoreboard for live "Своя игра" (sport variant) tournaments."""
+from pathlib import Path
+
+__version__ = "0.1.0"
+
+# The project's data folders (regulations, themes, assets) sit beside the package in a checkout and an
+# editable install; the README's set-up installs it that way.
+ROOT = Path(__file__).resolve().parent.parent
