@@ -1,0 +1,71 @@
+"""Links: the board's connections to the outside — the button box, OSC remotes, keys — and the inbox.
+
+    links = Links(config, inbox, clock)   # config: the [osc] and [buttons] sections (see links.config)
+    links.start()
+    ...each frame: items = inbox.drain(); submit each; item.on_result(ok, reason)
+    ...when rev changes: links.publish(session.snapshot(), session.host_question())
+    links.status()   # {"buttons_online": bool, ...counters}
+    links.stop()
+
+Every link runs on its own thread, only parses and stamps, and puts `Command`s on the inbox; only the board's
+main thread touches the session. docs/LINKS.md documents the protocols and config keys.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Callable, Optional
+
+from scoreboard.links.config import resolve, validate
+from scoreboard.links.inbox import Inbox, Item
+
+__all__ = ["Links", "Inbox", "Item", "validate", "resolve"]
+
+log = logging.getLogger("scoreboard.links")
+
+
+class Links:
+    def __init__(self, config: dict, inbox: Inbox, clock: Callable[[], float]):
+        errors = validate(config)
+        if errors:
+            raise ValueError("config: " + "; ".join(errors))
+        self.config = resolve(config)
+        self.inbox = inbox
+        self.clock = clock
+        self.osc = None
+        self.buttons = None
+        self._lock = threading.Lock()
+
+    def start(self) -> None:
+        osc = self.config["osc"]
+        if osc["enabled"]:
+            from scoreboard.links.osc_server import OscServer
+            self.osc = OscServer(osc, self.inbox, self.clock)
+            self.osc.start()
+        buttons = self.config["buttons"]
+        if buttons["port"]:
+            from scoreboard.links.serial_buttons import SerialButtons
+            self.buttons = SerialButtons(buttons, self.inbox, self.clock)
+            self.buttons.start()
+
+    def stop(self) -> None:
+        for link in (self.osc, self.buttons):
+            if link is not None:
+                link.stop()
+
+    def publish(self, snapshot: dict, host_question: Optional[dict]) -> None:
+        """The board's state changed: push it to remotes and drive the box's ARM and lamps."""
+        if self.osc is not None:
+            self.osc.publish(snapshot, host_question)
+        if self.buttons is not None:
+            self.buttons.show(bool(snapshot.get("buttons_live")), snapshot.get("answering"))
+
+    def status(self) -> dict:
+        status: dict = {"buttons_online": False, "buttons_configured": self.buttons is not None}
+        if self.buttons is not None:
+            status.update(self.buttons.status())
+        if self.osc is not None:
+            status["osc"] = self.osc.status()
+            status["osc_address"] = list(self.osc.address)
+        return status

@@ -1,0 +1,70 @@
+"""The inbox: where every link (serial box, OSC, keys) leaves commands for the board's main thread.
+
+Links run on their own threads and never touch the session; they `put` stamped commands here. The board
+loop `drain`s once a frame, submits the items in time order (that is what makes the earliest press win even
+when it arrived later), and reports each outcome through the item's `on_result` so that OSC can ack.
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+from scoreboard.engine.commands import Command
+
+OnResult = Callable[[bool, Optional[str]], None]
+
+# A flood of valid commands must not eat the board's memory; nothing legitimate comes near this per frame.
+MAX_ITEMS = 10_000
+
+
+@dataclass(frozen=True)
+class Item:
+    cmd: Command
+    source: str                     # "serial", "digits", "keys", "osc:<session id>"
+    on_result: Optional[OnResult] = None
+    seq: int = 0                    # arrival order: ties on cmd.at keep it
+
+
+class Inbox:
+    """Thread-safe queue of stamped commands, drained in `cmd.at` order."""
+
+    def __init__(self, max_items: int = MAX_ITEMS):
+        self._items: list[Item] = []
+        self._cond = threading.Condition()
+        self._seq = 0
+        self._max = max_items
+        self.dropped = 0
+
+    def put(self, cmd: Command, source: str, on_result: Optional[OnResult] = None) -> bool:
+        """Queue `cmd`; False (and on_result(False, reason)) when the inbox is full."""
+        with self._cond:
+            if len(self._items) >= self._max:
+                self.dropped += 1
+                full = True
+            else:
+                self._seq += 1
+                self._items.append(Item(cmd, source, on_result, self._seq))
+                self._cond.notify_all()
+                full = False
+        if full and on_result is not None:
+            on_result(False, "board busy: inbox full")
+        return not full
+
+    def drain(self) -> list[Item]:
+        """Every queued item, earliest `cmd.at` first (arrival order among equal times)."""
+        with self._cond:
+            items, self._items = self._items, []
+        items.sort(key=lambda item: (item.cmd.at, item.seq))
+        return items
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until something is queued (or timeout); True if the inbox is not empty."""
+        with self._cond:
+            if not self._items:
+                self._cond.wait(timeout)
+            return bool(self._items)
+
+    def __len__(self) -> int:
+        with self._cond:
+            return len(self._items)

@@ -1,0 +1,288 @@
+"""The board's OSC server (PROTOCOL.md §2): sessions, commands onto the inbox, acks, state push.
+
+One thread owns the UDP socket's receiving side: it parses each datagram, checks the sender's session and
+puts commands on the inbox. Acks are sent when the board loop reports the result (`on_result`, called on the
+board's thread), so an ack means "applied" or "refused", never just "received". `publish` (board thread)
+pushes state at once; the server thread re-sends the latest state every `state_interval` seconds and expires
+idle sessions. Bundle time tags are ignored (strict timing off): everything is applied as it arrives.
+
+Nothing from the network is trusted: a datagram that does not parse, a sender without a session, a `view`
+session that commands, an internal address (`/sg/clock`) or bad arguments are counted and answered or
+dropped, and never reach the game. The messages are listed in docs/LINKS.md.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import socket
+import threading
+import time
+from typing import Any, Callable, Optional
+
+from pythonosc.osc_message_builder import OscMessageBuilder
+from pythonosc.osc_packet import OscPacket
+
+from scoreboard.engine.commands import INTERNAL, BadCommand, Command, parse
+from scoreboard.links.inbox import Inbox
+from scoreboard.links.sessions import Denied, Session, SessionTable
+
+log = logging.getLogger("scoreboard.links.osc")
+
+CMD_PREFIX = "/sg/cmd/"
+# Largest state we try to send in one UDP datagram (IPv4 limit minus headers).
+MAX_DATAGRAM = 65_000
+COUNTERS = ("packets", "bad_packets", "unauthorized", "denied", "bad_commands", "internal_refused",
+            "view_refused", "duplicates", "commands", "acks_sent", "states_sent", "send_errors",
+            "state_too_big")
+
+
+def build(address: str, *args: Any) -> bytes:
+    """One OSC message as bytes (ints as int32 when they fit, strings, floats)."""
+    builder = OscMessageBuilder(address=address)
+    for arg in args:
+        builder.add_arg(arg)
+    return builder.build().dgram
+
+
+class OscServer:
+    def __init__(self, osc_config: dict, inbox: Inbox, clock: Callable[[], float],
+                 monotonic: Callable[[], float] = time.monotonic):
+        self.config = osc_config
+        self.inbox = inbox
+        self.clock = clock                  # engine seconds: the stamp of every command
+        self.monotonic = monotonic          # session idle timers
+        self.table = SessionTable(osc_config["passcode"], osc_config["view_passcode"], osc_config["allow"],
+                                  float(osc_config["idle_timeout"]), int(osc_config["max_sessions"]))
+        self.counts = dict.fromkeys(COUNTERS, 0)
+        self._lock = threading.Lock()        # sessions, counters and the latest state
+        self._state: Optional[bytes] = None
+        self._question: Optional[bytes] = None
+        self._sock: Optional[socket.socket] = None
+        self._thread: Optional[threading.Thread] = None
+        self._running = False
+
+    # --- lifecycle ----------------------------------------------------------------------------------
+    def start(self) -> None:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        sock.bind((self.config["bind"], int(self.config["port"])))
+        sock.settimeout(min(0.1, float(self.config["state_interval"])))
+        self._sock = sock
+        self._running = True
+        self._thread = threading.Thread(target=self._serve, name="osc-server", daemon=True)
+        self._thread.start()
+        log.info("OSC server on udp %s:%d", *self.address)
+
+    def stop(self) -> None:
+        self._running = False
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+        if self._sock is not None:
+            self._sock.close()
+        self._thread = self._sock = None
+
+    @property
+    def address(self) -> tuple[str, int]:
+        assert self._sock is not None, "server not started"
+        return self._sock.getsockname()
+
+    def _serve(self) -> None:
+        next_push = self.monotonic() + float(self.config["state_interval"])
+        while self._running:
+            try:
+                data, addr = self._sock.recvfrom(65_535)
+            except socket.timeout:
+                data = None
+            except OSError:
+                if not self._running:
+                    return
+                # e.g. ICMP port unreachable surfacing on some platforms: keep serving
+                data = None
+            if data is not None:
+                try:
+                    self.handle_datagram(data, addr)
+                except Exception:               # a bug here must never take the board's remote control down
+                    log.exception("OSC datagram from %s crashed the handler", addr)
+                    self._count("bad_packets")
+            now = self.monotonic()
+            if now >= next_push:
+                next_push = now + float(self.config["state_interval"])
+                with self._lock:
+                    for session in self.table.expire(now):
+                        log.info("OSC session %d (%s) expired", session.sid, session.role)
+                self._push_all()
+
+    # --- receiving ----------------------------------------------------------------------------------
+    def handle_datagram(self, data: bytes, addr: tuple[str, int]) -> None:
+        """Parse and act on one datagram from `addr` (the server thread, or a test in-process)."""
+        self._count("packets")
+        if not self.table.allowed(addr[0]):
+            self._count("unauthorized")
+            return
+        try:
+            messages = [timed.message for timed in OscPacket(data).messages]
+        except Exception:
+            self._count("bad_packets")
+            return
+        for message in messages:
+            try:
+                address, params = message.address, list(message.params)
+            except Exception:
+                self._count("bad_packets")
+                continue
+            self._handle_message(address, params, addr)
+
+    def _handle_message(self, address: str, params: list, addr: tuple[str, int]) -> None:
+        now = self.monotonic()
+        if address == "/sg/connect":
+            self._connect(params, addr, now)
+            return
+        with self._lock:
+            session = self.table.lookup(addr, now)
+        if session is None:
+            self._count("unauthorized")
+            if address.startswith("/sg/"):
+                self._send(build("/sg/denied", "not connected: send /sg/connect passcode [host|view]"), addr)
+            return
+        if address == "/sg/ping":
+            self._send(build("/sg/pong"), addr)
+        elif address == "/sg/sync":
+            self._send_state(session)
+        elif address == "/sg/disconnect":
+            with self._lock:
+                self.table.drop(addr)
+        elif address.startswith(CMD_PREFIX):
+            self._command_with_id("/sg/" + address[len(CMD_PREFIX):], params, session)
+        else:
+            self._plain_command(address, params, session)
+
+    def _connect(self, params: list, addr: tuple[str, int], now: float) -> None:
+        passcode = params[0] if params else None
+        role = params[1] if len(params) > 1 else "host"
+        try:
+            if len(params) > 2:
+                raise Denied("usage: /sg/connect passcode [host|view]")
+            with self._lock:
+                session = self.table.connect(addr, passcode, role, now)
+        except Denied as refusal:
+            self._count("denied")
+            self._send(build("/sg/denied", str(refusal)), addr)
+            return
+        log.info("OSC session %d (%s) for %s:%d", session.sid, session.role, *addr)
+        self._send(build("/sg/connected", session.sid), addr)
+        self._send_state(session)
+
+    def _check(self, address: str, params: list, session: Session) -> Command:
+        """The stamped command, or BadCommand/PermissionError with the reason."""
+        if address in INTERNAL:
+            self._count("internal_refused")
+            raise PermissionError(f"{address} is internal to the board")
+        if not session.is_host:
+            self._count("view_refused")
+            raise PermissionError("a view session may not send commands")
+        try:
+            args = parse(address, params)
+        except BadCommand:
+            self._count("bad_commands")
+            raise
+        return Command(self.clock(), address, args)
+
+    def _plain_command(self, address: str, params: list, session: Session) -> None:
+        try:
+            cmd = self._check(address, params, session)
+        except (BadCommand, PermissionError) as refusal:
+            self._send(build("/sg/error", address, str(refusal)), session.addr)
+            return
+
+        def on_result(ok: bool, reason: Optional[str]) -> None:
+            if not ok:
+                self._send(build("/sg/error", address, reason or "refused"), session.addr)
+
+        self._count("commands")
+        self.inbox.put(cmd, f"osc:{session.sid}", on_result)
+
+    def _command_with_id(self, address: str, params: list, session: Session) -> None:
+        if not params or not isinstance(params[0], int) or isinstance(params[0], bool):
+            self._count("bad_commands")
+            self._send(build("/sg/error", address, "the first argument of /sg/cmd/... must be an int id"),
+                       session.addr)
+            return
+        cid, params = params[0], params[1:]
+        with self._lock:
+            first, result = SessionTable.first_copy(session, cid)
+        if not first:
+            self._count("duplicates")
+            if result is not None:              # answer every copy; a pending one is answered on resolution
+                self._ack(session, cid, *result)
+            return
+        try:
+            cmd = self._check(address, params, session)
+        except (BadCommand, PermissionError) as refusal:
+            self._resolve(session, cid, False, str(refusal))
+            return
+
+        def on_result(ok: bool, reason: Optional[str]) -> None:
+            self._resolve(session, cid, ok, reason)
+
+        self._count("commands")
+        self.inbox.put(cmd, f"osc:{session.sid}", on_result)
+
+    def _resolve(self, session: Session, cid: int, ok: bool, reason: Optional[str]) -> None:
+        with self._lock:
+            SessionTable.resolve(session, cid, ok, reason)
+        self._ack(session, cid, ok, reason)
+
+    def _ack(self, session: Session, cid: int, ok: bool, reason: Optional[str]) -> None:
+        message = build("/sg/ack", cid, "ok") if ok else build("/sg/ack", cid, "error", reason or "refused")
+        self._count("acks_sent")
+        self._send(message, session.addr)
+
+    # --- state --------------------------------------------------------------------------------------
+    def publish(self, snapshot: dict, host_question: Optional[dict]) -> None:
+        """Remember the latest state and push it to every session now (any thread)."""
+        rev = int(snapshot.get("rev", 0))
+        state = build("/sg/state", rev, json.dumps(snapshot, ensure_ascii=False, separators=(",", ":")))
+        question = build("/sg/host/question", json.dumps(host_question, ensure_ascii=False,
+                                                         separators=(",", ":")), rev)
+        with self._lock:
+            self._state, self._question = state, question
+        self._push_all()
+
+    def _push_all(self) -> None:
+        with self._lock:
+            sessions = self.table.sessions()
+        for session in sessions:
+            self._send_state(session)
+
+    def _send_state(self, session: Session) -> None:
+        with self._lock:
+            state, question = self._state, self._question
+        if state is None:
+            return
+        if len(state) > MAX_DATAGRAM:
+            self._count("state_too_big")
+            return
+        self._count("states_sent")
+        self._send(state, session.addr)
+        if session.is_host and question is not None and len(question) <= MAX_DATAGRAM:
+            self._send(question, session.addr)
+
+    # --- plumbing -----------------------------------------------------------------------------------
+    def _send(self, dgram: bytes, addr: tuple[str, int]) -> None:
+        sock = self._sock
+        if sock is None:
+            return
+        try:
+            sock.sendto(dgram, addr)
+        except OSError:
+            self._count("send_errors")
+
+    def _count(self, name: str) -> None:
+        with self._lock:
+            self.counts[name] += 1
+
+    def status(self) -> dict:
+        with self._lock:
+            counts = dict(self.counts)
+            counts["sessions"] = len(self.table.by_addr)
+            counts["host_sessions"] = sum(1 for s in self.table.by_addr.values() if s.is_host)
+        return counts

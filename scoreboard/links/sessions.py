@@ -1,0 +1,138 @@
+"""OSC sessions: who may talk to the board, in which role, and which command ids were already applied.
+
+Pure bookkeeping (no sockets) so that the access rules can be tested and fuzzed directly. A session is bound
+to the client's (ip, port); a repeated `/sg/connect` from the same address with the same role keeps the
+session (and its record of applied ids), so a client that retries its connect over a lossy link can never
+get a command applied twice.
+"""
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import secrets
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Optional
+
+ROLES = ("host", "view")
+# Ids remembered per session; a retry of an id older than this many newer commands would be applied again.
+DEDUPE_WINDOW = 4096
+# Wrong passcodes tolerated per IP within FAIL_WINDOW seconds before that IP is ignored for a while.
+MAX_FAILS = 5
+FAIL_WINDOW = 60.0
+
+Addr = tuple[str, int]
+
+
+@dataclass
+class Session:
+    sid: int
+    addr: Addr
+    role: str
+    last_seen: float
+    # id -> None while the board has not applied it yet, then (ok, reason)
+    results: OrderedDict = field(default_factory=OrderedDict)
+
+    @property
+    def is_host(self) -> bool:
+        return self.role == "host"
+
+
+class Denied(Exception):
+    """A connect refused; str(e) is the reason sent in /sg/denied."""
+
+
+class SessionTable:
+    def __init__(self, passcode: str, view_passcode: str = "", allow: list[str] | None = None,
+                 idle_timeout: float = 30.0, max_sessions: int = 16):
+        self.passcode = passcode
+        self.view_passcode = view_passcode
+        self.networks = [ipaddress.ip_network(entry, strict=False) for entry in (allow or [])]
+        self.idle_timeout = idle_timeout
+        self.max_sessions = max_sessions
+        self.by_addr: dict[Addr, Session] = {}
+        self._fails: dict[str, list[float]] = {}
+
+    # --- access -------------------------------------------------------------------------------------
+    def allowed(self, ip: str) -> bool:
+        """The IP allowlist (an empty list allows every address)."""
+        if not self.networks:
+            return True
+        try:
+            address = ipaddress.ip_address(ip)
+        except ValueError:
+            return False
+        return any(address in network for network in self.networks)
+
+    def connect(self, addr: Addr, passcode, role, now: float) -> Session:
+        """Open (or keep) the session of `addr`; raise Denied(reason)."""
+        if not isinstance(passcode, str) or not isinstance(role, str):
+            raise Denied("usage: /sg/connect passcode [host|view]")
+        if role not in ROLES:
+            raise Denied(f"unknown role {role!r} (host or view)")
+        fails = [t for t in self._fails.get(addr[0], []) if now - t < FAIL_WINDOW]
+        self._fails[addr[0]] = fails
+        if len(fails) >= MAX_FAILS:
+            raise Denied("too many wrong passcodes, try again later")
+        if not self.passcode:
+            raise Denied("the board has no passcode set (osc.passcode)")
+        if not (_same(passcode, self.passcode)
+                or (role == "view" and self.view_passcode and _same(passcode, self.view_passcode))):
+            fails.append(now)
+            if len(self._fails) > 1024:     # a scanner cycling addresses must not grow this forever
+                self._fails = {addr[0]: fails}
+            raise Denied("wrong passcode")
+        existing = self.by_addr.get(addr)
+        if existing is not None and existing.role == role:
+            existing.last_seen = now
+            return existing
+        if existing is None and len(self.by_addr) >= self.max_sessions:
+            self.expire(now)
+            if len(self.by_addr) >= self.max_sessions:
+                raise Denied("too many sessions")
+        session = Session(secrets.randbelow(2**31 - 1) + 1, addr, role, now)
+        self.by_addr[addr] = session
+        return session
+
+    def lookup(self, addr: Addr, now: float) -> Optional[Session]:
+        """The live session of `addr` (refreshing its idle timer), or None."""
+        session = self.by_addr.get(addr)
+        if session is None:
+            return None
+        if now - session.last_seen > self.idle_timeout:
+            del self.by_addr[addr]
+            return None
+        session.last_seen = now
+        return session
+
+    def drop(self, addr: Addr) -> None:
+        self.by_addr.pop(addr, None)
+
+    def expire(self, now: float) -> list[Session]:
+        gone = [s for s in self.by_addr.values() if now - s.last_seen > self.idle_timeout]
+        for session in gone:
+            del self.by_addr[session.addr]
+        return gone
+
+    def sessions(self) -> list[Session]:
+        return list(self.by_addr.values())
+
+    # --- exactly once -------------------------------------------------------------------------------
+    @staticmethod
+    def first_copy(session: Session, cid: int) -> tuple[bool, Optional[tuple]]:
+        """(True, None) for a new id (now recorded as pending); else (False, result or None if pending)."""
+        if cid in session.results:
+            return False, session.results[cid]
+        session.results[cid] = None
+        while len(session.results) > DEDUPE_WINDOW:
+            session.results.popitem(last=False)
+        return True, None
+
+    @staticmethod
+    def resolve(session: Session, cid: int, ok: bool, reason: Optional[str]) -> None:
+        if cid in session.results:
+            session.results[cid] = (ok, reason)
+
+
+def _same(given: str, expected: str) -> bool:
+    return hmac.compare_digest(given.encode("utf-8", "replace"), expected.encode("utf-8", "replace"))
