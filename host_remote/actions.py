@@ -1,0 +1,234 @@
+"""What the host may do now: a pure function of the board's snapshot (PROTOCOL.md §1, §3; docs/ENGINE_API.md).
+
+The remote never decides the game; the board does, and refuses what does not fit. This table only chooses which
+buttons to show, so that the host sees the few that make sense in the current phase instead of all thirty. It reads
+nothing but the snapshot and has no side effects, so it is tested phase by phase.
+
+An `Action` is a command ready to send, or (when `amount` is set) a command that still needs a number from the
+numeric pad, appended as the last argument: auction bids, final stakes and score corrections.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+PHASES = ("setup", "round_intro", "choosing", "topic_intro", "reading", "buzz_window", "answering", "after_wrong",
+          "reveal", "auction", "auction_answer", "final_stakes", "final_answer", "final_reveal", "game_over")
+
+# Groups, in the order the UI lays them out.
+FLOW = "flow"      # the big buttons of the current phase
+GRID = "grid"      # cells of the round's board
+SEAT = "seat"      # per-seat buttons (assign, auction, final, rejudge)
+TOOLS = "tools"    # always there: correction, undo, manual mode, pause
+
+
+@dataclass(frozen=True)
+class Action:
+    key: str                    # stable identifier, e.g. "judge_right", "select:2:3", "bid:1"
+    label: str
+    address: str
+    args: tuple = ()
+    group: str = FLOW
+    seat: int | None = None
+    amount: str | None = None   # None, or what the pad asks for: "bid" | "stake" | "delta"
+    low: int | None = None      # the pad's bounds (a hint; the board checks)
+    high: int | None = None
+    shortcut: str | None = None  # a key name for the laptop keyboard (pygame.key.name)
+
+    def command(self, amount: int | None = None) -> tuple[str, tuple]:
+        """The address and arguments to send; an amount action needs its number."""
+        if self.amount is None:
+            return self.address, self.args
+        if amount is None:
+            raise ValueError(f"{self.key}: needs a number ({self.amount})")
+        return self.address, (*self.args, int(amount))
+
+
+def _players(snapshot: dict) -> list[dict]:
+    return [p for p in snapshot.get("players") or [] if isinstance(p, dict) and isinstance(p.get("seat"), int)]
+
+
+def _in_play(snapshot: dict) -> list[dict]:
+    return [p for p in _players(snapshot) if p.get("in_play", True)]
+
+
+def _name(player: dict) -> str:
+    return str(player.get("name") or f"Игрок {player['seat']}")
+
+
+def _answered_seats(snapshot: dict) -> set[int]:
+    question = snapshot.get("question") or {}
+    seats = {a.get("seat") for a in question.get("answered") or [] if isinstance(a, dict)}
+    seats |= {p["seat"] for p in _players(snapshot) if p.get("answered")}
+    return seats
+
+
+def _grid(snapshot: dict) -> list[Action]:
+    """Every unplayed cell of the round (choice mode)."""
+    actions = []
+    topics = (snapshot.get("round") or {}).get("topics") or []
+    for t, topic in enumerate(topics, start=1):
+        for q, cell in enumerate(topic.get("cells") or [], start=1):
+            if not cell.get("played"):
+                actions.append(Action(f"select:{t}:{q}", str(cell.get("value", q)), "/sg/select", (t, q), GRID))
+    return actions
+
+
+def _board_empty(snapshot: dict) -> bool:
+    topics = (snapshot.get("round") or {}).get("topics") or []
+    return all(cell.get("played") for topic in topics for cell in topic.get("cells") or [])
+
+
+def _assign(snapshot: dict) -> list[Action]:
+    """Manual mode (BZ9): the host names who answers; not a player who already answered (BZ4)."""
+    done = _answered_seats(snapshot)
+    return [Action(f"assign:{p['seat']}", f"Отвечает {_name(p)}", "/sg/assign", (p["seat"],), SEAT, p["seat"],
+                   shortcut=str(p["seat"]))
+            for p in _in_play(snapshot) if p["seat"] not in done]
+
+
+def _auction(snapshot: dict) -> list[Action]:
+    """AU2–AU4: bids, all-in and pass for the seat whose turn it is (every seat still in, if the turn is unknown)."""
+    auction = snapshot.get("auction") or {}
+    stake = int(auction.get("stake") or 0)
+    passed = set(auction.get("passed") or [])
+    turn = auction.get("turn")
+    seats = [p for p in _in_play(snapshot) if p["seat"] not in passed]
+    if isinstance(turn, int):
+        seats = [p for p in seats if p["seat"] == turn]
+    actions = []
+    for p in seats:
+        seat, score = p["seat"], int(p.get("score") or 0)
+        actions.append(Action(f"bid:{seat}", f"Ставка {_name(p)}", "/sg/auction/bid", (seat,), SEAT, seat,
+                              amount="bid", low=stake + 1 if seat != auction.get("holder") else stake,
+                              high=max(score, stake), shortcut="b"))
+        actions.append(Action(f"allin:{seat}", f"Ва-банк {_name(p)}", "/sg/auction/allin", (seat,), SEAT, seat,
+                              shortcut="a"))
+        actions.append(Action(f"pass:{seat}", f"Пас {_name(p)}", "/sg/auction/pass", (seat,), SEAT, seat,
+                              shortcut="s"))
+    return actions
+
+
+def _final(snapshot: dict, phase: str) -> list[Action]:
+    final = snapshot.get("final") or {}
+    eligible = set(final.get("eligible") or [])
+    players = [p for p in _players(snapshot) if p["seat"] in eligible]
+    if phase == "final_stakes":
+        stakes_in = set(final.get("stakes_in") or [])
+        actions = []
+        for p in players:
+            if p["seat"] not in stakes_in:
+                low = 0 if final.get("kind") == "super_question" else 1   # FN3 allows 0, FN2 starts at 1
+                actions.append(Action(f"stake:{p['seat']}", f"Ставка {_name(p)}", "/sg/final/stake", (p["seat"],),
+                                      SEAT, p["seat"], amount="stake", low=low,
+                                      high=max(int(p.get("score") or 0), low)))
+        if eligible and eligible <= stakes_in:
+            actions.append(Action("final_start", "Старт (вопрос прочитан)", "/sg/final/start", shortcut="space"))
+        return actions
+    judged = set(final.get("judged") or [])
+    revealed = {r.get("seat") for r in final.get("revealed") or [] if isinstance(r, dict)}
+    actions = []
+    for p in players:
+        seat = p["seat"]
+        if seat not in judged:
+            actions.append(Action(f"final_right:{seat}", f"{_name(p)}: верно", "/sg/final/judge", (seat, "right"),
+                                  SEAT, seat))
+            actions.append(Action(f"final_wrong:{seat}", f"{_name(p)}: неверно", "/sg/final/judge", (seat, "wrong"),
+                                  SEAT, seat))
+        elif seat not in revealed:
+            actions.append(Action(f"final_reveal:{seat}", f"Открыть {_name(p)}", "/sg/final/reveal", (seat,), SEAT,
+                                  seat))
+    return actions
+
+
+def _rejudge(snapshot: dict) -> list[Action]:
+    """G8: change a verdict on the last resolved question, before the next one opens."""
+    last = snapshot.get("last") or {}
+    if not last.get("rejudgeable"):
+        return []
+    names = {p["seat"]: _name(p) for p in _players(snapshot)}
+    actions = []
+    for answer in last.get("answers") or []:
+        seat, verdict = answer.get("seat"), answer.get("verdict")
+        if isinstance(seat, int) and verdict in ("right", "wrong"):
+            other = "wrong" if verdict == "right" else "right"
+            label = f"{names.get(seat, seat)}: засчитать" if other == "right" else f"{names.get(seat, seat)}: снять"
+            actions.append(Action(f"rejudge:{seat}", label, "/sg/rejudge", (seat, other), SEAT, seat))
+    return actions
+
+
+def _tools(snapshot: dict, phase: str) -> list[Action]:
+    actions = [Action(f"adjust:{p['seat']}", f"± {_name(p)}", "/sg/score/adjust", (p["seat"],), TOOLS, p["seat"],
+                      amount="delta") for p in _players(snapshot)]
+    actions.append(Action("undo", "Отменить", "/sg/undo", group=TOOLS, shortcut="backspace"))
+    if phase not in ("setup", "game_over"):
+        manual = bool(snapshot.get("buttons_manual"))
+        actions.append(Action("manual", "Кнопки: вручную" if not manual else "Кнопки: включить",
+                              "/sg/buttons/manual", (0 if manual else 1,), TOOLS, shortcut="m"))
+        if snapshot.get("paused"):
+            actions.append(Action("unpause", "Продолжить", "/sg/unpause", group=TOOLS, shortcut="p"))
+        else:
+            actions.append(Action("pause", "Пауза", "/sg/pause", group=TOOLS, shortcut="p"))
+    return actions
+
+
+def allowed_actions(snapshot: dict | None) -> list[Action]:
+    """The buttons the host should see for this snapshot (nothing before the first state arrives)."""
+    if not isinstance(snapshot, dict):
+        return []
+    phase = snapshot.get("phase")
+    if phase not in PHASES:
+        return []
+    if snapshot.get("paused"):
+        # A frozen game takes only the way out, plus corrections the host may need to make meanwhile.
+        return [a for a in _tools(snapshot, phase) if a.key in ("unpause", "undo") or a.key.startswith("adjust:")]
+    choice = snapshot.get("order", "choice") != "sequential"
+    manual = bool(snapshot.get("buttons_manual"))
+    question = snapshot.get("question") or {}
+    flow: list[Action] = []
+    if phase == "setup":
+        flow.append(Action("start", "Начать игру", "/sg/game/start", shortcut="return"))
+    elif phase in ("round_intro", "choosing") and choice:
+        flow += _grid(snapshot)
+        flow += [Action(f"chooser:{p['seat']}", f"Выбирает {_name(p)}", "/sg/chooser", (p["seat"],), SEAT, p["seat"])
+                 for p in _in_play(snapshot) if p["seat"] != snapshot.get("chooser")]
+    elif phase in ("round_intro", "topic_intro"):
+        flow.append(Action("next", "Дальше", "/sg/next", shortcut="n"))
+    elif phase == "reading":
+        flow.append(Action("reading_done", "Вопрос прочитан", "/sg/reading/done", shortcut="space"))
+        flow.append(Action("time", "Время", "/sg/time", shortcut="t"))
+        flow.append(Action("replace", "Заменить вопрос", "/sg/question/replace", group=TOOLS))
+        if manual:
+            flow += _assign(snapshot)
+    elif phase == "buzz_window":
+        flow.append(Action("time", "Время", "/sg/time", shortcut="t"))
+        flow.append(Action("replace", "Заменить вопрос", "/sg/question/replace", group=TOOLS))
+        if manual:
+            flow += _assign(snapshot)
+    elif phase in ("answering", "auction_answer"):
+        flow.append(Action("judge_right", "Верно", "/sg/judge/right", shortcut="r"))
+        flow.append(Action("judge_wrong", "Неверно", "/sg/judge/wrong", shortcut="w"))
+        if phase == "answering" and question.get("deadline") is not None:
+            flow.append(Action("extend", "+3 с", "/sg/answer/extend", (3.0,), shortcut="e"))   # BZ5
+    elif phase == "after_wrong":
+        flow.append(Action("resume", "Продолжить (кнопки)", "/sg/resume", shortcut="space"))
+        flow.append(Action("time", "Время", "/sg/time", shortcut="t"))
+        if manual:
+            flow += _assign(snapshot)
+    elif phase == "reveal":
+        if choice and not _board_empty(snapshot):
+            flow += _grid(snapshot)
+        else:
+            flow.append(Action("next", "Дальше", "/sg/next", shortcut="n"))
+        flow += _rejudge(snapshot)
+        flow.append(Action("replace", "Заменить вопрос", "/sg/question/replace", group=TOOLS))
+    elif phase == "auction":
+        flow += _auction(snapshot)
+    elif phase in ("final_stakes", "final_answer", "final_reveal"):
+        flow += _final(snapshot, phase)
+    elif phase == "game_over":
+        flow += _rejudge(snapshot)
+    return flow + _tools(snapshot, phase)
+
+
+def find(actions: list[Action], key: str) -> Action | None:
+    return next((a for a in actions if a.key == key), None)

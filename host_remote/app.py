@@ -1,0 +1,171 @@
+"""`scoreboard-remote`: the host's remote control, a pygame-ce window for a 7–10" tablet or a laptop.
+
+The main thread owns pygame. The OSC client's thread only fills a queue; each frame drains it, updates the screen
+from the newest state, and sends what the host tapped. Nothing is decided here: the board applies or refuses each
+command and its next state is what the screen shows.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import queue
+import sys
+
+import pygame
+
+from .client import RemoteClient
+from .discovery import Discovery
+from .ui import widgets as w
+from .ui.connect_screen import ConnectScreen
+from .ui.control_screen import ControlScreen
+
+
+class RemoteApp:
+    """Screens + client, without the window: tests drive it with events and read `render()`."""
+
+    def __init__(self, address: str = "", port: int = 9000, passcode: str = "", role: str = "host",
+                 discovery: Discovery | None = None) -> None:
+        self.role = role
+        self.discovery = discovery
+        self.connect_screen = ConnectScreen(address, port, passcode, discovery)
+        self.control: ControlScreen | None = None
+        self.client: RemoteClient | None = None
+        self.canvas = pygame.Surface(w.DESIGN)
+        self.sent: list[tuple[str, tuple, int]] = []
+
+    @property
+    def screen(self):
+        return self.control if self.control is not None else self.connect_screen
+
+    def connect(self, address: str, port: int, passcode: str) -> None:
+        if self.client is not None:
+            self.client.close()
+        try:
+            self.client = RemoteClient(address, port, passcode=passcode, role=self.role)
+        except OSError as error:   # an address that does not resolve
+            self.connect_screen.fail(f"Адрес «{address}»: {error.strerror or error}")
+            return
+        self.connect_screen.message, self.connect_screen.message_bad = "Подключение…", False
+        self.client.connect()
+
+    def handle(self, event) -> None:
+        outcome = self.screen.handle(event)
+        if outcome is None:
+            return
+        if outcome[0] == "connect":
+            self.connect(*outcome[1:])
+            return
+        address, args = outcome
+        if self.client is not None:
+            try:
+                command_id = self.client.send(address, *args)
+            except ValueError as error:
+                self.control.last_ack, self.control.last_ack_ok = str(error), False
+                return
+            self.sent.append((address, args, command_id))
+
+    def pump(self) -> None:
+        """Drain the client's queue (main thread) and refresh what the screens show."""
+        client = self.client
+        if client is None:
+            return
+        while True:
+            try:
+                event = client.events.get_nowait()
+            except queue.Empty:
+                break
+            if event.kind == "connection":
+                if event.value == "connected" and self.control is None:
+                    self.control = ControlScreen(f"{client.board[0]}:{client.board[1]}")
+                elif event.value == "denied" and self.control is None:
+                    self.connect_screen.fail(f"Табло отказало: {client.denied_reason}")
+            elif event.kind == "state" and self.control is not None:
+                self.control.set_state(event.value, event.extra)
+            elif event.kind == "question" and self.control is not None:
+                self.control.question = event.value
+            elif event.kind == "ack" and self.control is not None:
+                self.control.last_ack, self.control.last_ack_ok = event.value.describe(), event.value.ok
+            elif event.kind == "unknown" and self.control is not None:
+                self.control.last_ack = f"#{event.value} {event.extra}: исход неизвестен, проверьте табло"
+                self.control.last_ack_ok = False
+        if self.control is not None:
+            self.control.connection = client.state
+            self.control.pending = client.pending_count()
+            if self.control.snapshot is None and client.snapshot is not None:
+                self.control.set_state(client.snapshot, client.rev)
+                self.control.question = client.question
+
+    def render(self) -> pygame.Surface:
+        self.screen.draw(self.canvas)
+        return self.canvas
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.close()
+        if self.discovery is not None:
+            self.discovery.stop()
+
+
+def to_design(pos, window_size) -> tuple[int, int]:
+    return (int(pos[0] * w.DESIGN[0] / window_size[0]), int(pos[1] * w.DESIGN[1] / window_size[1]))
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(prog="scoreboard-remote", description="The host's remote for the scoreboard")
+    parser.add_argument("board", nargs="?", default="", help="the board's address, HOST or HOST:PORT")
+    parser.add_argument("--passcode", default=os.environ.get("SCOREBOARD_PASSCODE", ""),
+                        help="the board's passcode (or set SCOREBOARD_PASSCODE)")
+    parser.add_argument("--role", choices=("host", "view"), default="host")
+    parser.add_argument("--size", default="1024x600", help="window size WxH (default 1024x600, a 7\" tablet)")
+    parser.add_argument("--fullscreen", action="store_true")
+    args = parser.parse_args(argv)
+    host, _, port = args.board.partition(":")
+    if port and not port.isdigit():
+        parser.error(f"board {args.board!r}: the port must be a number")
+    try:
+        width, height = (int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        parser.error(f"--size {args.size!r}: expected WIDTHxHEIGHT, e.g. 1024x600")
+    return args, host, int(port or 9000), (width, height)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args, host, port, size = parse_args(sys.argv[1:] if argv is None else argv)
+    pygame.display.init()
+    pygame.font.init()
+    flags = pygame.FULLSCREEN if args.fullscreen else pygame.RESIZABLE
+    window = pygame.display.set_mode(size, flags)
+    pygame.display.set_caption("Своя игра — пульт ведущего")
+    pygame.key.start_text_input()
+    discovery = Discovery()
+    discovery.start()
+    app = RemoteApp(host, port, args.passcode, args.role, discovery)
+    if host and args.passcode:
+        app.connect(host, port, args.passcode)
+    clock = pygame.time.Clock()
+    try:
+        while True:
+            for event in pygame.event.get():
+                if event.type == pygame.QUIT:
+                    return 0
+                if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+                    event = pygame.event.Event(event.type, pos=to_design(event.pos, window.get_size()),
+                                               button=event.button)
+                app.handle(event)
+            app.pump()
+            canvas = app.render()
+            if canvas.get_size() == window.get_size():
+                window.blit(canvas, (0, 0))
+            else:
+                pygame.transform.smoothscale(canvas, window.get_size(), window)
+            pygame.display.flip()
+            clock.tick(30)   # a remote needs no more; it leaves the tablet's battery alone
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        app.close()
+        pygame.quit()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,283 @@
+"""The play screen: the board's state on the left, the buttons the current phase allows on the right.
+
+It draws from the last snapshot and host question only and returns commands for the app to send; it never guesses
+the outcome of a command (the board's next state shows it). Layout, in 1024×600 design space:
+
+    +---------------------------------------------------------------------------+
+    | ● connected  board 10.0.0.5:9000   rev 57   Ответ игрока   last ack: ok   |
+    +-------------------------------+-------------------------------------------+
+    | Topic · value                 | grid of unplayed cells (choice mode)      |
+    | question text …               |   or the big buttons of the phase         |
+    | ANSWER · accepts · comment    | per-seat buttons (assign, bids, stakes)   |
+    | scores (chooser, answering)   | tools: ± score, undo, manual, pause       |
+    +-------------------------------+-------------------------------------------+
+"""
+from __future__ import annotations
+
+import time
+
+import pygame
+
+from .. import actions as act
+from . import widgets as w
+from .numpad import Numpad
+
+PHASE_LABELS = {
+    "setup": "Подготовка", "round_intro": "Темы раунда", "choosing": "Выбор вопроса", "topic_intro": "Тема",
+    "reading": "Чтение вопроса", "buzz_window": "Кнопки: 5 с", "answering": "Ответ игрока",
+    "after_wrong": "После неверного", "reveal": "Ответ показан", "auction": "Аукцион",
+    "auction_answer": "Ответ на аукционе", "final_stakes": "Финал: ставки", "final_answer": "Финал: ответы",
+    "final_reveal": "Финал: вскрытие", "game_over": "Игра окончена",
+}
+STATE_LABELS = {"connected": "на связи", "retrying": "повтор…", "connecting": "подключение…", "lost": "нет связи",
+                "denied": "отказ", "idle": "не подключено"}
+SPECIAL_KINDS = {"judge_right": "right", "judge_wrong": "wrong", "final_start": "right"}
+
+LEFT = pygame.Rect(10, 54, 430, 536)
+RIGHT = pygame.Rect(452, 54, 562, 536)
+
+
+class ControlScreen:
+    def __init__(self, board_label: str = "") -> None:
+        self.board_label = board_label
+        self.snapshot: dict | None = None
+        self.question: dict | None = None
+        self.connection = "idle"
+        self.last_ack = ""
+        self.last_ack_ok = True
+        self.pending = 0
+        self.rev = -1
+        self.received_at = time.monotonic()
+        self.pad: Numpad | None = None
+        self.pad_action: act.Action | None = None
+        self.buttons: list[w.Button] = []
+        self.actions: list[act.Action] = []
+        self._pressed_key: str | None = None
+
+    # ---- inputs ----------------------------------------------------------------------------------------------
+    def set_state(self, snapshot: dict | None, rev: int = -1) -> None:
+        self.snapshot = snapshot
+        self.rev = rev
+        self.received_at = time.monotonic()
+        self.actions = act.allowed_actions(snapshot)
+        if self.pad_action is not None and act.find(self.actions, self.pad_action.key) is None:
+            self.pad, self.pad_action = None, None   # the phase moved on under the pad: close it
+        self._layout()
+
+    def handle(self, event) -> tuple[str, tuple] | None:
+        """One pygame event in design coordinates; returns a command to send, or None."""
+        if self.pad is not None:
+            outcome = self.pad.handle(event)
+            if outcome == "cancel":
+                self.pad, self.pad_action = None, None
+            elif outcome == "ok":
+                action, number = self.pad_action, self.pad.number()
+                self.pad, self.pad_action = None, None
+                return action.command(number)
+            return None
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            for button in self.buttons:
+                if button.hit(event.pos):
+                    self._pressed_key = button.payload.key
+                    return self._trigger(button.payload)
+        elif event.type == pygame.KEYDOWN:
+            return self._shortcut(event)
+        return None
+
+    def _trigger(self, action: act.Action) -> tuple[str, tuple] | None:
+        if action.amount is None:
+            return action.command()
+        title = {"bid": "Ставка на аукционе", "stake": "Ставка в финале", "delta": "Поправка счёта"}[action.amount]
+        self.pad = Numpad(f"{title}: {action.label}", signed=action.amount == "delta", low=action.low,
+                          high=action.high)
+        self.pad_action = action
+        return None
+
+    def _shortcut(self, event) -> tuple[str, tuple] | None:
+        name = pygame.key.name(event.key)
+        if event.key == pygame.K_z and event.mod & pygame.KMOD_CTRL:
+            name = "backspace"   # Ctrl+Z is undo, like everywhere else
+        candidates = [a for a in self.actions if a.shortcut == name]
+        if len(candidates) > 1:
+            return None   # ambiguous (e.g. a digit with several seats): the host taps instead
+        if candidates:
+            return self._trigger(candidates[0])
+        return None
+
+    # ---- layout ------------------------------------------------------------------------------------------------
+    def _layout(self) -> None:
+        self.buttons = []
+        grid = [a for a in self.actions if a.group == act.GRID]
+        flow = [a for a in self.actions if a.group == act.FLOW]
+        seat = [a for a in self.actions if a.group == act.SEAT]
+        tools = [a for a in self.actions if a.group == act.TOOLS]
+        y = RIGHT.top
+        if grid:
+            y = self._layout_grid(grid, y)
+        if flow:
+            area = pygame.Rect(RIGHT.left, y, RIGHT.width, 200)
+            height = 96 if len(flow) <= 3 else 64
+            for action, rect in zip(flow, w.flow_rows(area, len(flow), height, min_width=170)):
+                self._add(rect, action, SPECIAL_KINDS.get(action.key, "flow"))
+            y = self.buttons[-1].rect.bottom + 12
+        if seat:
+            area = pygame.Rect(RIGHT.left, y, RIGHT.width, 200)
+            for action, rect in zip(seat, w.flow_rows(area, len(seat), 56, min_width=170)):
+                kind = "right" if action.args[-1:] == ("right",) else "wrong" if action.args[-1:] == ("wrong",) else "seat"
+                self._add(rect, action, kind)
+        if tools:
+            rows = (len(tools) + 3) // 4
+            area = pygame.Rect(RIGHT.left, RIGHT.bottom - rows * 58 + 6, RIGHT.width, rows * 58)
+            for action, rect in zip(tools, w.flow_rows(area, len(tools), 50, min_width=130)):
+                self._add(rect, action, "tools")
+
+    def _layout_grid(self, grid: list[act.Action], y: int) -> int:
+        topics = (self.snapshot or {}).get("round", {}).get("topics") or []
+        rows = max(1, len(topics))
+        size = max(5, max((len(t.get("cells") or []) for t in topics), default=5))
+        row_h = min(56, (290 - 6 * rows) // rows)
+        label_w = 130
+        cell_w = (RIGHT.width - label_w - 6 * size) // size
+        by_cell = {a.args[:2]: a for a in grid}
+        for t in range(1, rows + 1):
+            top = y + (t - 1) * (row_h + 6)
+            for q in range(1, size + 1):
+                action = by_cell.get((t, q))
+                if action is not None:
+                    rect = pygame.Rect(RIGHT.left + label_w + (q - 1) * (cell_w + 6), top, cell_w, row_h)
+                    self._add(rect, action, "grid")
+        return y + rows * (row_h + 6) + 8
+
+    def _add(self, rect, action: act.Action, kind: str) -> None:
+        hint = action.shortcut if action.shortcut and action.group != act.GRID else ""
+        self.buttons.append(w.Button(rect, action.label, kind, action, True, hint))
+
+    # ---- drawing -------------------------------------------------------------------------------------------------
+    def draw(self, surface) -> None:
+        surface.fill(w.BG)
+        self._draw_status(surface)
+        self._draw_question(surface)
+        self._draw_scores(surface)
+        self._draw_grid_labels(surface)
+        for button in self.buttons:
+            button.draw(surface, pressed=button.payload.key == self._pressed_key)
+        if self.snapshot is None:
+            message = w.text("Ждём состояние табло…", 28, w.DIM)
+            surface.blit(message, message.get_rect(center=RIGHT.center))
+        if self.pad is not None:
+            self.pad.draw(surface)
+
+    def _draw_status(self, surface) -> None:
+        bar = pygame.Rect(0, 0, w.DESIGN[0], 44)
+        pygame.draw.rect(surface, w.PANEL, bar)
+        colour = w.STATE_COLOURS.get(self.connection, w.DIM)
+        pygame.draw.circle(surface, colour, (22, 22), 9)
+        x = 38
+        for piece, size, tint in ((STATE_LABELS.get(self.connection, self.connection), 20, colour),
+                                  (self.board_label, 16, w.DIM),
+                                  (f"rev {self.rev}" if self.rev >= 0 else "", 16, w.DIM)):
+            if piece:
+                surface.blit(w.text(piece, size, tint), (x, 22 - w.font(size).get_linesize() // 2))
+                x += w.text(piece, size).get_width() + 18
+        snap = self.snapshot or {}
+        phase = PHASE_LABELS.get(snap.get("phase"), str(snap.get("phase") or ""))
+        if snap.get("paused"):
+            phase += " · ПАУЗА"
+        if snap.get("buttons_manual"):
+            phase += " · вручную"
+        surface.blit(w.text(phase, 20, w.ACCENT), (x, 11))
+        ack = self.last_ack + (f"  (ждут: {self.pending})" if self.pending else "")
+        if ack:
+            tint = w.STATE_COLOURS["connected"] if self.last_ack_ok else w.STATE_COLOURS["lost"]
+            size = w.fit_text(ack, 16, 330)
+            label = w.text(ack, size, tint)
+            surface.blit(label, label.get_rect(midright=(bar.right - 12, 22)))
+
+    def _countdown(self) -> str:
+        snap = self.snapshot or {}
+        question = snap.get("question") or {}
+        deadline = question.get("deadline")
+        if deadline is None or snap.get("time") is None:
+            return ""
+        now = snap.get("paused_at") if snap.get("paused") else snap["time"] + (time.monotonic() - self.received_at)
+        return f"{max(0.0, deadline - now):.1f} с"
+
+    def _draw_question(self, surface) -> None:
+        panel = pygame.Rect(LEFT.left, LEFT.top, LEFT.width, 370)
+        pygame.draw.rect(surface, w.PANEL, panel, border_radius=10)
+        inner = panel.inflate(-24, -20)
+        snap = self.snapshot or {}
+        meta = snap.get("question") or {}
+        info = self.question or {}
+        topics = (snap.get("round") or {}).get("topics") or []
+        heading = ""
+        if meta:
+            topic = meta.get("topic")
+            name = topics[topic - 1].get("name", "") if isinstance(topic, int) and 0 < topic <= len(topics) else ""
+            heading = f"{name} · {meta.get('value', '')}"
+            if meta.get("kind") == "auction":
+                heading += " · аукцион"
+        elif snap.get("final"):
+            heading = f"Финал · {snap['final'].get('topic') or ''}"
+        y = inner.top
+        if heading:
+            surface.blit(w.text(heading, 20, w.ACCENT), (inner.left, y))
+            countdown = self._countdown()
+            if countdown:
+                label = w.text(countdown, 20, w.TEXT)
+                surface.blit(label, (inner.right - label.get_width(), y))
+            y += 30
+        if not info:
+            hint = "Вопрос появится здесь, когда он открыт." if snap else ""
+            w.draw_text_block(surface, hint, 18, pygame.Rect(inner.left, y, inner.width, 60), w.DIM)
+            return
+        y = w.draw_text_block(surface, info.get("text") or "", 20,
+                              pygame.Rect(inner.left, y, inner.width, inner.bottom - y - 120), max_lines=9) + 8
+        answer = info.get("answer") or ""
+        y = w.draw_text_block(surface, f"Ответ: {answer}", 22, pygame.Rect(inner.left, y, inner.width, 60),
+                              w.ACCENT, max_lines=2)
+        accepts = info.get("accepts") or []
+        if accepts:
+            y = w.draw_text_block(surface, "Зачёт: " + "; ".join(map(str, accepts)), 17,
+                                  pygame.Rect(inner.left, y, inner.width, 44), w.TEXT, max_lines=2)
+        comment = info.get("comment") or ""
+        if comment:
+            y = w.draw_text_block(surface, "Комментарий: " + comment, 15,
+                                  pygame.Rect(inner.left, y, inner.width, inner.bottom - y), w.DIM, max_lines=3)
+        source = info.get("source") or ""
+        if source and y < inner.bottom - 18:
+            w.draw_text_block(surface, "Источник: " + source, 14, pygame.Rect(inner.left, y, inner.width, 20),
+                              w.DIM, max_lines=1)
+
+    def _draw_scores(self, surface) -> None:
+        snap = self.snapshot or {}
+        players = snap.get("players") or []
+        area = pygame.Rect(LEFT.left, LEFT.top + 380, LEFT.width, LEFT.height - 380)
+        if not players:
+            return
+        row_h = min(40, area.height // len(players))
+        for i, player in enumerate(players):
+            row = pygame.Rect(area.left, area.top + i * row_h, area.width, row_h - 4)
+            seat = player.get("seat")
+            answering = seat == snap.get("answering")
+            pygame.draw.rect(surface, (60, 90, 60) if answering else w.PANEL, row, border_radius=8)
+            marks = ("★ " if seat == snap.get("chooser") else "") + ("▶ " if answering else "")
+            locked = player.get("locked_until")
+            name = f"{seat}. {marks}{player.get('name') or ''}" + ("  ⛔" if locked else "")
+            size = w.fit_text(name, 20, area.width - 120)
+            surface.blit(w.text(name, size), (row.left + 10, row.centery - w.font(size).get_linesize() // 2))
+            score = w.text(str(player.get("score", 0)), 24, w.ACCENT)
+            surface.blit(score, score.get_rect(midright=(row.right - 12, row.centery)))
+
+    def _draw_grid_labels(self, surface) -> None:
+        if not any(a.group == act.GRID for a in self.actions):
+            return
+        topics = (self.snapshot or {}).get("round", {}).get("topics") or []
+        rects = {b.payload.args[0]: b.rect for b in self.buttons if b.payload.group == act.GRID}
+        for t, topic in enumerate(topics, start=1):
+            rect = rects.get(t)
+            if rect is None:
+                continue
+            label = str(topic.get("name") or t)
+            size = w.fit_text(label, 18, 124)
+            surface.blit(w.text(label, size), (RIGHT.left, rect.centery - w.font(size).get_linesize() // 2))

@@ -1,0 +1,17 @@
+"""SDL dummy drivers for every remote test: pygame runs headless, no window, no sound card."""
+import os
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+
+import pygame  # noqa: E402  (after the environment is set)
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def pygame_display():
+    pygame.display.init()
+    pygame.font.init()
+    pygame.display.set_mode((1024, 600))
+    yield
+    pygame.display.quit()
