@@ -1,0 +1,74 @@
+"""The board's pack cache: the only place a pack's media are ever written.
+
+Layout: `<root>/<sha256 of the pack>/<n>-<safe name>`. The cache chooses every file name itself (a counter
+plus the media's base name stripped to safe characters), so no name inside a pack can point a write anywhere
+else; the final path is still checked to resolve inside the pack's folder, and a symlink planted in the cache
+is refused. Files are written to a temporary name and renamed, so a crash never leaves half a file behind.
+The root is `$SVOYA_PACK_CACHE`, else `$XDG_CACHE_HOME/svoya-scoreboard/packs`, else `~/.cache/…`.
+"""
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+from pathlib import Path
+
+from .errors import PackError
+
+_UNSAFE = re.compile(r"[^\w.\- ]+", re.UNICODE)
+
+
+def default_root() -> Path:
+    explicit = os.environ.get("SVOYA_PACK_CACHE")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "svoya-scoreboard" / "packs"
+
+
+def safe_name(name: str, limit: int = 80) -> str:
+    """A file name with no separators, no leading dots and only word characters, dots, dashes and spaces."""
+    base = unicodedata.normalize("NFC", name.replace("\\", "/").rsplit("/", 1)[-1])
+    base = _UNSAFE.sub("_", base).strip(" .") or "media"
+    stem, dot, ext = base.rpartition(".")
+    if dot and len(ext) <= 8:
+        return stem[: limit - len(ext) - 1] + "." + ext if stem else base[:limit]
+    return base[:limit]
+
+
+class PackCache:
+    """One pack's folder in the cache; `put(name, data)` writes a media file and returns its absolute path."""
+
+    def __init__(self, digest: str, root: str | os.PathLike | None = None):
+        if not re.fullmatch(r"[0-9a-f]{64}", digest):
+            raise ValueError("cache key must be a sha256 hex digest")
+        self.root = Path(root) if root is not None else default_root()
+        self.folder = self.root / digest
+        self._count = 0
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise PackError(f"pack cache {self.folder}: cannot create ({error})") from None
+        self._real = Path(os.path.realpath(self.folder))
+        real_root = Path(os.path.realpath(self.root))
+        if self.folder.is_symlink() or self._real.parent != real_root:
+            raise PackError(f"pack cache {self.folder}: refused: it is (or goes through) a symbolic link")
+
+    def put(self, name: str, data: bytes) -> str:
+        self._count += 1
+        target = self.folder / f"{self._count:04d}-{safe_name(name)}"
+        if os.path.realpath(target.parent) != str(self._real) or target.is_symlink():
+            raise PackError(f"pack cache {target}: refused: outside the pack's cache folder or a symlink")
+        if target.exists() and target.stat().st_size == len(data) and target.read_bytes() == data:
+            return str(target)      # the same pack loaded again: its media are already there
+        temporary = target.with_name(target.name + ".part")
+        try:
+            if temporary.is_symlink():
+                temporary.unlink()
+            flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+            with os.fdopen(os.open(temporary, flags, 0o644), "wb") as out:
+                out.write(data)
+            os.replace(temporary, target)
+        except OSError as error:
+            raise PackError(f"pack cache {target}: cannot write ({error})") from None
+        return str(target)

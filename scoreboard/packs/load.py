@@ -1,0 +1,123 @@
+"""Reading any supported pack file: detect the format, import, validate, copy media into the pack cache.
+
+Formats: native TOML (`.toml`), SIGame `.siq` (a zip, recognised by its magic bytes whatever the extension),
+ChGK-database text (anything else). The cache folder is named by the SHA-256 of the pack (for TOML: of the file
+and every media file it names), so the same pack always lands in the same place and two packs never collide.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+from urllib.parse import unquote
+
+from . import chgk, native, siq, validate
+from .cache import PackCache
+from .errors import WARNING, Issue, PackError
+from .model import Pack
+from .safezip import DEFAULT_LIMITS, Limits
+
+Progress = Callable[[int, int], None]     # (bytes done, bytes total)
+ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
+
+
+@dataclass
+class Loaded:
+    path: str
+    format: str                                   # "toml", "siq4", "siq5", "chgk"
+    pack: Pack
+    digest: str
+    issues: list[Issue] = field(default_factory=list)      # import issues, then validation issues
+    media: dict[str, str] = field(default_factory=dict)     # media ref → absolute path in the cache
+    media_bytes: int = 0
+
+
+def detect(path: str) -> str:
+    with open(path, "rb") as handle:
+        head = handle.read(4)
+    if head in ZIP_MAGIC:
+        return "siq"
+    if path.lower().endswith(".siq"):
+        raise PackError(f"{path}: refused: a .siq pack is a zip archive and this file is not one")
+    return "toml" if path.lower().endswith(".toml") else "chgk"
+
+
+def _sha256_file(path: str) -> hashlib._Hash:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest
+
+
+def _native_media(path: str, pack: Pack, issues: list[Issue], limits: Limits) -> dict[str, bytes]:
+    """The bytes of every media file a TOML pack names; each must be a regular file inside the pack's folder."""
+    folder = os.path.realpath(os.path.dirname(os.path.abspath(path)))
+    found: dict[str, bytes] = {}
+    total = 0
+    for media in pack.all_media():
+        if media.ref in found:
+            continue
+        target = os.path.realpath(os.path.join(folder, media.ref))
+        if os.path.commonpath([folder, target]) != folder:
+            raise PackError(f"{path}: refused: media {media.ref!r} resolves outside the pack's folder (symlink?)")
+        if not os.path.isfile(target):
+            issues.append(Issue(WARNING, "", f"{media.kind} {media.ref!r} is missing; the question plays without it"))
+            continue
+        size = os.path.getsize(target)
+        total += size
+        if size > limits.max_entry_bytes or total > limits.max_total_bytes:
+            raise PackError(f"{path}: refused: media {media.ref!r} takes the pack over its size limit")
+        with open(target, "rb") as handle:
+            found[media.ref] = handle.read(limits.max_entry_bytes + 1)
+    return found
+
+
+def load(path: str, *, cache_dir: str | os.PathLike | None = None, limits: Limits = DEFAULT_LIMITS,
+         progress: Progress | None = None) -> Loaded:
+    path = str(path)
+    if not os.path.isfile(path):
+        raise PackError(f"{path}: no such pack file")
+    try:
+        kind = detect(path)
+        if kind == "siq":
+            return _load_siq(path, cache_dir, limits, progress)
+        with open(path, "rb") as handle:
+            data = handle.read(max(native.MAX_BYTES, chgk.MAX_BYTES) + 1)
+    except OSError as error:
+        raise PackError(f"{path}: cannot read ({error.strerror})") from None
+    pack = native.read(path, data) if kind == "toml" else chgk.read(path, data)
+    issues = list(pack.issues)
+    digest = hashlib.sha256(data)
+    blobs = _native_media(path, pack, issues, limits) if kind == "toml" else {}
+    for ref in sorted(blobs):
+        digest.update(ref.encode() + b"\0" + hashlib.sha256(blobs[ref]).digest())
+    loaded = Loaded(path, kind, pack, digest.hexdigest(), issues)
+    cache = PackCache(loaded.digest, cache_dir) if blobs else None
+    total = sum(len(b) for b in blobs.values())
+    for ref in sorted(blobs):
+        loaded.media[ref] = cache.put(ref, blobs[ref])
+        loaded.media_bytes += len(blobs[ref])
+        if progress:
+            progress(loaded.media_bytes, total)
+    loaded.issues += validate.check(pack)
+    return loaded
+
+
+def _load_siq(path: str, cache_dir, limits: Limits, progress: Progress | None) -> Loaded:
+    digest = _sha256_file(path).hexdigest()
+    pack, archive, version = siq.read(path, limits)
+    with archive:
+        loaded = Loaded(path, f"siq{version}", pack, digest, list(pack.issues))
+        refs = sorted({m.ref for m in pack.all_media()})
+        total = sum(archive.infos[ref].file_size for ref in refs)
+        cache = PackCache(digest, cache_dir) if refs else None
+        for ref in refs:
+            loaded.media[ref] = cache.put(unquote(Path(ref).name), archive.read(ref))
+            loaded.media_bytes += archive.infos[ref].file_size
+            if progress:
+                progress(loaded.media_bytes, total)
+    loaded.issues += validate.check(pack)
+    return loaded

@@ -1,0 +1,96 @@
+"""The pack model every format reads into: pack → rounds → topics → 5 questions + reserve, a final topic, extras.
+
+RULES.md P1: a topic has a name, an optional explanation the host reads before it, an author and team (samara
+T-S8 keeps a player off topics of their own team), 5 questions and optionally a reserve (required by samara).
+A question has text, answer, accepted alternatives, a source, an author, a comment and optional media.
+
+Media are referenced by `ref`, a path relative to the pack (the TOML file's folder, or the name inside a .siq
+archive); the loader copies them into the board's pack cache and the plan carries absolute cache paths.
+`price` keeps the value printed in the pack (SIGame packs have their own); in play the regulation's values apply.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import Issue
+
+MEDIA_KINDS = ("image", "audio", "video")
+QUESTIONS_PER_TOPIC = 5
+
+
+@dataclass
+class Media:
+    kind: str           # one of MEDIA_KINDS
+    ref: str            # pack-relative path ("media/volga.png", "Images/volga.png")
+
+
+@dataclass
+class Question:
+    text: str = ""
+    answer: str = ""
+    accepts: list[str] = field(default_factory=list)
+    comment: str = ""
+    source: str = ""
+    author: str = ""
+    media: list[Media] = field(default_factory=list)          # shown / played with the question
+    answer_media: list[Media] = field(default_factory=list)   # shown with the answer (SIGame packs have them)
+    auction: bool = False
+    price: int | None = None
+
+
+@dataclass
+class Topic:
+    name: str
+    explanation: str = ""
+    author: str = ""
+    team: str = ""
+    questions: list[Question] = field(default_factory=list)
+    reserve: Question | None = None
+    reference_works: list[str] = field(default_factory=list)  # sources exempt from P2's "two per topic"
+
+
+@dataclass
+class Round:
+    name: str
+    topics: list[Topic] = field(default_factory=list)
+
+
+@dataclass
+class Final:
+    topic: str
+    question: Question
+    explanation: str = ""
+
+
+@dataclass
+class Pack:
+    title: str = ""
+    author: str = ""
+    rounds: list[Round] = field(default_factory=list)
+    final: Final | None = None
+    extra: list[Topic] = field(default_factory=list)          # tie-break topics (TB1, TB3)
+    reference_works: list[str] = field(default_factory=list)
+    # What the reader noticed while importing (special SIGame types, pack prices, missing media…).
+    # Not part of the pack's content, so two equal packs compare equal whatever their import history.
+    issues: list[Issue] = field(default_factory=list, compare=False)
+
+    def all_media(self) -> list[Media]:
+        found: list[Media] = []
+        for question in self.questions():
+            found.extend(question.media)
+            found.extend(question.answer_media)
+        return found
+
+    def questions(self):
+        """Every question of the pack, reserves, final and extras included."""
+        for topic in self.topics():
+            yield from topic.questions
+            if topic.reserve is not None:
+                yield topic.reserve
+        if self.final is not None:
+            yield self.final.question
+
+    def topics(self):
+        for round_ in self.rounds:
+            yield from round_.topics
+        yield from self.extra

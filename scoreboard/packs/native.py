@@ -1,0 +1,211 @@
+"""The native pack format: one TOML file, media beside it (docs/PACKS.md has a complete example).
+
+Reading is strict: an unknown key, a wrong type or a media path that leaves the pack's folder is an error that
+names its place (`rounds[1].topics[2].questions[3].anser: unknown key`). Writing leaves out every field that
+holds its default, so a written pack reads back equal (tests/packs/test_native.py checks it with hypothesis).
+"""
+from __future__ import annotations
+
+import tomllib
+from pathlib import PurePosixPath
+
+import tomli_w
+
+from .errors import PackError
+from .model import MEDIA_KINDS, Final, Media, Pack, Question, Round, Topic
+
+FORMAT = "svoya-pack"
+VERSION = 1
+MAX_BYTES = 16 * 1024 * 1024
+
+
+class _Bad(Exception):
+    """A schema violation at a key path; turned into PackError naming the file."""
+
+
+def _take(table: dict, where: str, spec: dict) -> dict:
+    """Checks `table` against spec {key: (type, default)}; returns the values with defaults filled in."""
+    if not isinstance(table, dict):
+        raise _Bad(f"{where}: expected a table")
+    unknown = sorted(set(table) - set(spec))
+    if unknown:
+        raise _Bad(f"{where}.{unknown[0]}: unknown key (known: {', '.join(spec)})")
+    out = {}
+    for key, (kind, default) in spec.items():
+        if key not in table:
+            if default is _REQUIRED:
+                raise _Bad(f"{where}: missing required key '{key}'")
+            out[key] = default() if callable(default) else default
+            continue
+        value = table[key]
+        if kind is list:
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise _Bad(f"{where}.{key}: expected a list of strings")
+        elif kind is int:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise _Bad(f"{where}.{key}: expected an integer")
+        elif kind is not None and not isinstance(value, kind):
+            raise _Bad(f"{where}.{key}: expected {kind.__name__ if kind is not str else 'a string'}")
+        out[key] = value
+    return out
+
+
+_REQUIRED = object()
+_PACK = {"format": (str, FORMAT), "version": (int, VERSION), "title": (str, ""), "author": (str, ""),
+         "reference_works": (list, list)}
+_QUESTION = {"text": (str, ""), "answer": (str, ""), "accepts": (list, list), "comment": (str, ""),
+             "source": (str, ""), "author": (str, ""), "media": (None, list), "answer_media": (None, list),
+             "auction": (bool, False), "price": (int, None)}
+_TOPIC = {"name": (str, _REQUIRED), "explanation": (str, ""), "author": (str, ""), "team": (str, ""),
+          "reference_works": (list, list), "questions": (None, list), "reserve": (None, None)}
+_MEDIA = {"kind": (str, _REQUIRED), "path": (str, _REQUIRED)}
+
+
+def check_media_path(path: str) -> str:
+    """A pack-relative POSIX path that stays inside the pack's folder, or _Bad."""
+    if not path or "\\" in path or "\x00" in path:
+        raise _Bad(f"media path {path!r}: empty or has a backslash / NUL")
+    pure = PurePosixPath(path)
+    if pure.is_absolute() or ".." in pure.parts or (len(path) > 1 and path[1] == ":"):
+        raise _Bad(f"media path {path!r}: must be relative and stay inside the pack's folder")
+    return str(pure)
+
+
+def _media(items, where: str) -> list[Media]:
+    if not isinstance(items, list):
+        raise _Bad(f"{where}: expected an array of tables")
+    found = []
+    for n, item in enumerate(items, 1):
+        m = _take(item, f"{where}[{n}]", _MEDIA)
+        if m["kind"] not in MEDIA_KINDS:
+            raise _Bad(f"{where}[{n}].kind: {m['kind']!r} is not one of {', '.join(MEDIA_KINDS)}")
+        try:
+            found.append(Media(m["kind"], check_media_path(m["path"])))
+        except _Bad as bad:
+            raise _Bad(f"{where}[{n}].path: {bad}") from None
+    return found
+
+
+def _question(table, where: str) -> Question:
+    q = _take(table, where, _QUESTION)
+    q["media"] = _media(q["media"], f"{where}.media")
+    q["answer_media"] = _media(q["answer_media"], f"{where}.answer_media")
+    return Question(**q)
+
+
+def _topic(table, where: str) -> Topic:
+    t = _take(table, where, _TOPIC)
+    if not isinstance(t["questions"], list):
+        raise _Bad(f"{where}.questions: expected an array of tables")
+    t["questions"] = [_question(q, f"{where}.questions[{n}]") for n, q in enumerate(t["questions"], 1)]
+    if t["reserve"] is not None:
+        t["reserve"] = _question(t["reserve"], f"{where}.reserve")
+    return Topic(**t)
+
+
+def parse(data: dict) -> Pack:
+    """A Pack from decoded TOML; raises _Bad naming the key path."""
+    unknown = sorted(set(data) - {"pack", "rounds", "final", "extra"})
+    if unknown:
+        raise _Bad(f"{unknown[0]}: unknown top-level key (known: pack, rounds, final, extra)")
+    head = _take(data.get("pack", {}), "pack", _PACK)
+    if head["format"] != FORMAT:
+        raise _Bad(f"pack.format: {head['format']!r} is not {FORMAT!r}")
+    if head["version"] > VERSION:
+        raise _Bad(f"pack.version: {head['version']} is newer than this board reads ({VERSION})")
+    rounds = []
+    raw_rounds = data.get("rounds", [])
+    if not isinstance(raw_rounds, list):
+        raise _Bad("rounds: expected an array of tables ([[rounds]])")
+    for r, raw in enumerate(raw_rounds, 1):
+        spec = _take(raw, f"rounds[{r}]", {"name": (str, ""), "topics": (None, list)})
+        if not isinstance(spec["topics"], list):
+            raise _Bad(f"rounds[{r}].topics: expected an array of tables")
+        topics = [_topic(t, f"rounds[{r}].topics[{n}]") for n, t in enumerate(spec["topics"], 1)]
+        rounds.append(Round(spec["name"], topics))
+    final = None
+    if "final" in data:
+        f = _take(data["final"], "final", {"topic": (str, _REQUIRED), "explanation": (str, ""),
+                                          "question": (dict, _REQUIRED)})
+        final = Final(f["topic"], _question(f["question"], "final.question"), f["explanation"])
+    raw_extra = data.get("extra", [])
+    if not isinstance(raw_extra, list):
+        raise _Bad("extra: expected an array of tables ([[extra]])")
+    extra = [_topic(t, f"extra[{n}]") for n, t in enumerate(raw_extra, 1)]
+    return Pack(head["title"], head["author"], rounds, final, extra, head["reference_works"])
+
+
+def read(path: str, data: bytes) -> Pack:
+    if len(data) > MAX_BYTES:
+        raise PackError(f"{path}: {len(data)} bytes, more than the {MAX_BYTES} a TOML pack may have")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[:error.start].count(b"\n") + 1
+        raise PackError(f"{path}: line {line}: not valid UTF-8 (byte {error.start}: {error.reason})") from None
+    try:
+        decoded = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise PackError(f"{path}: TOML syntax: {error}") from None
+    try:
+        return parse(decoded)
+    except _Bad as bad:
+        raise PackError(f"{path}: {bad}") from None
+
+
+# --- writing --------------------------------------------------------------------------------------------
+
+def _media_out(items: list[Media]) -> list[dict]:
+    return [{"kind": m.kind, "path": m.ref} for m in items]
+
+
+def _question_out(q: Question) -> dict:
+    out: dict = {}
+    for key in ("text", "answer"):
+        out[key] = getattr(q, key)     # always written: a reader sees at once what a question is
+    if q.accepts:
+        out["accepts"] = list(q.accepts)
+    for key in ("comment", "source", "author"):
+        if getattr(q, key):
+            out[key] = getattr(q, key)
+    if q.auction:
+        out["auction"] = True
+    if q.price is not None:
+        out["price"] = q.price
+    if q.media:
+        out["media"] = _media_out(q.media)
+    if q.answer_media:
+        out["answer_media"] = _media_out(q.answer_media)
+    return out
+
+
+def _topic_out(t: Topic) -> dict:
+    out: dict = {"name": t.name}
+    for key in ("explanation", "author", "team"):
+        if getattr(t, key):
+            out[key] = getattr(t, key)
+    if t.reference_works:
+        out["reference_works"] = list(t.reference_works)
+    out["questions"] = [_question_out(q) for q in t.questions]
+    if t.reserve is not None:
+        out["reserve"] = _question_out(t.reserve)
+    return out
+
+
+def dumps(pack: Pack) -> str:
+    head: dict = {"format": FORMAT, "version": VERSION, "title": pack.title}
+    if pack.author:
+        head["author"] = pack.author
+    if pack.reference_works:
+        head["reference_works"] = list(pack.reference_works)
+    doc: dict = {"pack": head, "rounds": [{"name": r.name, "topics": [_topic_out(t) for t in r.topics]}
+                                          for r in pack.rounds]}
+    if pack.final is not None:
+        final: dict = {"topic": pack.final.topic}
+        if pack.final.explanation:
+            final["explanation"] = pack.final.explanation
+        final["question"] = _question_out(pack.final.question)
+        doc["final"] = final
+    if pack.extra:
+        doc["extra"] = [_topic_out(t) for t in pack.extra]
+    return tomli_w.dumps(doc, multiline_strings=True)

@@ -1,0 +1,93 @@
+"""From a loaded pack to the engine's pack plan (docs/ENGINE_API.md), with the organiser's choice of topics.
+
+Topics are chosen by order (default: every topic of every round, as the pack has them; the engine takes the
+first N of a round) or by a list: each entry is a topic name, a 1-based number counted across all rounds, or
+`R.N` (round R, topic N). A round keeps its chosen topics in the organiser's order; a round with none chosen is
+left out. Topics not chosen and playable become extra (tie-break) topics after the pack's own extras.
+Only the chosen topics, the final and the extras must be free of errors; a broken topic nobody plays is no
+reason to refuse a pack.
+"""
+from __future__ import annotations
+
+import re
+
+from .errors import ERROR, Issue, PackError
+from .model import Media, Pack, Question, Topic
+
+
+def choose(pack: Pack, wanted: list[str] | None, path: str) -> list[tuple[int, int]]:
+    """(round, topic) pairs, 0-based, in play order."""
+    every = [(r, t) for r, round_ in enumerate(pack.rounds) for t in range(len(round_.topics))]
+    if wanted is None:
+        return every
+    chosen: list[tuple[int, int]] = []
+    for entry in wanted:
+        key = str(entry).strip()
+        if re.fullmatch(r"\d+", key):
+            n = int(key)
+            if not 1 <= n <= len(every):
+                raise PackError(f"{path}: topic number {n}: the pack has topics 1–{len(every)}")
+            pick = every[n - 1]
+        elif re.fullmatch(r"\d+\.\d+", key):
+            r, t = (int(x) for x in key.split("."))
+            if not (1 <= r <= len(pack.rounds) and 1 <= t <= len(pack.rounds[r - 1].topics)):
+                raise PackError(f"{path}: topic {key}: no such round.topic in the pack")
+            pick = (r - 1, t - 1)
+        else:
+            folded = " ".join(key.casefold().split())
+            hits = [(r, t) for r, t in every if " ".join(pack.rounds[r].topics[t].name.casefold().split()) == folded]
+            if not hits:
+                raise PackError(f"{path}: no topic named «{key}» in the pack")
+            if len(hits) > 1:
+                options = ", ".join(f"{r + 1}.{t + 1}" for r, t in hits)
+                raise PackError(f"{path}: «{key}» names {len(hits)} topics ({options}); give round.topic instead")
+            pick = hits[0]
+        if pick in chosen:
+            raise PackError(f"{path}: topic «{key}» is chosen twice")
+        chosen.append(pick)
+    if not chosen:
+        raise PackError(f"{path}: the list of topics is empty")
+    return chosen
+
+
+def _media(items: list[Media], paths: dict[str, str]) -> list[dict]:
+    return [{"kind": m.kind, "path": paths[m.ref]} for m in items if m.ref in paths]
+
+
+def _question(q: Question, paths: dict[str, str]) -> dict:
+    return {"text": q.text, "answer": q.answer, "accepts": list(q.accepts), "comment": q.comment,
+            "source": q.source, "author": q.author, "media": _media(q.media, paths),
+            "answer_media": _media(q.answer_media, paths), "auction": q.auction, "price": q.price}
+
+
+def _topic(t: Topic, paths: dict[str, str]) -> dict:
+    return {"name": t.name, "explanation": t.explanation, "author": t.author, "team": t.team,
+            "questions": [_question(q, paths) for q in t.questions],
+            "reserve": _question(t.reserve, paths) if t.reserve is not None else None}
+
+
+def build(pack: Pack, issues: list[Issue], paths: dict[str, str], path: str, source: str,
+          topics: list[str] | None = None) -> dict:
+    chosen = choose(pack, topics, path)
+    broken = {(i.round, i.topic) for i in issues if i.level == ERROR}
+    blocking = [i for i in issues if i.level == ERROR and
+                ((i.round, i.topic) in set(chosen) or i.round is None or i.round == -1)]
+    if blocking:
+        raise PackError.from_issues(path, blocking)
+    rounds = []
+    for r, round_ in enumerate(pack.rounds):
+        mine = [t for rr, t in chosen if rr == r]
+        if mine:
+            rounds.append({"name": round_.name, "topics": [_topic(round_.topics[t], paths) for t in mine]})
+    extra = [_topic(t, paths) for t in pack.extra]
+    if topics is not None:
+        extra += [_topic(pack.rounds[r].topics[t], paths) for r, round_ in enumerate(pack.rounds)
+                  for t in range(len(round_.topics)) if (r, t) not in chosen and (r, t) not in broken]
+    final = None
+    if pack.final is not None:
+        final = {"topic": pack.final.topic, "explanation": pack.final.explanation,
+                 "question": _question(pack.final.question, paths)}
+    return {"title": pack.title, "source": source, "rounds": rounds, "final": final, "extra": extra,
+            "selection": [{"round": r + 1, "topic": t + 1, "name": pack.rounds[r].topics[t].name} for r, t in chosen],
+            "warnings": [f"{i.where}: {i.message}" if i.where else i.message for i in issues
+                         if i.level != ERROR and (i.topic is None or (i.round, i.topic) in set(chosen))]}
