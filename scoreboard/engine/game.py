@@ -1,0 +1,413 @@
+"""The game: applies commands to the state, all or nothing, and takes them back.
+
+Theory of operation. `Game.apply(command)` checks the command's time and arguments, runs the rule handler
+for its address on the state, and either keeps the result (rev + 1) or restores the state exactly and
+raises `Refused` (a rule says no) — or returns `changed=False` when the rules ignore it (`Ignored`, BZ8).
+Nothing reads a clock: deadlines live in the state and fire only through `/sg/clock` commands stamped with
+the deadline's own time, so a list of commands always folds into the same state.
+
+Undo keeps the *effective history* (the commands in force) with a pickled checkpoint every few commands.
+`/sg/undo` drops the last host command and everything after it (presses, clock events), rebuilds the state
+from the nearest checkpoint, and — if that state has a running clock — freezes it at the moment of the undone
+command, so no time runs out while the host looks again. Append-only logs (ledger, score history,
+adjustments, lots) are truncated rather than copied, which keeps a checkpoint small.
+"""
+from __future__ import annotations
+
+import pickle
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from . import auction, corrections, final, question, rounds
+from .commands import INTERNAL, NOT_HOST, BadCommand, Command, Refused, parse
+from .regulation import Regulation, RegulationError, load_regulation, parse_regulation
+from .snapshot import build_snapshot, host_view
+from .state import Player, State
+from .table import Ignored, Table
+
+CHECKPOINT_EVERY = 32
+LOGS = ("ledger", "history", "adjustments", "lots")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    changed: bool
+    note: str | None = None
+
+
+class Game:
+    def __init__(self, regulations: Callable[[str], Regulation] = load_regulation):
+        self._regulations = regulations
+        self.st: State | None = None
+        self.reg: Regulation | None = None
+        self.plans: list[dict] = []
+        self.rev = 0
+        self.time = 0.0
+        self._effective: list[Command] = []
+        self._checkpoints: list[tuple[int, bytes, tuple[int, ...]]] = []
+
+    # -- public -------------------------------------------------------------------------------------
+    def apply(self, cmd: Command, commit: Callable[[Command], Any] | None = None) -> Outcome:
+        """Apply `cmd` all or nothing. `commit(cmd)` (the journal's append) runs once the command is
+        accepted and before it counts; if it raises, the game is rolled back and the command refused."""
+        if not isinstance(cmd.at, (int, float)) or cmd.at != cmd.at or cmd.at < 0:
+            raise BadCommand(f"time must be a number >= 0, got {cmd.at!r}")
+        if cmd.at < self.time:
+            raise Refused(f"time goes backwards: {cmd.at:g} is before the last command at {self.time:g}")
+        args = parse(cmd.address, cmd.args)
+        cmd = Command(float(cmd.at), cmd.address, args, cmd.data)
+        if self.st is None and cmd.address != "/sg/game/new":
+            raise Refused("no game yet: start one with /sg/game/new")
+        due = self.next_deadline()
+        if cmd.address != "/sg/clock" and due is not None and cmd.at > due:
+            raise Refused(f"a deadline at {due:g} must fire (/sg/clock) before a command at {cmd.at:g}")
+        if cmd.address in ("/sg/undo", "/sg/game/new"):
+            whole = self._save_whole()
+            try:
+                self._undo(cmd) if cmd.address == "/sg/undo" else self._new_game(cmd)
+                if commit is not None:
+                    commit(cmd)
+            except BaseException:
+                self._restore_whole(whole)
+                raise
+        else:
+            saved = self._save()
+            try:
+                self._run(cmd)
+            except Ignored as ignored:
+                self._restore(saved)
+                return Outcome(False, str(ignored))
+            except Refused:
+                self._restore(saved)
+                raise
+            except Exception as error:  # a bug must not leave a half-applied command behind
+                self._restore(saved)
+                raise Refused(f"internal error on {cmd.address}: {error!r}") from error
+            self._effective.append(cmd)
+            checkpoints = len(self._checkpoints)
+            self._maybe_checkpoint()
+            if commit is not None:
+                try:
+                    commit(cmd)
+                except BaseException:
+                    self._effective.pop()
+                    del self._checkpoints[checkpoints:]
+                    self._restore(saved)
+                    raise
+        self.rev += 1
+        self.time = cmd.at
+        return Outcome(True)
+
+    def next_deadline(self) -> float | None:
+        st = self.st
+        if st is None or st.paused or st.game_over:
+            return None
+        times = []
+        if st.question is not None and st.question.deadline is not None:
+            times.append(st.question.deadline)
+        if st.final is not None and st.final.deadline is not None:
+            times.append(st.final.deadline)
+        return min(times) if times else None
+
+    def snapshot(self) -> dict[str, Any]:
+        return build_snapshot(self)
+
+    def host_question(self) -> dict[str, Any] | None:
+        return host_view(self)
+
+    @property
+    def plan(self) -> dict | None:
+        return None if self.st is None or self.st.plan is None else self.plans[self.st.plan]
+
+    # -- commands -----------------------------------------------------------------------------------
+    def _new_game(self, cmd: Command) -> None:
+        if self.st is not None and not (self.st.phase == "setup" or self.st.game_over):
+            raise Refused("a game is in progress: finish it (or undo) before /sg/game/new")
+        name, stage = cmd.args[0], cmd.args[1]
+        try:
+            if isinstance(cmd.data, dict) and isinstance(cmd.data.get("regulation"), dict):
+                reg = parse_regulation(cmd.data["regulation"], f"journaled regulation {name}")
+            else:
+                reg = self._regulations(name)
+        except RegulationError as error:
+            raise Refused(str(error)) from None
+        if stage not in reg.stages:
+            raise Refused(f"{name} has no stage {stage!r} (stages: {', '.join(reg.stages)})")
+        count = cmd.args[2] if len(cmd.args) > 2 else reg.players_default
+        if not reg.players_min <= count <= reg.players_max:
+            raise Refused(f"{name} plays {reg.players_min}–{reg.players_max} players, got {count} (G1)")
+        seed = cmd.args[3] if len(cmd.args) > 3 else 0
+        self.reg = reg
+        self.st = State(reg.name, stage, [Player(s, f"Игрок {s}") for s in range(1, count + 1)], seed=seed)
+        self.plans = []
+        self._effective = [cmd]
+        self._checkpoints = []
+        self._maybe_checkpoint()
+
+    def _run(self, cmd: Command) -> None:
+        """Apply one command's rules to the state (no time, rev or history bookkeeping)."""
+        t = Table(self.st, self.reg, self.plan, cmd.at)
+        a = cmd.args
+        address = cmd.address
+        if address == "/sg/pack/load":
+            self._load_pack(t, cmd)
+            return
+        handler = HANDLERS.get(address)
+        if handler is None:
+            raise BadCommand(f"unknown address {address!r}")
+        if address not in SETUP_OK and not self.st.started:
+            raise Refused("the game has not started: /sg/game/start first")
+        if address not in OVER_OK and self.st.game_over:
+            raise Refused("the game is over")
+        scores, phase = [p.score for p in self.st.players], self.st.phase
+        handler(t, *a)
+        now = [p.score for p in self.st.players]
+        if now != scores or (self.st.phase == "reveal" and phase != "reveal"):
+            self.st.history.append(now)   # the chart: every score after each resolution or correction
+
+    def _load_pack(self, t: Table, cmd: Command) -> None:
+        st = self.st
+        fresh = st.phase == "round_intro" and st.round.index == 0 and not st.round.tiebreak and not any(
+            c.played for tp in st.round.topics for c in tp.cells)
+        if st.started and not fresh:
+            raise Refused("a pack can be loaded only before the game starts or while the first board is full")
+        plan = cmd.data
+        problem = check_plan(plan)
+        if problem:
+            raise Refused(f"pack {cmd.args[0]!r}: {problem}")
+        self.plans.append(plan)
+        st.plan = len(self.plans) - 1
+        if plan.get("final") and plan["final"].get("topic"):
+            st.final_topic = plan["final"]["topic"]
+        if st.started:
+            st.round = rounds.build_round(Table(st, self.reg, plan, cmd.at), 0)
+
+    # -- rollback and undo --------------------------------------------------------------------------
+    def _save(self) -> tuple[bytes, tuple[int, ...]]:
+        st = self.st
+        logs = [getattr(st, name) for name in LOGS]
+        for name in LOGS:
+            setattr(st, name, None)
+        try:
+            blob = pickle.dumps(st, protocol=pickle.HIGHEST_PROTOCOL)
+        finally:
+            for name, log in zip(LOGS, logs):
+                setattr(st, name, log)
+        return blob, tuple(len(log) for log in logs)
+
+    def _restore(self, saved: tuple[bytes, tuple[int, ...]]) -> None:
+        blob, lengths = saved
+        logs = [getattr(self.st, name) for name in LOGS]
+        st = pickle.loads(blob)
+        for name, log, length in zip(LOGS, logs, lengths):
+            del log[length:]
+            setattr(st, name, log)
+        self.st = st
+
+    def _save_whole(self) -> tuple:
+        """For the rare commands that replace the state (undo, new game): keep the old one and its logs."""
+        logs = None if self.st is None else [list(getattr(self.st, name)) for name in LOGS]
+        return (self.st, logs, self.reg, list(self.plans), list(self._effective), list(self._checkpoints),
+                self.rev, self.time)
+
+    def _restore_whole(self, whole: tuple) -> None:
+        self.st, logs, self.reg, self.plans, self._effective, self._checkpoints, self.rev, self.time = whole
+        if self.st is not None:
+            for name, log in zip(LOGS, logs):
+                setattr(self.st, name, log)
+
+    def _maybe_checkpoint(self) -> None:
+        n = len(self._effective)
+        if n == 1 or n % CHECKPOINT_EVERY == 0:
+            blob, lengths = self._save()
+            self._checkpoints.append((n, blob, lengths))
+
+    def _undo(self, cmd: Command) -> None:
+        if self.st is None:
+            raise Refused("nothing to undo")
+        target = None
+        for i in range(len(self._effective) - 1, 0, -1):
+            c = self._effective[i]
+            if c.address not in NOT_HOST and not (c.address == "/sg/pause" and c.data in ("undo", "recovered")):
+                target = i
+                break
+        if target is None:
+            raise Refused("nothing to undo")
+        undone = self._effective[target]
+        while self._checkpoints and self._checkpoints[-1][0] > target:
+            self._checkpoints.pop()
+        n, blob, lengths = self._checkpoints[-1]
+        self._restore((blob, lengths))
+        for replayed in self._effective[n:target]:
+            self._run_replayed(replayed)
+        self._effective = self._effective[:target]
+        st = self.st
+        running = self.next_deadline() is not None or any(
+            p.locked_until is not None and p.locked_until > undone.at for p in st.players)
+        if running and not st.paused:
+            marker = Command(undone.at, "/sg/pause", (), "undo")
+            self._run_replayed(marker)
+            self._effective.append(marker)
+        self._maybe_checkpoint()
+
+    def _run_replayed(self, cmd: Command) -> None:
+        if cmd.address == "/sg/pack/load":
+            # the plan is already in self.plans: point at it again instead of appending a copy
+            index = next(i for i, p in enumerate(self.plans) if p is cmd.data)
+            self.st.plan = index
+            t = Table(self.st, self.reg, cmd.data, cmd.at)
+            if cmd.data.get("final") and cmd.data["final"].get("topic"):
+                self.st.final_topic = cmd.data["final"]["topic"]
+            if self.st.started:
+                self.st.round = rounds.build_round(t, 0)
+            return
+        self._run(cmd)
+
+
+def check_plan(plan: Any) -> str | None:
+    if not isinstance(plan, dict):
+        return "not resolved into a plan (the board reads the file and journals its content)"
+    rounds_ = plan.get("rounds")
+    if not isinstance(rounds_, list):
+        return "plan has no list of rounds"
+    for i, r in enumerate(rounds_, 1):
+        if not isinstance(r, dict) or not isinstance(r.get("topics"), list):
+            return f"round {i} has no list of topics"
+        for k, tp in enumerate(r["topics"], 1):
+            if not isinstance(tp, dict) or not isinstance(tp.get("name"), str):
+                return f"round {i} topic {k} has no name"
+            if not isinstance(tp.get("questions", []), list):
+                return f"round {i} topic {k}: questions must be a list"
+    return None
+
+
+# -- the command table ------------------------------------------------------------------------------
+def _next(t: Table) -> None:
+    """/sg/next: the one obvious next step of the current phase (docs/PROTOCOL.md has the table)."""
+    st = t.st
+    phase = st.phase
+    if phase == "setup":
+        rounds.start(t)
+    elif phase == "round_intro" and t.reg.order == "choice":
+        st.phase = "choosing"
+    elif phase in ("round_intro", "topic_intro"):
+        question.next_in_order(t)
+    elif phase == "reveal":
+        if rounds.board_empty(t):
+            rounds.end_of_round(t)
+        elif t.reg.order == "choice":
+            st.phase = "choosing"
+        else:
+            question.next_in_order(t)
+    elif phase == "reading":
+        question.reading_done(t)
+    elif phase == "buzz_window":
+        question.call_time(t)
+    elif phase == "after_wrong":
+        question.resume(t)
+    elif phase == "auction_answer" and st.question.reading:
+        question.reading_done(t)
+    elif phase == "final_stakes":
+        final.start(t)
+    elif phase == "final_answer":
+        final.end_writing(t)
+    elif phase == "final_reveal":
+        final.reveal_next(t)
+    else:
+        raise Refused({"choosing": "select a cell (/sg/select)",
+                       "answering": "judge the answer first",
+                       "auction_answer": "judge the answer first",
+                       "auction": "the auction is on: bid or pass"}.get(phase, f"no next step in {phase}"))
+
+
+def _name(t: Table, seat: int, name: str) -> None:
+    t.need_seat(seat)
+    if len(name) > 80:
+        raise Refused("a name is at most 80 characters")
+    if t.st.player(seat).name == name:
+        raise Refused(f"seat {seat} is named {name!r} already")
+    t.st.player(seat).name = name
+
+
+def _pause(t: Table) -> None:
+    if t.st.paused:
+        raise Refused("the game is paused already")
+    t.st.paused, t.st.paused_at = True, t.at
+
+
+def _unpause(t: Table) -> None:
+    st = t.st
+    if not st.paused:
+        raise Refused("the game is not paused")
+    shift = t.at - st.paused_at
+    if st.question is not None and st.question.deadline is not None:
+        st.question.deadline += shift
+    if st.question is not None and st.question.answer_started is not None:
+        st.question.answer_started += shift
+    if st.final is not None and st.final.deadline is not None:
+        st.final.deadline += shift
+    for p in st.players:
+        if p.locked_until is not None and p.locked_until > st.paused_at:
+            p.locked_until += shift
+    st.paused, st.paused_at = False, None
+
+
+def _screen(t: Table, scene: str) -> None:
+    if t.st.screen == scene:
+        raise Refused(f"the audience screen shows {scene} already")
+    t.st.screen = scene
+
+
+def _clock(t: Table) -> None:
+    st = t.st
+    if st.paused:
+        raise Refused("the game is paused: no clock runs")
+    if st.final is not None and st.final.deadline is not None and st.final.deadline <= t.at:
+        final.end_writing(t)
+    elif st.question is not None and st.question.deadline is not None and st.question.deadline <= t.at:
+        question.fire(t)
+    else:
+        raise Refused("no deadline has passed")
+
+
+def _select(t: Table, topic: int, index: int, mark: str | None = None) -> None:
+    question.select(t, topic, index, mark)
+
+
+HANDLERS: dict[str, Callable[..., None]] = {
+    "/sg/player/name": _name,
+    "/sg/topics": lambda t, *names: rounds.set_topics(t, names),
+    "/sg/game/start": rounds.start,
+    "/sg/chooser": rounds.set_chooser,
+    "/sg/select": _select,
+    "/sg/next": _next,
+    "/sg/reading/done": question.reading_done,
+    "/sg/judge/right": lambda t: question.judge(t, "right"),
+    "/sg/judge/wrong": lambda t: question.judge(t, "wrong"),
+    "/sg/resume": question.resume,
+    "/sg/time": question.call_time,
+    "/sg/answer/extend": question.extend,
+    "/sg/buttons/manual": question.manual,
+    "/sg/assign": question.assign,
+    "/sg/auction/bid": auction.bid,
+    "/sg/auction/allin": auction.allin,
+    "/sg/auction/pass": auction.pass_,
+    "/sg/final/topic": final.set_topic,
+    "/sg/final/stake": final.stake,
+    "/sg/final/start": final.start,
+    "/sg/final/judge": final.judge,
+    "/sg/final/reveal": final.reveal,
+    "/sg/score/adjust": lambda t, seat, delta, reason=None: corrections.adjust(t, seat, delta, reason),
+    "/sg/rejudge": corrections.rejudge,
+    "/sg/question/replace": corrections.replace,
+    "/sg/pause": _pause,
+    "/sg/unpause": _unpause,
+    "/sg/screen": _screen,
+    "/sg/button": question.press,
+    "/sg/clock": _clock,
+}
+SETUP_OK = frozenset({"/sg/player/name", "/sg/topics", "/sg/game/start", "/sg/chooser", "/sg/next",
+                      "/sg/final/topic", "/sg/pause", "/sg/unpause", "/sg/screen", "/sg/buttons/manual",
+                      "/sg/button"})
+OVER_OK = frozenset({"/sg/player/name", "/sg/screen", "/sg/pause", "/sg/unpause"})
+assert not INTERNAL - set(HANDLERS)

@@ -1,0 +1,218 @@
+"""Rounds: building a round's board, who chooses, moving on after a round, the winner and tie-breaks.
+
+G2–G5 (boards, order, first chooser), G7 (every question is played), FN1 (who goes to the final round),
+TB1–TB5 (ties and who wins). The final round itself is in final.py.
+"""
+from __future__ import annotations
+
+from .commands import Refused
+from .state import Cell, Round, Topic
+from .table import Table
+
+
+def plan_round(t: Table, index: int) -> dict | None:
+    if t.plan is None:
+        return None
+    rounds = t.plan.get("rounds") or []
+    return rounds[index] if index < len(rounds) else None
+
+
+def round_size(t: Table, index: int) -> int:
+    spec = t.stage.rounds[index]
+    if not spec.open_size:
+        return spec.topics
+    planned = plan_round(t, index)
+    if planned is not None:
+        return max(spec.min_topics, len(planned.get("topics") or []))
+    names = t.st.round_names.get(index)
+    return len(names) if names else spec.topics
+
+
+def build_round(t: Table, index: int) -> Round:
+    spec = t.stage.rounds[index]
+    values = t.reg.values[spec.kind]
+    size = round_size(t, index)
+    planned = plan_round(t, index)
+    names = t.st.round_names.get(index) or []
+    topics = []
+    auctions_left = spec.auctions if t.reg.auctions else 0
+    for k in range(size):
+        ptopic = (planned or {}).get("topics", [])
+        ptopic = ptopic[k] if k < len(ptopic) else None
+        name = (ptopic or {}).get("name") or (names[k] if k < len(names) else str(k + 1))
+        cells = [Cell(value) for value in values]
+        if ptopic is not None:
+            for q, question in enumerate((ptopic.get("questions") or [])[:len(cells)]):
+                if question.get("auction") and auctions_left > 0:
+                    cells[q].auction = True
+                    auctions_left -= 1
+        topics.append(Topic(name, cells))
+    return Round(index, spec.kind, topics, spec.auctions if t.reg.auctions else 0,
+                 pack_round=index if planned is not None else None)
+
+
+def set_topics(t: Table, names: tuple[str, ...]) -> None:
+    """/sg/topics: names for the current round while its board is still full (P3)."""
+    st = t.st
+    if st.game_over:
+        raise Refused("the game is over")
+    if st.round is not None and (st.round.tiebreak or any(c.played for tp in st.round.topics for c in tp.cells)):
+        raise Refused("topics can be named only while the round's board is still full")
+    if st.round is not None and st.phase not in ("round_intro", "choosing", "topic_intro"):
+        raise Refused(f"not now: the game is in {st.phase}")
+    index = st.round.index if st.round is not None else 0
+    spec = t.stage.rounds[index]
+    if not names:
+        raise Refused("/sg/topics needs at least one name")
+    if spec.open_size:
+        if len(names) < spec.min_topics:
+            raise Refused(f"this round needs at least {spec.min_topics} topics, got {len(names)}")
+    elif len(names) != spec.topics:
+        raise Refused(f"this round has {spec.topics} topics, got {len(names)} names")
+    if len(set(names)) != len(names):
+        raise Refused("two topics of one round share a name")
+    st.round_names[index] = list(names)
+    if st.round is not None:
+        marked = [(i, j) for i, tp in enumerate(st.round.topics) for j, c in enumerate(tp.cells) if c.auction]
+        st.round = build_round(t, index)
+        for i, j in marked:
+            if i < len(st.round.topics):
+                st.round.topics[i].cells[j].auction = True
+
+
+def start(t: Table) -> None:
+    """/sg/game/start: the first round's board, in round_intro; the first chooser by the regulation (G5)."""
+    t.need_phase("setup")
+    st = t.st
+    st.started = True
+    st.round = build_round(t, 0)
+    st.phase = "round_intro"
+    st.history.append([p.score for p in st.players])
+    if t.reg.order == "choice":
+        rule = t.reg.first_chooser
+        if rule == "lot":
+            st.chooser = t.lot("first chooser", st.in_play())
+        elif rule == "lowest_score":
+            st.chooser = lowest_score(t)
+
+
+def lowest_score(t: Table) -> int | None:
+    """The player with the lowest score chooses; a tie among the lowest is settled by the host (None)."""
+    seats = t.st.in_play()
+    low = min(t.st.player(s).score for s in seats)
+    lowest = [s for s in seats if t.st.player(s).score == low]
+    return lowest[0] if len(lowest) == 1 else None
+
+
+def set_chooser(t: Table, seat: int) -> None:
+    t.need_seat(seat)
+    if t.reg.order != "choice":
+        raise Refused("this regulation plays topics in order: there is no chooser (G4)")
+    t.need_phase("setup", "round_intro", "choosing", "reveal")
+    if not t.st.player(seat).in_play:
+        raise Refused(f"seat {seat} is not playing this round")
+    if t.st.chooser == seat:
+        raise Refused(f"seat {seat} already holds the choice")
+    t.st.chooser = seat
+
+
+def board_empty(t: Table) -> bool:
+    return all(c.played for tp in t.st.round.topics for c in tp.cells)
+
+
+def end_of_round(t: Table) -> None:
+    """After the last question of a round: next round, final round, tie-break or the end (G7, FN1)."""
+    st = t.st
+    if st.round.tiebreak:
+        settle_tiebreak(t)
+        return
+    nxt = st.round.index + 1
+    if nxt < len(t.stage.rounds):
+        st.round = build_round(t, nxt)
+        st.phase = "round_intro"
+        st.question = None
+        st.last = None
+        if t.reg.order == "choice":
+            rule = t.reg.next_chooser
+            st.chooser = (t.lot("chooser of round %d" % (nxt + 1), st.in_play()) if rule == "lot"
+                          else lowest_score(t) if rule == "lowest_score" else None)
+        return
+    if t.stage.final:
+        from .final import open_final
+        open_final(t)
+        return
+    decide(t, st.seats())
+
+
+def finish(t: Table, winner: int | None, reason: str | None = None) -> None:
+    st = t.st
+    st.winner = winner
+    st.game_over = True
+    st.no_winner_reason = reason if winner is None else None
+    st.phase = "game_over"
+    st.question = None
+    st.answering = None
+    st.screen = "winner"
+    for p in st.players:
+        p.in_play = True
+
+
+def decide(t: Table, candidates: list[int]) -> None:
+    """TB5: the top score wins (samara: only if positive); a tie for first goes to the tie-break."""
+    st = t.st
+    top = max(st.player(s).score for s in candidates)
+    if t.reg.winner == "top_positive" and top <= 0:
+        finish(t, None, "no player has a positive score (TB5)")
+        return
+    tied = [s for s in candidates if st.player(s).score == top]
+    if len(tied) == 1:
+        finish(t, tied[0])
+        return
+    open_tiebreak(t, tied)
+
+
+def open_tiebreak(t: Table, tied: list[int]) -> None:
+    """TB1–TB3: an extra round / extra topic / extra question among the tied players only."""
+    st = t.st
+    st.tiebreaks += 1
+    kind = t.reg.tiebreak_kind
+    values = t.reg.tiebreak_values
+    count = 1 if kind == "extra_questions" else t.stage.tiebreak_topics
+    extra = (t.plan or {}).get("extra") or []
+    used = st.tiebreaks - 1
+    topics = []
+    for k in range(count):
+        source = extra[used * count + k] if used * count + k < len(extra) else None
+        name = (source or {}).get("name") or (f"Доп. вопрос {st.tiebreaks}" if kind == "extra_questions"
+                                              else f"Доп. тема {used * count + k + 1}")
+        cell_values = values[:1] if kind == "extra_questions" else values
+        topics.append(Topic(name, [Cell(v) for v in cell_values]))
+    for p in st.players:
+        p.in_play = p.seat in tied
+    st.round = Round(len(t.stage.rounds) + st.tiebreaks - 1, "tiebreak", topics, 0, tiebreak=True)
+    st.phase = "round_intro"
+    st.question = None
+    st.last = None
+    st.final = None
+    if t.reg.order == "choice":
+        rule = t.reg.next_chooser
+        st.chooser = (t.lot(f"chooser of tie-break {st.tiebreaks}", tied) if rule == "lot"
+                      else lowest_score(t) if rule == "lowest_score" else None)
+
+
+def settle_tiebreak(t: Table) -> None:
+    st = t.st
+    tied = st.in_play()
+    top = max(st.player(s).tiebreak_score for s in tied)
+    ahead = [s for s in tied if st.player(s).tiebreak_score == top]
+    if len(ahead) == 1:
+        finish(t, ahead[0])
+        return
+    repeats = t.reg.tiebreak_repeats
+    if repeats == 0 or st.tiebreaks < repeats:
+        open_tiebreak(t, ahead)
+        return
+    if t.reg.tiebreak_lot:
+        finish(t, t.lot("winner (tie after the tie-break)", ahead))
+        return
+    finish(t, None, "still tied after the tie-break")

@@ -1,0 +1,161 @@
+"""The snapshot (PROTOCOL.md §3, docs/ENGINE_API.md): what every screen, remote and test reads.
+
+It never carries what the audience must not see yet: an auction cell before it is chosen (AU1), final
+stakes before their reveal (FN4), question text at all (that is `host_view`, for host sessions only).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .game import Game
+
+SNAPSHOT_VERSION = 1
+
+
+def build_snapshot(game: "Game") -> dict[str, Any]:
+    st = game.st
+    if st is None:
+        return {"version": SNAPSHOT_VERSION, "rev": game.rev, "time": game.time, "regulation": None, "stage": None,
+                "phase": "setup", "paused": False, "paused_at": None, "players": [], "chooser": None,
+                "answering": None, "buttons_manual": False, "buttons_live": False, "round": None, "question": None,
+                "last": None, "auction": None, "final": None, "winner": None, "game_over": False,
+                "no_winner_reason": None, "screen": "board", "adjustments": [], "lots": [], "history": [],
+                "order": None, "title": None}
+    reg = game.reg
+    live = (st.phase in ("reading", "buzz_window") and not st.paused and not st.buttons_manual)
+    snap: dict[str, Any] = {
+        "version": SNAPSHOT_VERSION,
+        "rev": game.rev,
+        "time": game.time,
+        "regulation": st.regulation,
+        "title": reg.title,
+        "stage": st.stage,
+        "order": reg.order,
+        "phase": st.phase,
+        "paused": st.paused,
+        "paused_at": st.paused_at,
+        "players": [{"seat": p.seat, "name": p.name, "score": p.score, "answered": p.answered, "pressed": p.pressed,
+                     "locked_until": p.locked_until, "tiebreak_score": p.tiebreak_score, "in_play": p.in_play,
+                     "rights": p.rights}
+                    for p in st.players],
+        "chooser": st.chooser,
+        "answering": st.answering,
+        "buttons_manual": st.buttons_manual,
+        "buttons_live": live,
+        "round": _round(st),
+        "question": _question(game),
+        "last": _last(st),
+        "auction": _auction(st),
+        "final": _final(st),
+        "winner": st.winner,
+        "game_over": st.game_over,
+        "no_winner_reason": st.no_winner_reason,
+        "screen": st.screen,
+        "adjustments": [dict(a) for a in st.adjustments],
+        "lots": [dict(lot, among=list(lot["among"])) for lot in st.lots],
+        "history": [list(row) for row in st.history],
+    }
+    return snap
+
+
+def _round(st) -> dict | None:
+    r = st.round
+    if r is None:
+        return None
+    return {"index": r.index, "kind": r.kind, "tiebreak": r.tiebreak, "topic": r.topic,
+            "topics": [{"name": tp.name, "reserve_used": tp.reserve_used,
+                        "cells": [{"value": c.value, "played": c.played, "auction": c.auction and c.played}
+                                  for c in tp.cells]}
+                       for tp in r.topics]}
+
+
+def _question(game: "Game") -> dict | None:
+    st = game.st
+    q = st.question
+    if q is None or st.phase in ("round_intro", "choosing", "topic_intro", "final_stakes", "final_answer",
+                                 "final_reveal", "game_over"):
+        return None
+    media = None
+    planned = _planned_question(game)
+    if planned is not None and st.phase not in ("auction",):
+        media = planned.get("media") or None
+    return {"round": q.round, "topic": q.topic, "index": q.index, "value": q.value, "kind": q.kind,
+            "topic_name": st.round.topics[q.topic - 1].name,
+            "deadline": q.deadline, "deadline_kind": q.deadline_kind, "reading": q.reading,
+            "reading_done": q.reading_done, "answer_started": q.answer_started, "extended": q.extended,
+            "stake": q.stake, "answered": [{"seat": a.seat, "verdict": a.verdict, "delta": a.delta}
+                                           for a in q.answers],
+            "replaced": q.replaced, "media": media}
+
+
+def _last(st) -> dict | None:
+    if st.last is None or st.phase != "reveal":
+        return None
+    q = st.last.question
+    return {"topic": q.topic, "index": q.index, "value": q.value, "kind": q.kind,
+            "answers": [{"seat": a.seat, "verdict": a.verdict, "delta": a.delta} for a in q.answers],
+            "rejudgeable": True}
+
+
+def _auction(st) -> dict | None:
+    a = st.auction
+    if a is None:
+        return None
+    return {"stake": a.stake, "nominal": a.nominal, "holder": a.holder, "turn": a.turn, "passed": list(a.passed),
+            "allin": a.allin, "order": list(a.order)}
+
+
+def _final(st) -> dict | None:
+    f = st.final
+    if f is None:
+        return None
+    return {"kind": f.kind, "topic": f.topic, "eligible": list(f.eligible), "stakes_in": sorted(f.stakes),
+            "deadline": f.deadline, "writing": f.writing, "judged": sorted(f.verdicts),
+            "revealed": [{"seat": s, "stake": f.stakes[s], "verdict": f.verdicts[s],
+                          "score": st.player(s).score} for s in f.revealed]}
+
+
+def _planned_question(game: "Game") -> dict | None:
+    st, plan = game.st, game.plan
+    q = st.question
+    if plan is None or q is None or st.round is None:
+        return None
+    if st.round.tiebreak:
+        extra = plan.get("extra") or []
+        count = len(st.round.topics)
+        k = (st.tiebreaks - 1) * count + q.topic - 1
+        topic = extra[k] if k < len(extra) else None
+    elif st.round.pack_round is not None:
+        topics = plan["rounds"][st.round.pack_round].get("topics") or []
+        topic = topics[q.topic - 1] if q.topic - 1 < len(topics) else None
+    else:
+        topic = None
+    if topic is None:
+        return None
+    if q.replaced:
+        return topic.get("reserve")
+    questions = topic.get("questions") or []
+    return questions[q.index - 1] if q.index - 1 < len(questions) else None
+
+
+def host_view(game: "Game") -> dict | None:
+    """What the host reads: the open question's text, answer, accepted answers, comment, source (§2)."""
+    st = game.st
+    if st is None:
+        return None
+    if st.final is not None and st.phase in ("final_stakes", "final_answer", "final_reveal"):
+        planned = ((game.plan or {}).get("final") or {}).get("question")
+        topic = st.final.topic
+        q_info = {"round": None, "topic": None, "index": None, "value": None, "kind": st.final.kind}
+    elif st.question is not None and st.phase not in ("round_intro", "choosing", "topic_intro", "game_over"):
+        planned = _planned_question(game)
+        topic = st.round.topics[st.question.topic - 1].name
+        q = st.question
+        q_info = {"round": q.round, "topic": q.topic, "index": q.index, "value": q.value, "kind": q.kind}
+    else:
+        return None
+    planned = planned or {}
+    return {**q_info, "topic_name": topic, "text": planned.get("text"), "answer": planned.get("answer"),
+            "accepts": list(planned.get("accepts") or []), "comment": planned.get("comment"),
+            "source": planned.get("source"), "media": planned.get("media") or None, "rev": game.rev}

@@ -1,0 +1,65 @@
+"""What a rule handler sees: the state, the regulation, the loaded pack plan and the command's time.
+
+`Ignored` is for a well-formed command that has no effect by the rules (a press after "Время", BZ8):
+the game is unchanged and the board logs it. `Refused` (from commands.py) is for a command that does
+not fit; both leave the state exactly as it was (game.py restores it).
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from .commands import Refused
+from .regulation import Regulation, StageSpec
+from .state import Entry, State
+
+
+class Ignored(Exception):
+    """The command is valid but changes nothing (logged, not journaled)."""
+
+
+@dataclass
+class Table:
+    st: State
+    reg: Regulation
+    plan: dict[str, Any] | None
+    at: float
+
+    @property
+    def now(self) -> float:
+        """Clocks started while paused start from the moment of the pause."""
+        return self.st.paused_at if self.st.paused else self.at
+
+    @property
+    def stage(self) -> StageSpec:
+        return self.reg.stage(self.st.stage)
+
+    def need_phase(self, *phases: str) -> None:
+        if self.st.phase not in phases:
+            raise Refused(f"not now: the game is in {self.st.phase}, this needs {' or '.join(phases)}")
+
+    def need_seat(self, seat: int) -> None:
+        if not 1 <= seat <= len(self.st.players):
+            raise Refused(f"no seat {seat}: this game has seats 1–{len(self.st.players)}")
+
+    def score(self, seat: int, delta: int, kind: str) -> None:
+        """Every score change goes through the ledger, so a score is always the sum of its entries."""
+        if delta == 0:
+            return
+        tiebreak = self.st.round is not None and self.st.round.tiebreak and kind in ("answer", "timeout", "rejudge",
+                                                                                       "replace")
+        player = self.st.player(seat)
+        if tiebreak:
+            player.tiebreak_score += delta
+        else:
+            player.score += delta
+        self.st.ledger.append(Entry(seat, delta, kind, tiebreak))
+
+    def lot(self, what: str, among: list[int]) -> int:
+        """TB4/G5: a lot drawn from the game's seed and the lot's number, so a replay draws the same."""
+        rng = random.Random(f"{self.st.seed}:{len(self.st.lots)}:{what}")
+        result = rng.choice(sorted(among))
+        self.st.lots.append({"what": what, "seed": self.st.seed, "number": len(self.st.lots),
+                             "among": sorted(among), "result": result})
+        return result
