@@ -33,6 +33,7 @@ class Action:
     low: int | None = None      # the pad's bounds (a hint; the board checks)
     high: int | None = None
     shortcut: str | None = None  # a key name for the laptop keyboard (pygame.key.name)
+    who: str = ""               # the player's name, for the pad's title
 
     def command(self, amount: int | None = None) -> tuple[str, tuple]:
         """The address and arguments to send; an amount action needs its number."""
@@ -100,7 +101,7 @@ def _auction(snapshot: dict) -> list[Action]:
         seat, score = p["seat"], int(p.get("score") or 0)
         actions.append(Action(f"bid:{seat}", f"Ставка {_name(p)}", "/sg/auction/bid", (seat,), SEAT, seat,
                               amount="bid", low=stake + 1 if seat != auction.get("holder") else stake,
-                              high=max(score, stake), shortcut="b"))
+                              high=max(score, stake), shortcut="b", who=_name(p)))
         actions.append(Action(f"allin:{seat}", f"Ва-банк {_name(p)}", "/sg/auction/allin", (seat,), SEAT, seat,
                               shortcut="a"))
         actions.append(Action(f"pass:{seat}", f"Пас {_name(p)}", "/sg/auction/pass", (seat,), SEAT, seat,
@@ -120,7 +121,7 @@ def _final(snapshot: dict, phase: str) -> list[Action]:
                 low = 0 if final.get("kind") == "super_question" else 1   # FN3 allows 0, FN2 starts at 1
                 actions.append(Action(f"stake:{p['seat']}", f"Ставка {_name(p)}", "/sg/final/stake", (p["seat"],),
                                       SEAT, p["seat"], amount="stake", low=low,
-                                      high=max(int(p.get("score") or 0), low)))
+                                      high=max(int(p.get("score") or 0), low), who=_name(p)))
         if eligible and eligible <= stakes_in:
             actions.append(Action("final_start", "Старт (вопрос прочитан)", "/sg/final/start", shortcut="space"))
         return actions
@@ -158,7 +159,7 @@ def _rejudge(snapshot: dict) -> list[Action]:
 
 def _tools(snapshot: dict, phase: str) -> list[Action]:
     actions = [Action(f"adjust:{p['seat']}", f"± {_name(p)}", "/sg/score/adjust", (p["seat"],), TOOLS, p["seat"],
-                      amount="delta") for p in _players(snapshot)]
+                      amount="delta", who=_name(p)) for p in _players(snapshot)]
     actions.append(Action("undo", "Отменить", "/sg/undo", group=TOOLS, shortcut="backspace"))
     if phase not in ("setup", "game_over"):
         manual = bool(snapshot.get("buttons_manual"))

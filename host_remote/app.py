@@ -85,6 +85,8 @@ class RemoteApp:
                 self.control.question = event.value
             elif event.kind == "ack" and self.control is not None:
                 self.control.last_ack, self.control.last_ack_ok = event.value.describe(), event.value.ok
+            elif event.kind == "error" and self.control is not None:
+                self.control.last_ack, self.control.last_ack_ok = f"{event.value[0]}: {event.value[1]}", False
             elif event.kind == "unknown" and self.control is not None:
                 self.control.last_ack = f"#{event.value} {event.extra}: исход неизвестен, проверьте табло"
                 self.control.last_ack_ok = False

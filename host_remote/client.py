@@ -40,6 +40,7 @@ FIRST_RETRY = 0.05      # seconds before the first re-send of an unacked command
 MAX_RETRY = 1.0         # the backoff ceiling
 QUIET_AFTER = 2.5       # the board pushes state once a second: this much silence is suspicious
 LOST_AFTER = 5.0        # ... and this much means the link is gone
+KEEPALIVE = 5.0         # /sg/ping this often: the board expires sessions idle for 30 s (docs/LINKS.md)
 MAX_DATAGRAM = 65507
 
 
@@ -144,6 +145,9 @@ class RemoteClient:
         self._last_heard = 0.0
         self._connect_next = 0.0
         self._connect_delay = first_retry
+        self._question_rev = -1
+        self._last_sent = 0.0
+        self.errors: list[tuple[str, str]] = []   # /sg/error address reason (a malformed command of ours)
 
     # ---- public API (UI thread) -------------------------------------------------------------------------------
     @property
@@ -247,6 +251,10 @@ class RemoteClient:
                         item.next_send = now + item.delay * random.uniform(0.8, 1.2)
                     overdue = overdue or item.attempts > 2
                     wake = min(wake, item.next_send)
+                if now - self._last_sent >= KEEPALIVE:
+                    # A host who just watches sends nothing; without this the board would expire the session
+                    # and the next tap would come back "not connected".
+                    due.append(build_message("/sg/ping", ()))
                 if silent >= self.lost_after:
                     self._connect_delay = self.first_retry
                     self._connect_next = now
@@ -263,6 +271,7 @@ class RemoteClient:
     def _transmit(self, packet: bytes) -> None:
         try:
             self._sock.sendto(packet, self.board)
+            self._last_sent = self._clock()
         except OSError:
             pass  # no route right now: the retry clock tries again
 
@@ -279,7 +288,8 @@ class RemoteClient:
             return
         handler = {"/sg/connected": self._on_connected, "/sg/denied": self._on_denied,
                    "/sg/ack": self._on_ack, "/sg/state": self._on_state,
-                   "/sg/host/question": self._on_question}.get(address)
+                   "/sg/host/question": self._on_question, "/sg/error": self._on_error,
+                   "/sg/pong": self._on_pong}.get(address)
         if handler is None or not handler(args):
             self._ignore()
 
@@ -306,6 +316,7 @@ class RemoteClient:
                 unknown = list(self._pending.values())
                 self._pending.clear()
                 self.rev = -1  # a restarted board may count revisions from scratch
+                self._question_rev = -1
             self.session = session
             self._last_heard = self._clock()
             self._set_state("connected")
@@ -319,7 +330,7 @@ class RemoteClient:
     def _on_denied(self, args: list) -> bool:
         reason = str(args[0]) if args else "denied"
         with self._lock:
-            if self._state == "connected":
+            if self._state in ("connected", "retrying"):
                 # A live session the board no longer knows (it restarted or the session expired): connect again.
                 self._connect_next = self._clock()
                 self._set_state("lost")
@@ -364,6 +375,7 @@ class RemoteClient:
         return True
 
     def _on_question(self, args: list) -> bool:
+        # `/sg/host/question json [rev]`: the rev (the links server sends it) lets a reordered old one be dropped.
         if not args or not isinstance(args[0], str):
             return False
         try:
@@ -372,12 +384,33 @@ class RemoteClient:
             return False
         if question is not None and not isinstance(question, dict):
             return False
+        rev = args[1] if len(args) > 1 and isinstance(args[1], int) else None
         with self._lock:
             self._heard()
+            if rev is not None:
+                if rev < self._question_rev:
+                    return True
+                self._question_rev = rev
             changed = question != self.question
             self.question = question
         if changed:
             self.events.put(Event("question", question))
+        return True
+
+    def _on_error(self, args: list) -> bool:
+        if len(args) < 2:
+            return False
+        error = (str(args[0]), " ".join(str(a) for a in args[1:]))
+        with self._lock:
+            self._heard()
+            self.errors.append(error)
+            del self.errors[:-20]
+        self.events.put(Event("error", error))
+        return True
+
+    def _on_pong(self, args: list) -> bool:
+        with self._lock:
+            self._heard()
         return True
 
     def _set_state(self, state: str) -> None:

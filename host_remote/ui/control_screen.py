@@ -31,6 +31,7 @@ PHASE_LABELS = {
 }
 STATE_LABELS = {"connected": "на связи", "retrying": "повтор…", "connecting": "подключение…", "lost": "нет связи",
                 "denied": "отказ", "idle": "не подключено"}
+HINTS = {"backspace": "⌫", "space": "пробел", "return": "Enter"}
 SPECIAL_KINDS = {"judge_right": "right", "judge_wrong": "wrong", "final_start": "right"}
 
 LEFT = pygame.Rect(10, 54, 430, 536)
@@ -87,8 +88,8 @@ class ControlScreen:
     def _trigger(self, action: act.Action) -> tuple[str, tuple] | None:
         if action.amount is None:
             return action.command()
-        title = {"bid": "Ставка на аукционе", "stake": "Ставка в финале", "delta": "Поправка счёта"}[action.amount]
-        self.pad = Numpad(f"{title}: {action.label}", signed=action.amount == "delta", low=action.low,
+        title = {"bid": "Аукцион", "stake": "Ставка в финале", "delta": "Поправка счёта"}[action.amount]
+        self.pad = Numpad(f"{title}: {action.who or action.label}", signed=action.amount == "delta", low=action.low,
                           high=action.high)
         self.pad_action = action
         return None
@@ -149,7 +150,7 @@ class ControlScreen:
         return y + rows * (row_h + 6) + 8
 
     def _add(self, rect, action: act.Action, kind: str) -> None:
-        hint = action.shortcut if action.shortcut and action.group != act.GRID else ""
+        hint = HINTS.get(action.shortcut, action.shortcut) if action.shortcut and action.group != act.GRID else ""
         self.buttons.append(w.Button(rect, action.label, kind, action, True, hint))
 
     # ---- drawing -------------------------------------------------------------------------------------------------
@@ -185,6 +186,8 @@ class ControlScreen:
             phase += " · ПАУЗА"
         if snap.get("buttons_manual"):
             phase += " · вручную"
+        elif snap.get("buttons_live"):
+            phase += " · кнопки ●"
         surface.blit(w.text(phase, 20, w.ACCENT), (x, 11))
         ack = self.last_ack + (f"  (ждут: {self.pending})" if self.pending else "")
         if ack:
@@ -231,8 +234,8 @@ class ControlScreen:
             hint = "Вопрос появится здесь, когда он открыт." if snap else ""
             w.draw_text_block(surface, hint, 18, pygame.Rect(inner.left, y, inner.width, 60), w.DIM)
             return
-        y = w.draw_text_block(surface, info.get("text") or "", 20,
-                              pygame.Rect(inner.left, y, inner.width, inner.bottom - y - 120), max_lines=9) + 8
+        y = w.draw_text_block(surface, info.get("text") or "", 22,
+                              pygame.Rect(inner.left, y, inner.width, inner.bottom - y - 110), max_lines=8) + 8
         answer = info.get("answer") or ""
         y = w.draw_text_block(surface, f"Ответ: {answer}", 22, pygame.Rect(inner.left, y, inner.width, 60),
                               w.ACCENT, max_lines=2)

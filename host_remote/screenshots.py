@@ -1,0 +1,63 @@
+"""Render the remote's screens headless into PNG files (docs/screenshots/remote-*.png).
+
+    SDL_VIDEODRIVER=dummy python -m host_remote.screenshots OUTDIR
+
+The scenes come from a real game: a scripted `Session` (the board's engine) is played to each phase and its
+snapshot and host question are drawn exactly as the remote would draw them after receiving them over OSC.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pygame
+
+from .ui.connect_screen import ConnectScreen
+from .ui.control_screen import ControlScreen
+
+
+def render_control(snapshot: dict | None, question: dict | None, *, connection: str = "connected",
+                   last_ack: str = "", ack_ok: bool = True, pending: int = 0, pad_key: str | None = None,
+                   board_label: str = "192.168.1.20:9000") -> pygame.Surface:
+    """The play screen for this state, as a surface (optionally with the numeric pad open for `pad_key`)."""
+    screen = ControlScreen(board_label)
+    screen.set_state(snapshot, int((snapshot or {}).get("rev", -1)))
+    screen.question = question
+    screen.connection, screen.last_ack, screen.last_ack_ok, screen.pending = connection, last_ack, ack_ok, pending
+    if pad_key is not None:
+        action = next(a for a in screen.actions if a.key == pad_key)
+        screen._trigger(action)
+        for digit in "25":
+            screen.pad.press(digit)
+    surface = pygame.Surface((1024, 600))
+    screen.draw(surface)
+    return surface
+
+
+def render_connect(message: str = "") -> pygame.Surface:
+    screen = ConnectScreen("192.168.1.20", 9000, "1234")
+    screen.message = message
+    surface = pygame.Surface((1024, 600))
+    screen.draw(surface)
+    return surface
+
+
+def main(argv: list[str] | None = None) -> int:
+    from .demo_game import scenes   # needs the board's engine (scoreboard.session)
+    argv = sys.argv[1:] if argv is None else argv
+    out = Path(argv[0] if argv else "docs/screenshots")
+    out.mkdir(parents=True, exist_ok=True)
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    pygame.display.init()
+    pygame.font.init()
+    pygame.display.set_mode((1024, 600))
+    pygame.image.save(render_connect(), str(out / "remote-connect.png"))
+    for name, snapshot, question, extra in scenes():
+        pygame.image.save(render_control(snapshot, question, **extra), str(out / f"remote-{name}.png"))
+        print(out / f"remote-{name}.png")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

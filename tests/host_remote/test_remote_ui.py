@@ -1,0 +1,142 @@
+"""The remote's pygame UI, headless (SDL dummy): taps and keys become the right commands; the screen shows state."""
+import pygame
+import pytest
+
+from host_remote.app import RemoteApp, parse_args, to_design
+from host_remote.ui import widgets as w
+from host_remote.ui.control_screen import ControlScreen
+
+from board_double import BoardDouble
+from snapshots import HOST_QUESTION, base, question
+
+
+def tap(screen, rect):
+    return screen.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=rect.center, button=1))
+
+
+def key(screen, k, mod=0, text=""):
+    return screen.handle(pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode=text))
+
+
+def button_for(screen, action_key):
+    return next(b for b in screen.buttons if b.payload.key == action_key)
+
+
+def test_g4_tapping_a_cell_selects_it(pygame_display):
+    """G4: GIVEN the choosing grid WHEN the host taps Кино·40 THEN /sg/select 4 4 is returned to send."""
+    screen = ControlScreen()
+    screen.set_state(base("choosing"))
+    assert tap(screen, button_for(screen, "select:4:4").rect) == ("/sg/select", (4, 4))
+
+
+def test_keyboard_shortcuts_judge_and_undo(pygame_display):
+    """GIVEN a player answering WHEN the host presses r, w, Ctrl+Z THEN right, wrong and undo are returned."""
+    screen = ControlScreen()
+    screen.set_state(base("answering", answering=1, question=question(reading=False)))
+    assert key(screen, pygame.K_r) == ("/sg/judge/right", ())
+    assert key(screen, pygame.K_w) == ("/sg/judge/wrong", ())
+    assert key(screen, pygame.K_z, pygame.KMOD_CTRL) == ("/sg/undo", ())
+    assert key(screen, pygame.K_q) is None
+
+
+def test_g8_score_correction_through_the_numeric_pad(pygame_display):
+    """G8: GIVEN the play screen WHEN the host taps ± Вера, types 1 5, flips the sign and taps OK
+    THEN /sg/score/adjust 3 -15 is returned; nothing is sent before OK."""
+    screen = ControlScreen()
+    screen.set_state(base("reveal"))
+    assert tap(screen, button_for(screen, "adjust:3").rect) is None
+    assert screen.pad is not None and screen.pad.title.endswith("Вера")
+    pad_button = {b.payload: b for b in screen.pad.buttons}
+    for digit in ("1", "5", "±"):
+        assert tap(screen, pad_button[digit].rect) is None
+    assert tap(screen, pad_button["ok"].rect) == ("/sg/score/adjust", (3, -15))
+    assert screen.pad is None
+
+
+def test_fn2_stake_pad_refuses_out_of_range_and_closes_when_phase_moves(pygame_display):
+    """FN2: GIVEN a stake pad for Анна (1..30) WHEN 45 is typed THEN OK does nothing; WHEN the board's next state
+    no longer asks for her stake THEN the pad closes by itself."""
+    final = {"kind": "final_round", "topic": "Физика", "eligible": [1, 2], "stakes_in": [], "judged": [],
+             "revealed": []}
+    screen = ControlScreen()
+    screen.set_state(base("final_stakes", final=final))
+    tap(screen, button_for(screen, "stake:1").rect)
+    key(screen, pygame.K_4, text="4")
+    key(screen, pygame.K_5, text="5")
+    assert key(screen, pygame.K_RETURN) is None and screen.pad is not None
+    key(screen, pygame.K_BACKSPACE)
+    assert screen.pad.value == "4"
+    screen.set_state(base("final_stakes", final={**final, "stakes_in": [1]}))
+    assert screen.pad is None
+
+
+def test_drawing_shows_connection_colour_question_and_scores(pygame_display):
+    """GIVEN a connected remote in `answering` with the host question WHEN drawn THEN the status dot is green,
+    the answer panel and the answering player's row are drawn; WHEN the link is lost THEN the dot is red."""
+    screen = ControlScreen("127.0.0.1:9000")
+    screen.set_state(base("answering", answering=1, question=question(reading=False)))
+    screen.question = HOST_QUESTION
+    screen.connection = "connected"
+    surface = pygame.Surface(w.DESIGN)
+    screen.draw(surface)
+    assert surface.get_at((22, 22))[:3] == w.STATE_COLOURS["connected"]
+    assert surface.get_at((20, 440))[:3] == (60, 90, 60)           # seat 1 answering: highlighted row
+    judge = button_for(screen, "judge_right").rect
+    assert surface.get_at((judge.left + 4, judge.centery))[:3] == w.KIND_COLOURS["right"]
+    screen.connection = "lost"
+    screen.draw(surface)
+    assert surface.get_at((22, 22))[:3] == w.STATE_COLOURS["lost"]
+
+
+def test_connect_screen_to_play_screen_over_udp(pygame_display):
+    """GIVEN a board (double) on loopback WHEN the host types its port and passcode and presses Enter
+    THEN the app connects, switches to the play screen with the board's state, and a tap is delivered and acked."""
+    board = BoardDouble()
+    app = RemoteApp("127.0.0.1", 1)
+    try:
+        screen = app.connect_screen
+        screen.focus = "port"
+        for _ in range(4):
+            key(screen, pygame.K_BACKSPACE)
+        app.handle(pygame.event.Event(pygame.TEXTINPUT, text=str(board.address[1])))
+        key(screen, pygame.K_TAB)
+        app.handle(pygame.event.Event(pygame.TEXTINPUT, text="1234"))
+        app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r"))
+
+        def ready():
+            app.pump()
+            return app.control is not None and app.control.snapshot is not None
+        assert app.client.wait_for(ready, 3)
+        app.render()
+        adjust = button_for(app.control, "adjust:2")
+        app.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=adjust.rect.center, button=1))
+        for digit in "20":
+            app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_0, mod=0, unicode=digit))
+        app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r"))
+
+        def acked():
+            app.pump()
+            return app.control.last_ack.endswith("ok") and app.control.rev == 1
+        assert app.client.wait_for(acked, 3)
+        assert board.scores[2] == 20
+        assert app.sent[-1][:2] == ("/sg/score/adjust", (2, 20))
+    finally:
+        app.close()
+        board.close()
+
+
+def test_connect_screen_rejects_a_bad_port(pygame_display):
+    """GIVEN port "99999" WHEN the host presses connect THEN nothing connects and the reason is shown."""
+    app = RemoteApp("127.0.0.1", 99999)
+    key(app.connect_screen, pygame.K_RETURN)
+    assert app.client is None and "65535" in app.connect_screen.message
+
+
+def test_command_line_and_scaling():
+    """GIVEN the command line WHEN parsed THEN HOST:PORT and --size are read; a bad size is a clear error;
+    window taps are scaled into the 1024×600 design space."""
+    args, host, port, size = parse_args(["10.0.0.5:9100", "--passcode", "x", "--size", "1280x800"])
+    assert (host, port, size, args.passcode) == ("10.0.0.5", 9100, (1280, 800), "x")
+    with pytest.raises(SystemExit):
+        parse_args(["--size", "big"])
+    assert to_design((640, 400), (1280, 800)) == (512, 300)
