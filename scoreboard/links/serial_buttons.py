@@ -231,13 +231,14 @@ class SerialButtons:
         mono_now, engine_now = self.monotonic(), self.clock()
         at = engine_now - max(0.0, mono_now - pressed)     # never in the future
         if self._last_press is not None:
-            # A new PONG or the clamp above may move the mapping between two presses; their order and
-            # spacing as the box saw them must survive it.
             last_ext, last_at = self._last_press
-            step = (ext - last_ext) / 1e6 * self.box_clock.drift
-            if (ext > last_ext) != (at > last_at) or (ext == last_ext) != (at == last_at):
-                if abs(ext - last_ext) < 1_000_000:
-                    at = last_at + step
+            if abs(ext - last_ext) < 1_000_000:
+                # Presses of one burst keep the box's own spacing: a new PONG or the clamp above may move
+                # the mapping between them, but their order and gaps as the box saw them must survive.
+                chained = last_at + (ext - last_ext) / 1e6 * self.box_clock.drift
+                wrong_order = (ext > last_ext) != (at > last_at) or (ext == last_ext) != (at == last_at)
+                if wrong_order or abs(at - chained) < 0.002:
+                    at = chained
         self._last_press = (ext, at)
         self._bump("presses")
         self.inbox.put(Command(at, "/sg/button", (press.seat,)), "serial")

@@ -1,0 +1,222 @@
+"""`scoreboard bench links`: press → inbox latency, arbitration by box timestamps, OSC command → ack.
+
+Everything runs for real on this machine: the fake box on a pty, the serial reader thread, UDP on 127.0.0.1,
+and a board loop thread that drains the inbox into a real `Session` (a stand-in loop when the session module
+is missing, which the output says).
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import tempfile
+import threading
+import time
+from typing import Optional
+
+from scoreboard.engine.commands import Refused
+from scoreboard.links import Inbox, Links
+from scoreboard.links.fake_box import FakeBox
+from scoreboard.links.osc_client import OscClient
+
+
+def percentiles(samples: list[float]) -> dict:
+    ordered = sorted(samples)
+    pick = lambda q: ordered[min(len(ordered) - 1, int(q * (len(ordered) - 1) + 0.5))]  # noqa: E731
+    return {"n": len(ordered), "median_ms": round(pick(0.5) * 1e3, 3), "p99_ms": round(pick(0.99) * 1e3, 3),
+            "max_ms": round(ordered[-1] * 1e3, 3)}
+
+
+def make_session():
+    """A real in-memory Session, or None when scoreboard.session has not landed."""
+    try:
+        from scoreboard.session import Session
+    except ImportError:
+        return None
+    return Session(journal_path=None)
+
+
+class _StandIn:
+    """Only when scoreboard.session is missing: accepts commands and bumps rev (no game rules)."""
+
+    def __init__(self) -> None:
+        self.rev = 0
+
+    def submit(self, cmd) -> dict:
+        self.rev += 1
+        return self.snapshot()
+
+    def snapshot(self) -> dict:
+        return {"rev": self.rev, "phase": "setup", "buttons_live": False, "answering": None}
+
+    def host_question(self) -> None:
+        return None
+
+
+class BoardThread:
+    """The board's main-loop contract on a thread: drain, submit, report, publish on a new rev."""
+
+    def __init__(self, links: Links, inbox: Inbox, session=None):
+        self.links, self.inbox = links, inbox
+        self.session = session if session is not None else _StandIn()
+        self.real = not isinstance(self.session, _StandIn)
+        self.applied: list = []
+        self._running = True
+        self._thread = threading.Thread(target=self._run, name="board-loop", daemon=True)
+
+    def start(self) -> "BoardThread":
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._running = False
+        self._thread.join(timeout=2)
+
+    def _run(self) -> None:
+        rev = None
+        while self._running:
+            self.inbox.wait(0.05)
+            for item in self.inbox.drain():
+                try:
+                    self.session.submit(item.cmd)
+                    ok, reason = True, None
+                    self.applied.append(item.cmd)
+                except Refused as refusal:
+                    ok, reason = False, str(refusal)
+                if item.on_result is not None:
+                    item.on_result(ok, reason)
+            if self.session.rev != rev:
+                rev = self.session.rev
+                self.links.publish(self.session.snapshot(), self.session.host_question())
+
+
+def _serial_links(url: str, mode: str = "events") -> tuple[Links, Inbox]:
+    inbox = Inbox()
+    links = Links({"osc": {"enabled": False}, "buttons": {"port": url, "mode": mode}}, inbox, time.monotonic)
+    links.start()
+    deadline = time.monotonic() + 3
+    while not links.status()["buttons_online"]:
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"fake box at {url} did not come online")
+        time.sleep(0.005)
+    return links, inbox
+
+
+def _wait_items(inbox: Inbox, count: int, timeout: float = 1.0) -> list:
+    items, deadline = [], time.monotonic() + timeout
+    while len(items) < count and time.monotonic() < deadline:
+        inbox.wait(0.01)
+        items += inbox.drain()
+    return items
+
+
+def bench_press_to_inbox(folder: str, trials: int) -> dict:
+    box = FakeBox(players=4, link=os.path.join(folder, "box")).start()
+    links, inbox = _serial_links(box.url)
+    try:
+        samples = []
+        for i in range(trials):
+            start = time.perf_counter()
+            box.press(1 + i % 4)
+            inbox.wait(1.0)
+            samples.append(time.perf_counter() - start)
+            inbox.drain()
+        return percentiles(samples)
+    finally:
+        links.stop()
+        box.stop()
+
+
+def bench_arbitration(folder: str, trials: int, gap_us: int = 100) -> dict:
+    """Two presses `gap_us` apart by box time, reported in random wire order, the box clock drifting
+    150 ppm and wrapping its u32 counter during the run: the earlier one must come first out of the inbox."""
+    rng = random.Random(7)
+    box = FakeBox(players=8, link=os.path.join(folder, "arb"), t0_us=2**32 - 1_500_000, drift_ppm=150).start()
+    links, inbox = _serial_links(box.url)
+    right = 0
+    try:
+        for _ in range(trials):
+            first, second = rng.sample(range(1, 9), 2)
+            t = box.now_us()
+            lines = [(first, t), (second, t + gap_us)]
+            if rng.random() < 0.5:
+                lines.reverse()
+            for seat, stamp in lines:
+                box.press(seat, t_us=stamp)
+            items = _wait_items(inbox, 2)
+            right += len(items) == 2 and items[0].cmd.args == (first,)
+        status = links.status()
+        return {"trials": trials, "right": right, "gap_ms": gap_us / 1000, "pongs": status["pongs"],
+                "box_drift_ppm_estimated": status["box_drift_ppm"]}
+    finally:
+        links.stop()
+        box.stop()
+
+
+def bench_arbitration_digits(folder: str, trials: int, gap: float = 0.002) -> dict:
+    """One-digit mode: presses 2 ms apart by the wall clock; the board stamps arrival."""
+    rng = random.Random(11)
+    box = FakeBox(players=9, link=os.path.join(folder, "digits"), digits=True).start()
+    links, inbox = _serial_links(box.url, mode="digits")
+    right = 0
+    try:
+        for _ in range(trials):
+            first, second = rng.sample(range(1, 10), 2)
+            box.press(first)
+            until = time.perf_counter() + gap
+            while time.perf_counter() < until:
+                pass
+            box.press(second)
+            items = _wait_items(inbox, 2)
+            right += len(items) == 2 and items[0].cmd.args == (first,) and items[0].cmd.at < items[1].cmd.at
+        return {"trials": trials, "right": right, "gap_ms": gap * 1000}
+    finally:
+        links.stop()
+        box.stop()
+
+
+def bench_osc_ack(trials: int) -> dict:
+    inbox = Inbox()
+    links = Links({"osc": {"bind": "127.0.0.1", "port": 0, "passcode": "bench"}}, inbox, time.monotonic)
+    links.start()
+    board = BoardThread(links, inbox, make_session()).start()
+    client = OscClient("127.0.0.1", links.osc.address[1], "bench", bind=("127.0.0.1", 0))
+    try:
+        client.connect()
+        if board.real:
+            ok, reason = client.command("/sg/game/new", "novosibirsk-2007", "1/9", 3, 1)
+            assert ok, reason
+        samples, refused = [], 0
+        for i in range(trials):
+            start = time.perf_counter()
+            ok, _ = client.command("/sg/player/name", 1 + i % 3, f"Игрок {i}", retry=1.0)
+            samples.append(time.perf_counter() - start)
+            refused += not ok
+        return {**percentiles(samples), "refused": refused,
+                "session": "real scoreboard.session.Session" if board.real else "stand-in loop (no session yet)"}
+    finally:
+        client.close()
+        board.stop()
+        links.stop()
+
+
+def bench_links(args) -> int:
+    quick = getattr(args, "quick", False)
+    n = 200 if quick else 2000
+    arb = 1000 if quick else 10_000
+    with tempfile.TemporaryDirectory() as folder:
+        figures = {
+            "press_to_inbox": bench_press_to_inbox(folder, n),
+            "arbitration_0.1ms": bench_arbitration(folder, arb),
+            "arbitration_digits_2ms": bench_arbitration_digits(folder, arb // 4 if quick else arb),
+            "osc_command_to_ack": bench_osc_ack(n),
+        }
+    if getattr(args, "json", False):
+        print(json.dumps(figures, ensure_ascii=False, indent=1))
+    else:
+        for name, values in figures.items():
+            print(f"{name:24} " + "  ".join(f"{k}={v}" for k, v in values.items()))
+    ok = (figures["press_to_inbox"]["p99_ms"] <= 2 and figures["osc_command_to_ack"]["p99_ms"] <= 5
+          and figures["arbitration_0.1ms"]["right"] == figures["arbitration_0.1ms"]["trials"]
+          and figures["arbitration_digits_2ms"]["right"] == figures["arbitration_digits_2ms"]["trials"])
+    return 0 if ok else 1

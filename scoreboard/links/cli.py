@@ -1,0 +1,135 @@
+"""`scoreboard fake-box` and `scoreboard bench links`."""
+from __future__ import annotations
+
+import argparse
+import os
+import select
+import sys
+import termios
+import time
+import tty
+
+from scoreboard.links.fake_box import FakeBox
+
+DEFAULT_LINK = "/tmp/scoreboard-fakebox"
+
+
+def parse_script(text: str, name: str = "script") -> list[tuple[float, int]]:
+    """`SECONDS SEAT` per line (box time since the box started; `#` comments): [(seconds, seat)]."""
+    presses: list[tuple[float, int]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        fields = line.split()
+        try:
+            if len(fields) != 2:
+                raise ValueError("expected SECONDS SEAT")
+            seconds, seat = float(fields[0]), int(fields[1])
+            if not (seconds >= 0 and seconds < 4000):
+                raise ValueError(f"time {fields[0]} outside 0..4000 s (the box clock wraps at 4294 s)")
+            if not 1 <= seat <= 99:
+                raise ValueError(f"seat {seat} outside 1..99")
+            if presses and seconds < presses[-1][0]:
+                raise ValueError(f"time {seconds} goes back (previous {presses[-1][0]})")
+        except ValueError as error:
+            raise ValueError(f"{name}:{number}: {error}") from None
+        presses.append((seconds, seat))
+    return presses
+
+
+def run_script(box: FakeBox, presses: list[tuple[float, int]]) -> None:
+    """Press at the exact box times of the script (the stamp is exact even if the sleep is late)."""
+    for seconds, seat in presses:
+        t_us = box.t0_us + round(seconds * 1e6)
+        while (box.now_us() - t_us) % 2**32 >= 2**31:        # box time still before t_us
+            time.sleep(min(0.01, ((t_us - box.now_us()) % 2**32) / 1e6))
+        box.press(seat, t_us=t_us)
+
+
+def _interactive(box: FakeBox) -> None:
+    print("keys 1-9 press a button, u unplugs/plugs the box, q quits", file=sys.stderr)
+    fd = sys.stdin.fileno()
+    saved = termios.tcgetattr(fd)
+    plugged = True
+    try:
+        tty.setcbreak(fd)
+        while True:
+            if not select.select([fd], [], [], 0.2)[0]:
+                continue
+            key = os.read(fd, 1).decode("ascii", "replace")
+            if key == "q":
+                return
+            if key == "u":
+                (box.unplug if plugged else box.plug)()
+                plugged = not plugged
+                print("unplugged" if not plugged else "plugged in", file=sys.stderr)
+            elif key.isdigit() and key != "0" and int(key) <= box.players:
+                box.press(int(key))
+                print(f"press {key} at box time {box.now_us()} µs", file=sys.stderr)
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
+def fake_box(args: argparse.Namespace) -> int:
+    presses = []
+    if args.script:
+        try:
+            with open(args.script, encoding="utf-8") as handle:
+                presses = parse_script(handle.read(), args.script)
+        except (OSError, UnicodeDecodeError, ValueError) as error:
+            print(f"fake-box: {error}", file=sys.stderr)
+            return 2
+    box = FakeBox(players=args.players, name=args.name, link=None if args.tcp is not None else args.pty,
+                  tcp_port=args.tcp, digits=args.digits, t0_us=args.t0_us, drift_ppm=args.drift_ppm)
+    try:
+        box.start()
+    except OSError as error:
+        print(f"fake-box: cannot open {box.url}: {error}", file=sys.stderr)
+        return 2
+    print(f"fake box {args.name!r} ({args.players} players{', one-digit mode' if args.digits else ''}): "
+          f"buttons.port = \"{box.url}\"", flush=True)
+    try:
+        if presses:
+            run_script(box, presses)
+            if args.exit:
+                time.sleep(0.2)               # let the last lines drain to the board
+                return 0
+        if sys.stdin.isatty():
+            _interactive(box)
+        else:
+            for line in sys.stdin:            # piped: one seat per line
+                if line.strip().isdigit():
+                    box.press(int(line.strip()))
+            while True:
+                time.sleep(1)
+    finally:
+        box.stop()
+    return 0
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("fake-box", help="a software button box on a pty or TCP port",
+                                   description="Speaks the button box protocol (docs/LINKS.md) so the board "
+                                               "can run without hardware.")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--pty", default=DEFAULT_LINK, metavar="PATH",
+                       help=f"symlink to the pty the board opens (default {DEFAULT_LINK})")
+    where.add_argument("--tcp", type=int, metavar="PORT", help="listen on 127.0.0.1:PORT (socket://)")
+    parser.add_argument("--players", type=int, default=4, choices=range(1, 10), metavar="N",
+                        help="buttons 1..N (default 4)")
+    parser.add_argument("--name", default="fakebox", help="the name in HELLO")
+    parser.add_argument("--digits", action="store_true", help="one-digit mode: send '1'..'9' per press")
+    parser.add_argument("--script", metavar="FILE", help="lines 'SECONDS SEAT': press at that exact box time")
+    parser.add_argument("--exit", action="store_true", help="exit when the script is done")
+    parser.add_argument("--t0-us", type=int, default=0, help="box clock at start (test the u32 wrap)")
+    parser.add_argument("--drift-ppm", type=float, default=0.0, help="box clock drift against the board")
+    parser.set_defaults(func=fake_box)
+
+
+def _bench(args) -> int:
+    from scoreboard.links.bench import bench_links
+    return bench_links(args)
+
+
+BENCHES = {"links": _bench}
