@@ -100,7 +100,7 @@ def _auction(snapshot: dict) -> list[Action]:
     for p in seats:
         seat, score = p["seat"], int(p.get("score") or 0)
         actions.append(Action(f"bid:{seat}", f"Ставка {_name(p)}", "/sg/auction/bid", (seat,), SEAT, seat,
-                              amount="bid", low=stake + 1 if seat != auction.get("holder") else stake,
+                              amount="bid", low=stake + 1,
                               high=max(score, stake), shortcut="b", who=_name(p)))
         actions.append(Action(f"allin:{seat}", f"Ва-банк {_name(p)}", "/sg/auction/allin", (seat,), SEAT, seat,
                               shortcut="a"))
@@ -118,13 +118,17 @@ def _final(snapshot: dict, phase: str) -> list[Action]:
         actions = []
         for p in players:
             if p["seat"] not in stakes_in:
-                low = 0 if final.get("kind") == "super_question" else 1   # FN3 allows 0, FN2 starts at 1
+                # FN2 starts at 1, FN3 at 0; a score at or below 0 can only stake 0.
+                low = 0 if final.get("kind") == "super_question" or int(p.get("score") or 0) <= 0 else 1
                 actions.append(Action(f"stake:{p['seat']}", f"Ставка {_name(p)}", "/sg/final/stake", (p["seat"],),
                                       SEAT, p["seat"], amount="stake", low=low,
                                       high=max(int(p.get("score") or 0), low), who=_name(p)))
         if eligible and eligible <= stakes_in:
             actions.append(Action("final_start", "Старт (вопрос прочитан)", "/sg/final/start", shortcut="space"))
         return actions
+    if phase == "final_answer":
+        # FN2: the answers are being written; verdicts come after writing ends (by the clock or by the host).
+        return [Action("final_end_writing", "Конец записи", "/sg/next", shortcut="n")]
     judged = set(final.get("judged") or [])
     revealed = {r.get("seat") for r in final.get("revealed") or [] if isinstance(r, dict)}
     actions = []
@@ -158,8 +162,9 @@ def _rejudge(snapshot: dict) -> list[Action]:
 
 
 def _tools(snapshot: dict, phase: str) -> list[Action]:
-    actions = [Action(f"adjust:{p['seat']}", f"± {_name(p)}", "/sg/score/adjust", (p["seat"],), TOOLS, p["seat"],
-                      amount="delta", who=_name(p)) for p in _players(snapshot)]
+    actions = [] if phase in ("setup", "game_over") else [
+        Action(f"adjust:{p['seat']}", f"± {_name(p)}", "/sg/score/adjust", (p["seat"],), TOOLS, p["seat"],
+               amount="delta", who=_name(p)) for p in _players(snapshot)]
     actions.append(Action("undo", "Отменить", "/sg/undo", group=TOOLS, shortcut="backspace"))
     if phase not in ("setup", "game_over"):
         manual = bool(snapshot.get("buttons_manual"))
@@ -189,7 +194,8 @@ def allowed_actions(snapshot: dict | None) -> list[Action]:
     if phase == "setup":
         flow.append(Action("start", "Начать игру", "/sg/game/start", shortcut="return"))
     elif phase in ("round_intro", "choosing") and choice:
-        flow += _grid(snapshot)
+        if snapshot.get("chooser") is not None:   # G5: nobody may select before the host names the chooser
+            flow += _grid(snapshot)
         flow += [Action(f"chooser:{p['seat']}", f"Выбирает {_name(p)}", "/sg/chooser", (p["seat"],), SEAT, p["seat"])
                  for p in _in_play(snapshot) if p["seat"] != snapshot.get("chooser")]
     elif phase in ("round_intro", "topic_intro"):
@@ -206,6 +212,8 @@ def allowed_actions(snapshot: dict | None) -> list[Action]:
         if manual:
             flow += _assign(snapshot)
     elif phase in ("answering", "auction_answer"):
+        if phase == "auction_answer" and question.get("reading"):
+            flow.append(Action("reading_done", "Вопрос прочитан", "/sg/reading/done", shortcut="space"))
         flow.append(Action("judge_right", "Верно", "/sg/judge/right", shortcut="r"))
         flow.append(Action("judge_wrong", "Неверно", "/sg/judge/wrong", shortcut="w"))
         if phase == "answering" and question.get("deadline") is not None:

@@ -3,7 +3,7 @@ import pytest
 
 from host_remote.actions import FLOW, GRID, PHASES, SEAT, TOOLS, allowed_actions, find
 
-from snapshots import base, question, with_players
+from remote_snapshots import base, question, with_players
 
 
 def keys(snapshot):

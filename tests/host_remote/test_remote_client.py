@@ -9,7 +9,7 @@ import pytest
 
 from host_remote.client import RemoteClient, build_message, cmd_address
 
-from board_double import BoardDouble, build
+from remote_board_double import BoardDouble, build
 
 
 @pytest.fixture

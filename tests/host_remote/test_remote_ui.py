@@ -6,8 +6,8 @@ from host_remote.app import RemoteApp, parse_args, to_design
 from host_remote.ui import widgets as w
 from host_remote.ui.control_screen import ControlScreen
 
-from board_double import BoardDouble
-from snapshots import HOST_QUESTION, base, question
+from remote_board_double import BoardDouble
+from remote_snapshots import HOST_QUESTION, base, question
 
 
 def tap(screen, rect):
