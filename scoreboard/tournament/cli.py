@@ -1,0 +1,252 @@
+"""`scoreboard tournament …`: run a tournament from the command line over one SQLite file.
+
+The file is `--file PATH` or the TOURNAMENT environment variable. Every command prints what it did; a refusal prints
+the reason on stderr, exits 2 and changes nothing.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import os
+import sys
+
+from scoreboard.tournament.errors import TournamentError
+
+
+def _pairs(text: str, what: str) -> dict[str, float]:
+    """'Анна=30,Борис=-10' or '1=30,2=-10' → {key: number}."""
+    out = {}
+    for item in filter(None, (x.strip() for x in (text or "").split(","))):
+        key, sep, value = item.rpartition("=")
+        if not sep or not key.strip():
+            raise TournamentError(f"{what}: {item!r} is not SEAT=NUMBER or NAME=NUMBER")
+        try:
+            number = float(value)
+        except ValueError:
+            raise TournamentError(f"{what}: {value!r} in {item!r} is not a number") from None
+        out[key.strip()] = int(number) if number.is_integer() else number
+    return out
+
+
+def _path(args) -> str:
+    path = args.file or os.environ.get("TOURNAMENT")
+    if not path:
+        raise TournamentError("which tournament? give --file PATH or set TOURNAMENT")
+    return path
+
+
+def _open(args):
+    from scoreboard.tournament.service import Tournament
+    return Tournament(_path(args))
+
+
+def _print(args, data, text: str):
+    print(json.dumps(data, ensure_ascii=False, indent=1) if getattr(args, "json", False) else text)
+
+
+def cmd_new(args):
+    from scoreboard.tournament.service import Tournament
+    t = Tournament.create(_path(args), args.format, args.seed, args.topics_per_game)
+    print(f"{t.format} tournament in {t.store.path}, seed {t.seed}")
+
+
+def cmd_player(args):
+    t = _open(args)
+    if args.action != "list" and not args.name:
+        raise TournamentError(f"player {args.action}: give a name")
+    if args.action == "add":
+        cups = args.cups.split(",") if args.cups else None
+        p = t.add_player(args.name, args.team, args.seeded, args.relative_of or (), cups)
+        print(f"{p['name']}: {p['status']}" + (f", team {p['team']}" if p["team"] else "")
+              + (", seeded" if p["seeded"] else "") + (f", cups {', '.join(p['cups'])}" if p["cups"] else ""))
+    elif args.action == "withdraw":
+        promoted = t.withdraw(args.name)
+        print(f"{args.name} withdrawn" + (f"; {promoted} comes in from the waiting list" if promoted else ""))
+    elif args.action == "substitute":
+        if not args.extra:
+            raise TournamentError("usage: player substitute GAME ABSENT [--by NAME]")
+        by = t.substitute(args.name, args.extra, args.by)
+        print(f"{by} replaces {args.extra} in {args.name}")
+    elif args.action == "enter":
+        if not args.extra:
+            raise TournamentError("usage: player enter NAME CUP")
+        t.enter_cup(args.name, args.extra)
+        print(f"{args.name} entered the {args.extra} cup")
+    elif args.action == "list":
+        rows = t.store.players()
+        _print(args, rows, "\n".join(f"{p['entered']:3} {p['name']:<24} {p['status']:<10} {p['team'] or '':<16}"
+                                     f"{'seeded ' if p['seeded'] else ''}{','.join(p['cups'])}" for p in rows))
+
+
+def cmd_draw(args):
+    t = _open(args)
+    if args.verify:
+        problems = t.verify()
+        for p in problems:
+            print(p)
+        print("every draw and lot re-run from the seed matches the file" if not problems else
+              f"{len(problems)} difference(s)")
+        return 1 if problems else 0
+    summary = t.draw(args.topics_per_game)
+    lines = [f"{summary['stage']} drawn (seed {t.seed}):"]
+    lines += [f"  {gid}: {', '.join(players)}" for gid, players in summary["games"].items()]
+    lines += [f"  ! constraint not met: {b}" for b in summary["broken"]]
+    lines += [f"  {summary['topics']}"] if summary.get("topics") else []
+    lines += [f"  {summary['cut']}"] if summary.get("cut") else []
+    _print(args, summary, "\n".join(lines))
+
+
+def cmd_games(args):
+    t = _open(args)
+    rows = t.store.games(args.stage)
+    text = []
+    for g in rows:
+        r = g["result"]
+        score = ", ".join(f"{s['name']} {s['score']:g}" for s in r["seats"]) if r else ", ".join(g["players"])
+        text.append(f"{g['id']:<12} {'done' if r else 'to play':<8} {score}"
+                    + (f"  → {r['winner'] or 'no winner'}" if r else ""))
+    _print(args, rows, "\n".join(text) or "no games drawn yet")
+
+
+def cmd_game(args):
+    from scoreboard.tournament.views import game_setup
+    print(json.dumps(game_setup(_open(args), args.game), ensure_ascii=False, indent=1))
+
+
+def cmd_result(args):
+    if args.journal:
+        from scoreboard.tournament.service import record_from_journal
+        out = record_from_journal(_path(args), args.game, args.journal, args.replace)
+    else:
+        if not args.scores:
+            raise TournamentError("give --scores SEAT=SCORE,… (or NAME=SCORE) or --journal FILE")
+        out = _open(args).record_typed(args.game, _pairs(args.scores, "--scores"), args.winner,
+                                       _pairs(args.tiebreak, "--tiebreak"), _pairs(args.right, "--right"), args.replace)
+    print(f"{out['game']}: " + ("recorded" if out["recorded"] else "already recorded, nothing changed")
+          + f"; winner {out['winner'] or 'none'}")
+
+
+def cmd_advance(args):
+    adv = _open(args).advance()
+    reasons = adv.get("reasons", {})
+    lines = [f"  {n}: {reasons.get(n, '')}" for n in adv.get("qualified", [])]
+    if adv.get("cut"):
+        lines.append(f"  at the line: {adv['cut']}")
+    for key in ("champion", "cup_winner"):
+        if key in adv:
+            lines.append(f"  {key.replace('_', ' ')}: {adv[key] or 'not awarded'}")
+    _print(args, adv, "advanced:\n" + "\n".join(lines))
+
+
+def cmd_standings(args):
+    from scoreboard.tournament.views import standings_text
+    t = _open(args)
+    _print(args, t.standings(), standings_text(t))
+
+
+def cmd_export(args):
+    t = _open(args)
+    if args.csv:
+        buf = io.StringIO()
+        w = csv.writer(buf)
+        w.writerow(["game", "stage", "seat", "player", "score", "tiebreak", "winner"])
+        for g in t.store.games():
+            for s in (g["result"] or {}).get("seats", []):
+                w.writerow([g["id"], g["stage"], s["seat"], s["name"], s["score"], s["tiebreak"],
+                            g["result"]["winner"] or ""])
+        text = buf.getvalue()
+    else:
+        text = json.dumps(t.export(), ensure_ascii=False, indent=1)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+
+
+def cmd_topic(args):
+    from scoreboard.tournament import flow_samara
+    t = _open(args)
+    if t.format != "samara-2003":
+        raise TournamentError("topic assignment (T-S8) is a samara-2003 rule")
+    if args.action == "add":
+        print(f"{flow_samara.add_topic(t, args.name, args.author, args.id)}: {args.name}")
+    else:
+        print(flow_samara.draw_topics(t))
+
+
+def cmd_render(args):
+    from scoreboard.tournament.views import render_png
+    render_png(_open(args), args.kind, args.out, (args.width, args.height))
+    print(f"{args.kind} → {args.out}")
+
+
+def _guard(func):
+    def run(args):
+        try:
+            return func(args) or 0
+        except TournamentError as error:
+            print(f"tournament: {error}", file=sys.stderr)
+            return 2
+    return run
+
+
+def register(subparsers) -> None:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--file", help="the tournament file (default: $TOURNAMENT)")
+    common.add_argument("--json", action="store_true", help="print JSON")
+    top = subparsers.add_parser("tournament", help="run a tournament: draws, results, advancement, standings")
+    sub = top.add_subparsers(dest="tournament_command", metavar="ACTION")
+    sub.required = True
+
+    def add(name, func, help_):
+        p = sub.add_parser(name, help=help_, parents=[common])
+        p.set_defaults(func=_guard(func))
+        return p
+
+    p = add("new", cmd_new, "create a tournament file")
+    p.add_argument("--format", required=True, choices=["novosibirsk-2007", "america-2005", "samara-2003"])
+    p.add_argument("--seed", type=int, help="the seed of every draw and lot (default: random, stored)")
+    p.add_argument("--topics-per-game", type=int, default=4, help="samara: topics in each game (≥ 4)")
+    p = add("player", cmd_player, "add, withdraw, substitute, enter a cup, list")
+    p.add_argument("action", choices=["add", "withdraw", "substitute", "enter", "list"])
+    p.add_argument("name", nargs="?", help="the player (substitute: GAME NAME)")
+    p.add_argument("extra", nargs="?", help="substitute: the absent player; enter: the cup")
+    p.add_argument("--team")
+    p.add_argument("--seeded", action="store_true", help="last championship's 1/3-finalist / Super Nine")
+    p.add_argument("--relative-of", action="append", metavar="NAME", help="a close relative (samara T-S2)")
+    p.add_argument("--cups", help="samara: winter,spring,summer (default: every cup not started)")
+    p.add_argument("--by", help="substitute: who comes in")
+    p = add("draw", cmd_draw, "draw the next stage or round (--verify: re-run every draw from the seed)")
+    p.add_argument("--verify", action="store_true")
+    p.add_argument("--topics-per-game", type=int, help="samara: for this cup (≥ 4)")
+    p = add("games", cmd_games, "list the games and their results")
+    p.add_argument("--stage")
+    p = add("game", cmd_game, "a game's setup for the board (regulation, stage, players by seat, topics)")
+    p.add_argument("game")
+    p = add("result", cmd_result, "record a finished game")
+    p.add_argument("game")
+    p.add_argument("--scores", help="SEAT=SCORE,… or NAME=SCORE,…")
+    p.add_argument("--winner", help="who won a tie (after extra questions / topic)")
+    p.add_argument("--tiebreak", help="extra-topic points SEAT=POINTS,… (never added to sums)")
+    p.add_argument("--right", help="questions answered right SEAT=N,… (america wild-card tie-break)")
+    p.add_argument("--journal", help="the board's journal: read the result from it")
+    p.add_argument("--replace", action="store_true", help="correct an already recorded result")
+    add("advance", cmd_advance, "close the current stage: who goes on and why")
+    add("standings", cmd_standings, "the current standings")
+    p = add("export", cmd_export, "everything, as JSON or the results as CSV")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--csv", action="store_true")
+    p.add_argument("--out")
+    p = add("topic", cmd_topic, "samara topics: add NAME [--author P], or draw (T-S8)")
+    p.add_argument("action", choices=["add", "draw"])
+    p.add_argument("name", nargs="?")
+    p.add_argument("--author")
+    p.add_argument("--id")
+    p = add("render", cmd_render, "draw a tournament screen into a PNG (headless)")
+    p.add_argument("kind", choices=["bracket", "standings", "round", "cross"])
+    p.add_argument("--out", required=True)
+    p.add_argument("--width", type=int, default=1280)
+    p.add_argument("--height", type=int, default=720)

@@ -1,0 +1,131 @@
+"""A finished game's result: seats, scores, extra-topic points, the winner; from a board snapshot or typed in.
+
+Extra-topic / extra-question points (`tiebreak_score`) only order tied players; sums never see them (T-S3, TB3).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scoreboard.tournament.errors import TournamentError
+
+
+@dataclass(frozen=True)
+class Seat:
+    seat: int
+    name: str
+    score: float
+    tiebreak: float = 0
+    right: int | None = None     # questions answered right (T-A4); None when unknown
+
+
+@dataclass(frozen=True)
+class GameResult:
+    seats: tuple[Seat, ...]
+    winner: str | None           # None: the game had no winner (TB5)
+
+    def score(self, name: str) -> float:
+        return self._seat(name).score
+
+    def right(self, name: str) -> int:
+        return self._seat(name).right or 0
+
+    def _seat(self, name):
+        for s in self.seats:
+            if s.name == name:
+                return s
+        raise KeyError(name)
+
+    def order(self) -> list[Seat]:
+        """Winner first, then by score, extra-topic points only between equal scores."""
+        rest = sorted((s for s in self.seats if s.name != self.winner), key=lambda s: (-s.score, -s.tiebreak, s.seat))
+        return [self._seat(self.winner)] + rest if self.winner else rest
+
+    def as_json(self) -> dict:
+        return {"winner": self.winner,
+                "seats": [{"seat": s.seat, "name": s.name, "score": s.score, "tiebreak": s.tiebreak, "right": s.right}
+                          for s in self.seats]}
+
+    @staticmethod
+    def from_json(data: dict) -> "GameResult":
+        return GameResult(tuple(Seat(d["seat"], d["name"], d["score"], d.get("tiebreak", 0), d.get("right"))
+                                for d in data["seats"]), data.get("winner"))
+
+
+def _norm(name: str) -> str:
+    return " ".join(str(name).split()).casefold()
+
+
+def from_snapshot(snapshot: dict, expected: list[str]) -> GameResult:
+    """The result a board's final snapshot shows, checked against the players the tournament seated."""
+    if not snapshot.get("game_over"):
+        raise TournamentError("the journal's game is not over yet (game_over is false)")
+    players = snapshot.get("players") or []
+    by_norm = {_norm(n): n for n in expected}
+    names = [_norm(p.get("name", "")) for p in players]
+    if sorted(names) != sorted(by_norm):
+        raise TournamentError(f"the journal's players {[p.get('name') for p in players]} are not the game's "
+                              f"players {expected}")
+    right = _right_answers(snapshot)
+    seats = []
+    for p in players:
+        seat = int(p["seat"])
+        seats.append(Seat(seat, by_norm[_norm(p["name"])], p.get("score", 0), p.get("tiebreak_score", 0) or 0,
+                          p.get("right", right.get(seat))))
+    winner = snapshot.get("winner")
+    if isinstance(winner, int) and not isinstance(winner, bool):
+        match = [s.name for s in seats if s.seat == winner]
+        if not match:
+            raise TournamentError(f"the journal's winner is seat {winner}, which has no player")
+        winner = match[0]
+    elif winner is not None:
+        if _norm(winner) not in by_norm:
+            raise TournamentError(f"the journal's winner {winner!r} is not a player of this game")
+        winner = by_norm[_norm(winner)]
+    return GameResult(tuple(sorted(seats, key=lambda s: s.seat)), winner)
+
+
+def _right_answers(snapshot: dict) -> dict[int, int]:
+    """Questions answered right per seat, from `history` (a score going up on a resolution is a right answer).
+
+    Used only when the snapshot has no `players[].right`; manual score corrections do not enter `history`.
+    """
+    seats = [int(p["seat"]) for p in snapshot.get("players") or []]
+    history = snapshot.get("history") or []
+    count = {s: 0 for s in seats}
+    previous = [0] * len(seats)
+    for row in history:
+        for i, value in enumerate(row[:len(seats)]):
+            if value > previous[i]:
+                count[seats[i]] += 1
+        previous = list(row[:len(seats)]) + previous[len(row):]
+    return count
+
+
+def typed(scores: dict[str, float], seat_order: list[str], rule: str, winner: str | None = None,
+          tiebreak: dict[str, float] | None = None, right: dict[str, int] | None = None) -> GameResult:
+    """A result typed by the organiser. `rule`: "top" (america), "top_positive" (novosibirsk, samara) — TB5."""
+    tiebreak = tiebreak or {}
+    missing = [n for n in seat_order if n not in scores]
+    extra = [n for n in scores if n not in seat_order]
+    if missing or extra:
+        raise TournamentError(f"scores must name exactly the game's players {seat_order}"
+                              + (f"; missing {missing}" if missing else "") + (f"; not in this game {extra}" if extra else ""))
+    seats = tuple(Seat(i + 1, n, scores[n], tiebreak.get(n, 0), (right or {}).get(n)) for i, n in enumerate(seat_order))
+    top = max(s.score for s in seats)
+    leaders = [s for s in seats if s.score == top]
+    if winner is not None:
+        if winner not in seat_order:
+            raise TournamentError(f"winner {winner!r} is not a player of this game")
+        if scores[winner] != top:
+            raise TournamentError(f"winner {winner!r} does not have the top score {top:g}")
+        return GameResult(seats, winner)
+    if rule == "top_positive" and top <= 0:
+        return GameResult(seats, None)
+    if len(leaders) > 1:
+        best = max(s.tiebreak for s in leaders)
+        ahead = [s for s in leaders if s.tiebreak == best]
+        if len(ahead) > 1:
+            raise TournamentError(f"{', '.join(s.name for s in leaders)} are tied on {top:g}: give the extra-topic "
+                                  f"points (--tiebreak NAME=POINTS) or --winner NAME")
+        return GameResult(seats, ahead[0].name)
+    return GameResult(seats, leaders[0].name)

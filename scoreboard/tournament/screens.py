@@ -1,0 +1,188 @@
+"""Tournament screens for the audience display: bracket, cup round, standings, Super Nine cross-table.
+
+`draw(surface, kind, view, style)` draws a view from `views.py` and changes nothing else. Every text is fitted to its
+box: the font shrinks until it fits, never below 3 % of the screen height (then the text is cut with an ellipsis).
+"""
+from __future__ import annotations
+
+import pygame
+
+DEFAULT_STYLE = {"font_path": None, "fg": (240, 240, 240), "bg": (12, 20, 60), "accent": (255, 200, 40),
+                 "muted": (130, 140, 170)}
+MIN_TEXT = 0.03
+_fonts: dict = {}
+
+
+def _font(path, size):
+    key = (path, size)
+    if key not in _fonts:
+        if path is None:
+            path = pygame.font.match_font("dejavusans,freesans,liberationsans,arial")
+        _fonts[key] = pygame.font.Font(path, size)
+    return _fonts[key]
+
+
+def fit(surface, text, rect, color, style, align="left", bold=False):
+    """Draw `text` in `rect`, as large as fits (at most the rect's height), never below the minimum size."""
+    text = str(text)
+    floor = max(8, int(surface.get_height() * MIN_TEXT))
+    size = max(floor, int(rect.height * 0.78))
+    font = _font(style.get("font_path"), size)
+    while size > floor and font.size(text)[0] > rect.width:
+        size = max(floor, int(size * 0.9))
+        font = _font(style.get("font_path"), size)
+    while text and font.size(text)[0] > rect.width and len(text) > 1:
+        text = text[:-2] + "…"
+    font.set_bold(bold)
+    image = font.render(text, True, color)
+    font.set_bold(False)
+    x = {"left": rect.left, "right": rect.right - image.get_width(),
+         "center": rect.centerx - image.get_width() // 2}[align]
+    surface.blit(image, (x, rect.centery - image.get_height() // 2))
+    return image.get_width()
+
+
+def draw(surface, kind: str, view: dict, style: dict | None = None) -> None:
+    style = {**DEFAULT_STYLE, **(style or {})}
+    surface.fill(style["bg"])
+    w, h = surface.get_size()
+    fit(surface, view.get("title", ""), pygame.Rect(w * 0.03, h * 0.015, w * 0.94, h * 0.08), style["accent"], style,
+        "center", bold=True)
+    body = pygame.Rect(w * 0.02, h * 0.11, w * 0.96, h * 0.86)
+    {"bracket": _bracket, "round": _round, "standings": _standings, "cross": _cross}[kind](surface, view, body, style)
+
+
+def _game_box(surface, game, rect, style):
+    pygame.draw.rect(surface, style["muted"], rect, width=2, border_radius=6)
+    n = max(len(game["players"]), 1)
+    line_h = rect.height / n
+    pad = rect.width * 0.04
+    for i, p in enumerate(game["players"]):
+        line = pygame.Rect(rect.left + pad, rect.top + i * line_h, rect.width - 2 * pad, line_h)
+        color = style["accent"] if p.get("won") else style["muted"] if p.get("placeholder") else style["fg"]
+        score_w = rect.width * 0.25 if p.get("score") is not None else 0
+        fit(surface, p["name"], pygame.Rect(line.left, line.top, line.width - score_w, line.height), color, style,
+            bold=p.get("won", False))
+        if score_w:
+            fit(surface, f"{p['score']:g}", pygame.Rect(line.right - score_w, line.top, score_w, line.height), color,
+                style, "right")
+
+
+def _bracket(surface, view, body, style):
+    columns = view["columns"]
+    col_w = body.width / len(columns)
+    boxes = []
+    for c, column in enumerate(columns):
+        x = body.left + c * col_w
+        fit(surface, column["title"], pygame.Rect(x, body.top, col_w * 0.8, body.height * 0.05), style["muted"],
+            style, "center")
+        area_top, area_h = body.top + body.height * 0.06, body.height * 0.94
+        slot = area_h / len(column["games"])
+        here = []
+        for i, game in enumerate(column["games"]):
+            rows = max(len(game["players"]), 3)
+            box_h = min(slot * 0.9, rows * surface.get_height() * 0.065)
+            rect = pygame.Rect(x, area_top + i * slot + (slot - box_h) / 2, col_w * 0.8, box_h)
+            _game_box(surface, game, rect, style)
+            here.append(rect)
+        boxes.append(here)
+    for left, right in zip(boxes, boxes[1:]):       # the tree: each game joins the game its winner goes to
+        per = max(len(left) // max(len(right), 1), 1)
+        for i, rect in enumerate(left):
+            target = right[min(i // per, len(right) - 1)]
+            mid_x = (rect.right + target.left) // 2
+            pygame.draw.lines(surface, style["muted"], False,
+                              [rect.midright, (mid_x, rect.centery), (mid_x, target.centery), target.midleft], 2)
+    if view.get("champion"):
+        last = boxes[-1][0]
+        champion = view["champion"]
+        champion = ", ".join(champion) if isinstance(champion, list) else champion
+        fit(surface, f"Champion: {champion}", pygame.Rect(last.left, last.bottom + body.height * 0.03, last.width,
+                                                           body.height * 0.07), style["accent"], style, "center", True)
+
+
+def _round(surface, view, body, style):
+    games = view["games"]
+    cols = min(5, max(1, len(games)))
+    rows = -(-len(games) // cols)
+    note_h = body.height * 0.07 if view.get("note") else 0
+    cell_w, cell_h = body.width / cols, (body.height - note_h) / max(rows, 1)
+    for i, game in enumerate(games):
+        r, c = divmod(i, cols)
+        cell = pygame.Rect(body.left + c * cell_w + 4, body.top + r * cell_h + 4, cell_w - 8, cell_h - 8)
+        pygame.draw.rect(surface, style["muted"], cell, width=2, border_radius=6)
+        lines = 1 + max(len(game["players"]), 3)
+        lh = cell.height / lines
+        fit(surface, game["id"], pygame.Rect(cell.left + 8, cell.top, cell.width - 16, lh), style["muted"], style)
+        for j, p in enumerate(game["players"]):
+            y = cell.top + (j + 1) * lh
+            color = style["accent"] if p.get("advanced") or (p.get("won") and not view.get("done")) else style["fg"]
+            mark = "✓ " if p.get("advanced") else ""
+            fit(surface, mark + p["name"], pygame.Rect(cell.left + 8, y, cell.width * 0.62, lh), color, style,
+                bold=p.get("advanced", False))
+            tag = "" if p["score"] is None else f"{p['score']:g}"
+            if p.get("why", "").startswith("cup sum"):
+                tag += " Σ"
+            elif p.get("why", "").startswith("wild"):
+                tag += " WC"
+            fit(surface, tag, pygame.Rect(cell.left + cell.width * 0.64, y, cell.width * 0.34, lh), color, style,
+                "right")
+    if view.get("note"):
+        fit(surface, view["note"], pygame.Rect(body.left, body.bottom - note_h, body.width, note_h), style["muted"],
+            style, "center")
+
+
+def _standings(surface, view, body, style):
+    rows = view["rows"]
+    floor = surface.get_height() * MIN_TEXT * 1.15
+    per_col = max(1, int((body.height - floor) // floor))
+    per_col = min(per_col, max(len(rows), 1), 20)
+    blocks = max(1, -(-len(rows) // per_col))
+    blocks = min(blocks, 2)
+    shown = rows[: per_col * blocks]
+    block_w = body.width / blocks
+    weights = [0.08, 0.42] + [0.5 / max(len(view["columns"]) - 2, 1)] * (len(view["columns"]) - 2)
+    row_h = min(body.height / (per_col + 1), surface.get_height() * 0.07)
+    for b in range(blocks):
+        x0 = body.left + b * block_w
+        xs = [x0]
+        for wgt in weights:
+            xs.append(xs[-1] + wgt * block_w * 0.96)
+        for k, name in enumerate(view["columns"]):
+            fit(surface, name, pygame.Rect(xs[k], body.top, xs[k + 1] - xs[k] - 6, row_h), style["muted"], style,
+                "left" if k == 1 else "right")
+        for r, row in enumerate(shown[b * per_col:(b + 1) * per_col]):
+            index = b * per_col + r
+            y = body.top + (r + 1) * row_h
+            color = style["accent"] if index < view.get("highlight", 0) else style["fg"]
+            for k, value in enumerate(row):
+                fit(surface, value, pygame.Rect(xs[k], y, xs[k + 1] - xs[k] - 6, row_h), color, style,
+                    "left" if k == 1 else "right")
+    if len(rows) > len(shown):
+        fit(surface, f"+{len(rows) - len(shown)} more", pygame.Rect(body.left, body.bottom - row_h, body.width, row_h),
+            style["muted"], style, "right")
+
+
+def _cross(surface, view, body, style):
+    players = view["players"]
+    n = len(players)
+    name_w, tail_w = body.width * 0.22, body.width * 0.14
+    cell_w = (body.width - name_w - tail_w) / n
+    row_h = body.height / (n + 1)
+    for j, p in enumerate(players):
+        fit(surface, str(p["number"]), pygame.Rect(body.left + name_w + j * cell_w, body.top, cell_w, row_h),
+            style["muted"], style, "center")
+    fit(surface, "Pts  #", pygame.Rect(body.right - tail_w, body.top, tail_w, row_h), style["muted"], style, "right")
+    for i, p in enumerate(players):
+        y = body.top + (i + 1) * row_h
+        color = style["accent"] if p["place"] <= 3 and p["points"] > 0 else style["fg"]
+        fit(surface, f"{p['number']}. {p['name']}", pygame.Rect(body.left, y, name_w - 6, row_h), color, style)
+        for j, cell in enumerate(view["cells"][i]):
+            rect = pygame.Rect(body.left + name_w + j * cell_w, y, cell_w, row_h)
+            if cell is None:
+                pygame.draw.rect(surface, style["muted"], rect.inflate(-6, -6))
+            elif cell:
+                fit(surface, cell, rect.inflate(-4, 0), style["fg"], style, "center")
+        fit(surface, f"{p['points']:g}  {p['place']}", pygame.Rect(body.right - tail_w, y, tail_w, row_h), color,
+            style, "right")
+        pygame.draw.line(surface, style["muted"], (body.left, y), (body.right, y), 1)

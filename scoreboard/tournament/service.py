@@ -1,0 +1,279 @@
+"""A tournament run over its file: registration, draws, results, advancement, standings, verification.
+
+Each public method is one transaction; rules come from the pure modules, the stage-by-stage progression of each
+regulation from its flow module (`flow_novosibirsk`, `flow_america`, `flow_samara`).
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import secrets
+from pathlib import Path
+
+from scoreboard.tournament import lots, results as res
+from scoreboard.tournament.errors import TournamentError
+from scoreboard.tournament.store import Store
+
+FORMATS = {  # regulation → (flow module, who wins a typed-in game: TB5)
+    "novosibirsk-2007": ("flow_novosibirsk", "top_positive"),
+    "america-2005": ("flow_america", "top"),
+    "samara-2003": ("flow_samara", "top_positive"),
+}
+MAX_NAME = 60
+
+
+def clean_name(name: str, what: str = "name") -> str:
+    text = " ".join(str(name).split())
+    if not text:
+        raise TournamentError(f"{what} is empty")
+    if len(text) > MAX_NAME or any(ord(c) < 32 for c in text):
+        raise TournamentError(f"{what} {text[:20]!r}…: at most {MAX_NAME} printable characters")
+    return text
+
+
+class Tournament:
+    def __init__(self, path: str | Path):
+        self.store = Store(path)
+        self.format = self.store.meta("format")
+        if self.format not in FORMATS:
+            raise TournamentError(f"{path}: unknown format {self.format!r}")
+        self.seed = int(self.store.meta("seed"))
+        self.flow = importlib.import_module(f"scoreboard.tournament.{FORMATS[self.format][0]}")
+
+    @classmethod
+    def create(cls, path, fmt: str, seed: int | None = None, topics_per_game: int = 4) -> "Tournament":
+        if fmt not in FORMATS:
+            raise TournamentError(f"format must be one of {', '.join(FORMATS)}; got {fmt!r}")
+        if Path(path).exists() and Path(path).stat().st_size:
+            raise TournamentError(f"{path} already exists; a tournament file is never overwritten")
+        if topics_per_game < 4:
+            raise TournamentError("samara plays at least 4 topics a game (samara 3.2.4)")
+        store = Store(path, create=True)
+        with store.tx():
+            store.set_meta("schema", 1)
+            store.set_meta("format", fmt)
+            store.set_meta("seed", secrets.randbelow(2**31) if seed is None else int(seed))
+            store.set_meta("topics_per_game", topics_per_game)
+            store.audit("new", {"format": fmt, "seed": store.meta("seed")})
+        store.close()
+        return cls(path)
+
+    def close(self):
+        self.store.close()
+
+    def rng(self, label: str):
+        return lots.rng(self.seed, label)
+
+    # -- registration
+    def add_player(self, name, team=None, seeded=False, relatives=(), cups=None) -> dict:
+        name = clean_name(name)
+        team = clean_name(team, "team") if team else None
+        with self.store.tx() as db:
+            if any(p["name"].casefold() == name.casefold() for p in self.store.players()):
+                raise TournamentError(f"{name} is already registered")
+            status = self.flow.registration_status(self, cups)
+            relatives = [clean_name(r, "relative") for r in relatives]
+            for r in relatives:
+                if not self.store.player(r):
+                    raise TournamentError(f"relative {r!r} is not registered (add them first)")
+            entered = db.execute("SELECT COALESCE(MAX(entered), 0) + 1 FROM players").fetchone()[0]
+            db.execute("INSERT INTO players(name, team, seeded, status, entered, cups) VALUES (?, ?, ?, ?, ?, ?)",
+                       (name, team, int(bool(seeded)), status, entered,
+                        json.dumps(self.flow.cups_entered(cups))))
+            for r in relatives:
+                db.execute("INSERT OR IGNORE INTO relatives(a, b) VALUES (?, ?)", tuple(sorted((name, r))))
+            self.store.audit("player add", {"name": name, "team": team, "seeded": bool(seeded), "status": status,
+                                            "relatives": relatives})
+        return self.store.player(name)
+
+    def enter_cup(self, name, cup) -> None:
+        with self.store.tx() as db:
+            player = self._player(name)
+            cups = self.flow.cups_entered(player["cups"] + [cup], check_open=self, only=cup)
+            db.execute("UPDATE players SET cups = ? WHERE name = ?", (json.dumps(cups), player["name"]))
+            self.store.audit("cup enter", {"name": player["name"], "cup": cup})
+
+    def withdraw(self, name) -> str | None:
+        """Before the first draw: a withdrawal; the first on the waiting list takes the place (T-A1)."""
+        with self.store.tx() as db:
+            player = self._player(name)
+            if self.store.stages():
+                raise TournamentError("the draw is made: replace an absent player with `player substitute`")
+            db.execute("UPDATE players SET status = 'withdrawn' WHERE name = ?", (player["name"],))
+            promoted = None
+            if player["status"] == "active":
+                waiting = self.store.players("waiting")
+                if waiting:
+                    promoted = waiting[0]["name"]
+                    db.execute("UPDATE players SET status = 'active' WHERE name = ?", (promoted,))
+            self.store.audit("withdraw", {"name": player["name"], "promoted": promoted})
+        return promoted
+
+    def substitute(self, game_id, absent, by=None) -> str:
+        """T-N3 (and a waiting-list player in america): replace an absent player before their first game."""
+        with self.store.tx() as db:
+            game = self._game(game_id)
+            stage = self.store.stage(game["stage"])
+            if stage["seq"] != 1:
+                raise TournamentError("only a player of the first stage can be replaced (T-N3)")
+            if game["result"]:
+                raise TournamentError(f"game {game_id} already has a result")
+            absent = self._player(absent)["name"]
+            if absent not in game["players"]:
+                raise TournamentError(f"{absent} does not play game {game_id}")
+            by = self.flow.substitute_for(self, by)
+            seated = {p for g in self.store.games(stage["id"]) for p in g["players"]}
+            if by in seated:
+                raise TournamentError(f"{by} already plays in {stage['id']}: a substitute must be a non-qualifier")
+            if not self.store.player(by):
+                entered = db.execute("SELECT COALESCE(MAX(entered), 0) + 1 FROM players").fetchone()[0]
+                db.execute("INSERT INTO players(name, status, entered) VALUES (?, 'substitute', ?)", (by, entered))
+            else:
+                db.execute("UPDATE players SET status = 'substitute' WHERE name = ?", (by,))
+            db.execute("UPDATE players SET status = 'withdrawn' WHERE name = ?", (absent,))
+            players = [by if p == absent else p for p in game["players"]]
+            db.execute("UPDATE games SET players = ? WHERE id = ?", (json.dumps(players, ensure_ascii=False), game_id))
+            self.store.audit("substitute", {"game": game_id, "absent": absent, "by": by})
+        return by
+
+    # -- draws and advancement
+    def draw(self, topics_per_game: int | None = None) -> dict:
+        if topics_per_game is not None and self.format != "samara-2003":
+            raise TournamentError("--topics-per-game is for samara-2003 cups (other regulations fix it per stage)")
+        if topics_per_game is not None and topics_per_game < 4:
+            raise TournamentError("samara plays at least 4 topics a game (samara 3.2.4)")
+        kwargs = {"topics_per_game": topics_per_game} if topics_per_game is not None else {}
+        with self.store.tx():
+            last = self.last_stage()
+            if last and last["state"] != "advanced":
+                raise TournamentError(f"stage {last['id']} is not finished: record its results and run `advance`")
+            summary = self.flow.draw_next(self, **kwargs)
+            self.store.audit("draw", summary)
+        return summary
+
+    def advance(self) -> dict:
+        with self.store.tx():
+            stage = self.last_stage()
+            if not stage:
+                raise TournamentError("nothing drawn yet")
+            if stage["state"] == "advanced":
+                raise TournamentError(f"stage {stage['id']} is already advanced: `draw` the next one")
+            pending = [g["id"] for g in self.store.games(stage["id"]) if not g["result"]]
+            if pending:
+                raise TournamentError(f"stage {stage['id']} still has games without a result: {', '.join(pending)}")
+            advancement = self.flow.advance(self, stage)
+            self.store.set_advancement(stage["id"], advancement)
+            self.store.audit("advance", {"stage": stage["id"], **advancement})
+        return advancement
+
+    def verify(self) -> list[str]:
+        """Re-run every stored draw and advancement from the seed and the stored inputs; list every difference."""
+        problems = []
+        for stage in self.store.stages():
+            again = self.flow.redraw(self, stage)
+            if again != stage["draw"]["games"]:
+                problems.append(f"{stage['id']}: the draw re-run from seed {self.seed} gives {again}, "
+                                f"the file has {stage['draw']['games']}")
+            problems += getattr(self.flow, "verify_topics", lambda t, s: [])(self, stage)
+            if stage["advancement"] is not None:
+                recomputed = json.loads(json.dumps(self.flow.advance(self, stage), ensure_ascii=False))
+                if recomputed != stage["advancement"]:
+                    problems.append(f"{stage['id']}: advancement re-run differs from the file")
+        return problems
+
+    # -- results
+    def record(self, game_id: str, result: res.GameResult, journal_hash: str | None = None,
+               replace: bool = False) -> dict:
+        """Idempotent: the same result for the same game is recorded once, whoever sends it and how often."""
+        data = result.as_json()
+        with self.store.tx() as db:
+            game = self._game(game_id)
+            stage = self.store.stage(game["stage"])
+            if sorted(s["name"] for s in data["seats"]) != sorted(game["players"]):
+                raise TournamentError(f"game {game_id} is played by {game['players']}, the result names "
+                                      f"{[s['name'] for s in data['seats']]}")
+            if game["result"] == data:
+                return {"game": game_id, "recorded": False, "reason": "already recorded", "winner": result.winner}
+            if game["result"] and not replace:
+                raise TournamentError(f"game {game_id} already has a different result "
+                                      f"({'journal ' + game['journal_hash'][:12] if game['journal_hash'] else 'typed'});"
+                                      f" use --replace to correct it")
+            if stage["state"] == "advanced":
+                raise TournamentError(f"stage {stage['id']} is already advanced; its results are final")
+            db.execute("UPDATE games SET result = ?, journal_hash = ?, recorded_at = datetime('now') WHERE id = ?",
+                       (json.dumps(data, ensure_ascii=False), journal_hash, game_id))
+            self.store.audit("result", {"game": game_id, "journal": journal_hash, "replaced": bool(game["result"]),
+                                        **data})
+        return {"game": game_id, "recorded": True, "winner": result.winner}
+
+    def record_typed(self, game_id, scores: dict, winner=None, tiebreak=None, right=None, replace=False) -> dict:
+        game = self._game(game_id)
+        names = {n.casefold(): n for n in game["players"]}
+
+        def resolve(key):
+            key = str(key).strip()
+            if key.isdigit() and 1 <= int(key) <= len(game["players"]):
+                return game["players"][int(key) - 1]
+            if key.casefold() not in names:
+                raise TournamentError(f"{key!r} is neither a seat (1–{len(game['players'])}) nor a player of {game_id}")
+            return names[key.casefold()]
+
+        fix = lambda d: {resolve(k): v for k, v in (d or {}).items()}
+        result = res.typed(fix(scores), game["players"], FORMATS[self.format][1],
+                           resolve(winner) if winner else None, fix(tiebreak), fix(right))
+        return self.record(game_id, result, None, replace)
+
+    def results(self, stage_id: str) -> list[tuple[dict, res.GameResult]]:
+        return [(g, res.GameResult.from_json(g["result"])) for g in self.store.games(stage_id) if g["result"]]
+
+    # -- reading
+    def last_stage(self) -> dict | None:
+        stages = self.store.stages()
+        return stages[-1] if stages else None
+
+    def standings(self) -> dict:
+        return self.flow.standings(self)
+
+    def export(self) -> dict:
+        return {"format": self.format, "seed": self.seed, "players": self.store.players(),
+                "relatives": self.store.relatives(), "stages": self.store.stages(), "games": self.store.games(),
+                "standings": self.standings(), "audit": self.store.audit_log()}
+
+    def _player(self, name) -> dict:
+        for p in self.store.players():
+            if p["name"].casefold() == clean_name(name).casefold():
+                return p
+        raise TournamentError(f"no player {name!r}")
+
+    def _game(self, game_id) -> dict:
+        game = self.store.game(game_id)
+        if not game:
+            raise TournamentError(f"no game {game_id!r} (see `scoreboard tournament games`)")
+        return game
+
+
+def snapshot_hash(snapshot: dict) -> str:
+    return hashlib.sha256(json.dumps(snapshot, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+def record_from_journal(tournament_path, game_id: str, journal_path, replace: bool = False) -> dict:
+    """Read a board journal's final snapshot and record it as `game_id`'s result (T-A6: safe from two boards)."""
+    try:
+        from scoreboard.session import replay_snapshot
+        from scoreboard.journal import JournalError
+    except ImportError as error:
+        raise TournamentError(f"cannot read journals: {error}") from None
+    try:
+        snapshot = replay_snapshot(journal_path)
+    except JournalError as error:
+        raise TournamentError(f"{journal_path}: {error}") from None
+    t = Tournament(tournament_path)
+    try:
+        if snapshot.get("regulation") not in (None, t.format):
+            raise TournamentError(f"{journal_path} is a {snapshot.get('regulation')} game; the tournament is {t.format}")
+        game = t._game(game_id)
+        result = res.from_snapshot(snapshot, game["players"])
+        return t.record(game_id, result, snapshot_hash(snapshot), replace)
+    finally:
+        t.close()
