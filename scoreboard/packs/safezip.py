@@ -35,10 +35,12 @@ def _bad_name(name: str) -> str | None:
         return "empty name, NUL or backslash"
     if name.startswith("/") or (len(name) > 1 and name[1] == ":"):
         return "absolute path"
-    decoded = unquote(name)   # SIGame URL-escapes names; %2e%2e%2f must not sneak a `..` past us
-    for candidate in (name, decoded):
-        if candidate.startswith("/") or "\\" in candidate or ".." in PurePosixPath(candidate).parts:
-            return "path leaves the archive (`..` or absolute)"
+    if ".." in PurePosixPath(name).parts:
+        return "path leaves the archive (`..`)"
+    for part in name.split("/"):   # SIGame URL-escapes names: %2e%2e or %2f must not sneak a `..` or `/` past us
+        decoded = unquote(part)
+        if decoded == ".." or "/" in decoded or "\\" in decoded or "\x00" in decoded:
+            return "an escaped `..` or path separator"
     return None
 
 
