@@ -6,7 +6,7 @@ TEXT_PAIRS = (
     ("text", "background"), ("text", "panel"), ("muted", "background"), ("muted", "panel"),
     ("cell_text", "cell"), ("text", "cell"), ("accent", "background"), ("accent", "panel"),
     ("accent_text", "accent"), ("right", "background"), ("wrong", "background"), ("right", "panel"),
-    ("wrong", "panel"), ("locked", "panel"), ("timer", "background"), ("timer_low", "background"),
+    ("wrong", "panel"), ("locked", "panel"), ("locked", "background"), ("timer", "background"), ("timer_low", "background"),
 )
 
 

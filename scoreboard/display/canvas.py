@@ -1,0 +1,132 @@
+"""The one way scenes draw: boxes, fitted text and images on a surface, with an optional log of what was drawn.
+
+The log (kind, tag, rect, box, text) is what the tests read: that a chooser mark sits in the chooser's panel, that every
+text lies inside its box, that no stake is printed before its reveal. Sizes come from the theme as fractions of the
+screen height, so one layout serves 720p to 4K.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+from scoreboard.display.text import TextCache
+from scoreboard.display.theme import MIN_TEXT_FRACTION, Theme
+
+_CACHE: TextCache | None = None
+
+
+def text_cache() -> TextCache:
+    global _CACHE
+    if _CACHE is None:
+        _CACHE = TextCache()
+    return _CACHE
+
+
+@dataclass(frozen=True)
+class Drawn:
+    kind: str            # "text", "box", "image", "mark"
+    tag: str             # what it is in the game: "cell:2:3", "score:1", "chooser", "stake:2", …
+    rect: pygame.Rect    # where ink went
+    box: pygame.Rect     # the box it had to stay inside
+    text: str = ""
+    px: int = 0
+
+
+class Canvas:
+    def __init__(self, surface: pygame.Surface, theme: Theme, record: bool = False, min_fraction: float = MIN_TEXT_FRACTION):
+        self.surface = surface
+        self.theme = theme
+        self.w, self.h = surface.get_size()
+        self.log: list[Drawn] | None = [] if record else None
+        self.min_px = max(8, round(self.h * min_fraction))
+        self.cache = text_cache()
+        self._images: dict = {}
+
+    # --- geometry -------------------------------------------------------------------------------------------
+    def px(self, key_or_fraction) -> int:
+        fraction = self.theme.size(key_or_fraction) if isinstance(key_or_fraction, str) else key_or_fraction
+        return max(1, round(fraction * self.h))
+
+    @property
+    def rect(self) -> pygame.Rect:
+        return self.surface.get_rect()
+
+    def _note(self, kind, tag, rect, box, text="", px=0):
+        if self.log is not None:
+            self.log.append(Drawn(kind, tag, pygame.Rect(rect), pygame.Rect(box), text, px))
+
+    # --- drawing --------------------------------------------------------------------------------------------
+    def fill(self, color, rect=None, radius: int = 0, tag: str = "", width: int = 0):
+        rect = pygame.Rect(rect) if rect is not None else self.rect
+        if radius or width:
+            pygame.draw.rect(self.surface, color, rect, width=width, border_radius=radius)
+        else:
+            self.surface.fill(color, rect)
+        self._note("box" if not tag.startswith("mark") else "mark", tag, rect, rect)
+
+    def text(self, box, text: str, size="body", color=None, align: str = "center", font: str = "main",
+             tag: str = "", max_lines: int = 0, valign: str = "middle") -> pygame.Rect:
+        """Draw `text` as large as `size` allows inside `box`; shrink and wrap to fit, never below the minimum."""
+        box = pygame.Rect(box)
+        color = color or self.theme.color("text")
+        max_px = self.px(size) if not isinstance(size, int) else size
+        max_px = max(max_px, self.min_px)
+        path = self.theme.font(font) or self.theme.font("main")
+        fit = self.cache.fit(path, str(text), box.w, box.h, max_px, self.min_px, max_lines)
+        total = fit.line_height * len(fit.lines)
+        y = {"top": box.top, "bottom": box.bottom - total}.get(valign, box.centery - total // 2)
+        ink = pygame.Rect(box.centerx, y, 0, 0)
+        for line in fit.lines:
+            rendered = self.cache.render(path, fit.px, line, color)
+            where = rendered.get_rect(top=y)
+            if align == "left":
+                where.left = box.left
+            elif align == "right":
+                where.right = box.right
+            else:
+                where.centerx = box.centerx
+            self.surface.blit(rendered, where)
+            ink = ink.union(where) if ink.w or ink.h else where
+            y += fit.line_height
+        self._note("text", tag, ink, box, str(text), fit.px)
+        return ink
+
+    def image(self, path: str | None, box, tag: str = "", keep_aspect: bool = True) -> pygame.Rect | None:
+        if not path:
+            return None
+        box = pygame.Rect(box)
+        key = (path, box.size, keep_aspect)
+        scaled = self._images.get(key) or _IMAGES.get(key)
+        if scaled is None:
+            try:
+                original = pygame.image.load(path)
+            except (OSError, pygame.error):
+                return None  # the theme check reports it; a game goes on without the picture
+            if keep_aspect:
+                ratio = min(box.w / original.get_width(), box.h / original.get_height())
+                size = (max(1, int(original.get_width() * ratio)), max(1, int(original.get_height() * ratio)))
+            else:
+                size = box.size
+            scaled = pygame.transform.smoothscale(original.convert_alpha() if pygame.display.get_init()
+                                                  and pygame.display.get_surface() else original, size)
+            _IMAGES[key] = scaled
+        where = scaled.get_rect(center=box.center)
+        self.surface.blit(scaled, where)
+        self._note("image", tag, where, box)
+        return where
+
+    def dim(self, alpha: int = 170):
+        veil = pygame.Surface((self.w, self.h), pygame.SRCALPHA)
+        veil.fill((*self.theme.color("overlay"), alpha))
+        self.surface.blit(veil, (0, 0))
+
+    # --- queries for tests ----------------------------------------------------------------------------------
+    def texts(self, tag_prefix: str = "") -> list[Drawn]:
+        return [d for d in (self.log or []) if d.kind == "text" and d.tag.startswith(tag_prefix)]
+
+    def tagged(self, tag_prefix: str) -> list[Drawn]:
+        return [d for d in (self.log or []) if d.tag.startswith(tag_prefix)]
+
+
+_IMAGES: dict = {}

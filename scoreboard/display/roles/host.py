@@ -1,0 +1,117 @@
+"""The host's monitor: the question text and answer to read from, the next action, the clock and the scores.
+
+Only this screen draws `host_question` (the audience never sees an answer early). Stakes stay hidden here too until
+revealed (FN4): the host screen reads the same snapshot.
+"""
+from __future__ import annotations
+
+import pygame
+
+from scoreboard.display.canvas import Canvas
+from scoreboard.display.scenes import board
+from scoreboard.display.scenes.common import (Layout, background, clock_now, current_topic, elapsed_text, name_of,
+                                              player_status, remaining, round_title, score_text, seconds_text)
+
+
+def draw(canvas: Canvas, snapshot: dict, now: float, host_question: dict | None) -> None:
+    theme = canvas.theme
+    background(canvas)
+    m = canvas.px("margin")
+    phase = snapshot.get("phase", "setup")
+    head = pygame.Rect(m, m, canvas.w - 2 * m, canvas.px("header"))
+    canvas.text(pygame.Rect(head.left, head.top, head.w * 2 // 3, head.h), round_title(snapshot, theme)
+                if snapshot.get("round") else theme.text("setup"), "title", theme.color("text"), align="left",
+                tag="host:round")
+    canvas.text(pygame.Rect(head.left + head.w * 2 // 3, head.top, head.w // 3, head.h), snapshot.get("stage") or "",
+                "body", theme.color("muted"), align="right", tag="host:stage")
+    left = pygame.Rect(m, head.bottom + m, canvas.w * 62 // 100 - m, canvas.h - head.bottom - 2 * m)
+    right = pygame.Rect(left.right + m, left.top, canvas.w - left.right - 2 * m, left.h)
+
+    question = snapshot.get("question")
+    if host_question and question:
+        _question(canvas, snapshot, host_question, left)
+    elif phase in ("choosing", "round_intro", "reveal") and (snapshot.get("round") or {}).get("topics"):
+        layout = _Area(left, m)
+        board.draw_grid(canvas, snapshot, now, layout)
+    else:
+        topic = current_topic(snapshot) or {}
+        canvas.text(left, topic.get("name") or theme.text("title"), "title", theme.color("muted"), tag="host:idle")
+
+    hint = pygame.Rect(right.left, right.top, right.w, right.h // 5)
+    canvas.fill(theme.color("accent"), hint, radius=hint.h // 6, tag="host:hint:back")
+    canvas.text(hint.inflate(-m * 2, -m), theme.text(f"hint_{phase}"), "body", theme.color("accent_text"),
+                tag="host:hint", max_lines=3)
+    clock_box = pygame.Rect(right.left, hint.bottom + m, right.w, right.h // 5)
+    _clock(canvas, snapshot, now, clock_box)
+    _scores(canvas, snapshot, now, pygame.Rect(right.left, clock_box.bottom + m, right.w,
+                                               right.bottom - clock_box.bottom - m))
+
+
+class _Area:
+    """A Layout over an arbitrary rectangle (the grid drawn small on the host's screen)."""
+
+    def __init__(self, box: pygame.Rect, m: int):
+        self.m = m
+        self.header = pygame.Rect(box.left, box.top, box.w, box.h // 10)
+        self.main = pygame.Rect(box.left, self.header.bottom + m, box.w, box.bottom - self.header.bottom - m)
+        self.bar = pygame.Rect(box.left, box.bottom, box.w, 0)
+
+
+def _question(canvas: Canvas, snapshot: dict, hq: dict, box: pygame.Rect) -> None:
+    theme = canvas.theme
+    question = snapshot.get("question") or {}
+    topic = current_topic(snapshot) or {}
+    m = canvas.px("margin")
+    title = pygame.Rect(box.left, box.top, box.w, box.h // 9)
+    canvas.text(title, f"{topic.get('name', '')} — {question.get('value', '')}", "body", theme.color("accent"),
+                align="left", tag="host:topic")
+    text_box = pygame.Rect(box.left, title.bottom + m, box.w, box.h * 55 // 100)
+    canvas.fill(theme.color("panel"), text_box, radius=m, tag="host:text:back")
+    canvas.text(text_box.inflate(-2 * m, -2 * m), hq.get("text") or "—", "body", theme.color("text"), font="text",
+                align="left", tag="host:text")
+    answer_box = pygame.Rect(box.left, text_box.bottom + m, box.w, box.bottom - text_box.bottom - m)
+    accepts = hq.get("accepts") or []
+    answer = f"{theme.text('answer')}: {hq.get('answer') or '—'}"
+    if accepts:
+        answer += " [" + "; ".join(str(a) for a in accepts) + "]"
+    comment = hq.get("comment")
+    if comment:
+        answer += f"\n{comment}"
+    canvas.text(answer_box, answer, "body", theme.color("right"), font="text", align="left", valign="top",
+                tag="host:answer")
+
+
+def _clock(canvas: Canvas, snapshot: dict, now: float, box: pygame.Rect) -> None:
+    theme = canvas.theme
+    q = snapshot.get("question") or {}
+    final = snapshot.get("final") or {}
+    left = remaining(snapshot, q.get("deadline") if q else final.get("deadline"), now)
+    if left is not None:
+        canvas.text(box, seconds_text(left), "timer", theme.color("timer"), tag="host:clock")
+    elif snapshot.get("phase") in ("answering", "auction_answer") and q.get("answer_started") is not None:
+        canvas.text(box, elapsed_text(clock_now(snapshot, now) - float(q["answer_started"])), "timer",
+                    theme.color("muted"), tag="host:elapsed")
+    elif snapshot.get("answering"):
+        canvas.text(box, name_of(snapshot, snapshot["answering"]), "title", theme.color("text"), tag="host:answering")
+
+
+def _scores(canvas: Canvas, snapshot: dict, now: float, box: pygame.Rect) -> None:
+    theme = canvas.theme
+    players = snapshot.get("players") or []
+    if not players:
+        return
+    row_h = min(box.h // len(players), canvas.px("title") * 2)
+    for i, p in enumerate(players):
+        seat = p.get("seat")
+        row = pygame.Rect(box.left, box.top + i * row_h, box.w, row_h - canvas.px("margin") // 2)
+        canvas.fill(theme.color("panel"), row, radius=row.h // 6, tag=f"host:row:{seat}")
+        canvas.fill(theme.player_color(seat), pygame.Rect(row.left, row.top, row.h // 6, row.h), tag=f"host:stripe:{seat}")
+        inner = row.inflate(-row.h // 2, -row.h // 8)
+        status, color_key, _ = player_status(snapshot, p, now, theme)
+        name = p.get("name") or f"#{seat}"
+        canvas.text(pygame.Rect(inner.left, inner.top, inner.w * 65 // 100, inner.h * 3 // 5), name, "name",
+                    theme.color("text"), align="left", tag=f"host:name:{seat}")
+        canvas.text(pygame.Rect(inner.left, inner.top + inner.h * 3 // 5, inner.w * 65 // 100, inner.h * 2 // 5),
+                    status or " ", "small", theme.color(color_key), align="left", tag=f"host:status:{seat}")
+        canvas.text(pygame.Rect(inner.left + inner.w * 65 // 100, inner.top, inner.w * 35 // 100, inner.h),
+                    score_text(p.get("score", 0)), "score", theme.color("text"), align="right", tag=f"host:score:{seat}")

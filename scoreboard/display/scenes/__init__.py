@@ -1,0 +1,127 @@
+"""Scenes: `draw(surface, snapshot, theme, now, role=…)` picks the scene for the phase and the role and draws it.
+
+A scene reads only the snapshot (plus, for the host, the open question's text; for the badges, the links' status) and
+changes nothing. `frame_key` says what a frame shows that changes with time alone, so the loop redraws only when the
+snapshot or that key changes.
+"""
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from scoreboard.display.canvas import Canvas
+from scoreboard.display.scenes import auction, between, board, final, question
+from scoreboard.display.scenes.common import (BETWEEN_PLAYS, Layout, background, clock_now, elapsed_text, overlays,
+                                              score_bar, seconds_text)
+
+ROLES = ("audience", "host", "players")
+
+PHASE_SCENES = {
+    "setup": between.draw_setup,
+    "round_intro": board.draw_topic_list,
+    "choosing": board.draw_grid,
+    "topic_intro": board.draw_topic_intro,
+    "reading": question.draw_reading,
+    "buzz_window": question.draw_window,
+    "answering": question.draw_answering,
+    "after_wrong": question.draw_after_wrong,
+    "reveal": question.draw_reveal,
+    "auction": auction.draw_auction,
+    "auction_answer": question.draw_answering,
+    "final_stakes": final.draw_final_stakes,
+    "final_answer": final.draw_final_answer,
+    "final_reveal": final.draw_final_reveal,
+    "game_over": between.draw_winner,
+}
+
+SCREEN_SCENES = {
+    "scores": between.draw_scores,
+    "logo": between.draw_logo,
+    "winner": between.draw_winner,
+    "chart": between.draw_chart,
+}
+
+
+def scene_name(snapshot: dict, role: str = "audience") -> str:
+    """Which scene the audience sees: a between-plays screen when one is chosen and no question is open."""
+    phase = snapshot.get("phase", "setup")
+    screen = snapshot.get("screen") or "board"
+    if role == "audience" and screen != "board" and phase in BETWEEN_PLAYS:
+        return f"screen:{screen}"
+    return phase
+
+
+def draw(surface: pygame.Surface, snapshot: dict, theme, now: float, role: str = "audience", *,
+         status: dict | None = None, host_question: dict | None = None, tournament=None,
+         animate: bool = True, record: bool = False) -> Canvas:
+    """Draw one frame for `role`. Returns the canvas (its `.log` lists what was drawn when `record`)."""
+    if role == "host":
+        from scoreboard.display.roles import host
+        canvas = Canvas(surface, theme, record=record, min_fraction=0.022)
+        host.draw(canvas, snapshot, now, host_question)
+        overlays(canvas, snapshot, status)
+        return canvas
+    canvas = Canvas(surface, theme, record=record)
+    background(canvas)
+    if role == "players":
+        from scoreboard.display.roles import players
+        players.draw(canvas, snapshot, now)
+        overlays(canvas, snapshot, status)
+        return canvas
+    name = scene_name(snapshot, role)
+    full_screen = name in ("screen:logo", "screen:bracket", "screen:standings", "setup")
+    layout = Layout(canvas, score_bar=not full_screen)
+    if name in ("screen:bracket", "screen:standings"):
+        kind = name.split(":")[1]
+        view = tournament(kind) if callable(tournament) else None
+        between.draw_tournament(canvas, snapshot, now, layout, kind, view)
+    else:
+        scene = SCREEN_SCENES.get(name.removeprefix("screen:")) if name.startswith("screen:") else PHASE_SCENES.get(name)
+        (scene or between.draw_logo)(canvas, snapshot, now, layout)
+    if not full_screen:
+        score_bar(canvas, snapshot, now, layout.bar)
+    if animate:
+        _reveal_fade(canvas, snapshot, now, layout)
+    overlays(canvas, snapshot, status)
+    return canvas
+
+
+def _fade_share(snapshot: dict, now: float, theme) -> float:
+    """1.0 just after a result (reveal, final reveal, game over) arrives, falling to 0 over the reveal animation."""
+    if snapshot.get("phase") not in ("reveal", "final_reveal", "game_over") or snapshot.get("time") is None:
+        return 0.0
+    duration = theme.seconds("reveal")
+    if duration <= 0:
+        return 0.0
+    age = clock_now(snapshot, now) - float(snapshot["time"])
+    return max(0.0, min(1.0, 1.0 - age / duration))
+
+
+def _reveal_fade(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> None:
+    share = _fade_share(snapshot, now, canvas.theme)
+    if share > 0:
+        veil = pygame.Surface(layout.main.size, pygame.SRCALPHA)
+        veil.fill((*canvas.theme.color("background"), int(255 * share)))
+        canvas.surface.blit(veil, layout.main.topleft)
+
+
+def frame_key(snapshot: dict, now: float, theme, role: str = "audience") -> tuple:
+    """What the picture shows that moves with time alone: clock digits, lockouts, a fade step."""
+    at = clock_now(snapshot, now)
+    parts: list = []
+    for deadline in ((snapshot.get("question") or {}).get("deadline"), (snapshot.get("final") or {}).get("deadline")):
+        if deadline is not None:
+            parts.append(seconds_text(max(0.0, float(deadline) - at)))
+    q = snapshot.get("question") or {}
+    if snapshot.get("phase") in ("answering", "auction_answer") and q.get("deadline") is None and q.get("answer_started") is not None:
+        parts.append(elapsed_text(at - float(q["answer_started"])))
+    for p in snapshot.get("players") or []:
+        locked = p.get("locked_until")
+        if locked is not None and float(locked) > at:
+            parts.append((p.get("seat"), seconds_text(float(locked) - at)))
+        elif locked is not None:
+            parts.append((p.get("seat"), "free"))
+    share = _fade_share(snapshot, now, theme)
+    parts.append(math.ceil(share * 20))
+    return tuple(parts)

@@ -1,0 +1,140 @@
+"""Between plays: the logo, the scores, the winner (or no winner), the chart of the game, tournament screens."""
+from __future__ import annotations
+
+import pygame
+
+from scoreboard.display.canvas import Canvas
+from scoreboard.display.scenes.common import Layout, header, name_of, player, round_title, score_text
+
+
+def draw_logo(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> None:
+    theme = canvas.theme
+    main = pygame.Rect(0, layout.header.top, canvas.w, layout.main.bottom - layout.header.top)
+    logo = theme.values["images"].get("logo")
+    title_box = pygame.Rect(main.left, main.bottom - main.h // 4, main.w, main.h // 4)
+    if logo:
+        canvas.image(logo, pygame.Rect(main.left, main.top, main.w, main.h - title_box.h), tag="logo")
+        canvas.text(title_box, snapshot.get("stage") or theme.text("title"), "title", theme.color("text"),
+                    tag="logo:caption")
+    else:
+        canvas.text(main, theme.text("title"), int(canvas.h * 0.16), theme.color("accent"), tag="logo:title")
+
+
+def draw_setup(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> None:
+    draw_logo(canvas, snapshot, now, layout)
+
+
+def draw_scores(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> None:
+    """The table, best first: place, name, score."""
+    theme = canvas.theme
+    header(canvas, layout.header, theme.text("scores"), round_title(snapshot, theme) if snapshot.get("round") else "")
+    players = sorted(snapshot.get("players") or [], key=lambda p: (-p.get("score", 0), p.get("seat", 0)))
+    if not players:
+        return
+    main = layout.main.inflate(-layout.m * 6, 0)
+    row_h = min(main.h // len(players), canvas.px("title") * 2)
+    top = main.top + (main.h - row_h * len(players)) // 2
+    for i, p in enumerate(players):
+        seat = p.get("seat")
+        row = pygame.Rect(main.left, top + i * row_h, main.w, row_h - layout.m)
+        canvas.fill(theme.color("panel"), row, radius=row.h // 6, tag=f"scores:{seat}:back")
+        canvas.fill(theme.player_color(seat), pygame.Rect(row.left, row.top, row.h // 5, row.h), tag=f"scores:{seat}:stripe")
+        place = pygame.Rect(row.left + row.h // 4, row.top, row.h, row.h)
+        canvas.text(place.inflate(-row.h // 5, -row.h // 5), str(i + 1), "title", theme.color("accent"),
+                    tag=f"scores:{seat}:place")
+        score_box = pygame.Rect(row.right - row.w // 4, row.top, row.w // 4 - row.h // 4, row.h)
+        name_box = pygame.Rect(place.right, row.top, score_box.left - place.right - layout.m, row.h)
+        canvas.text(name_box.inflate(0, -row.h // 6), p.get("name") or f"#{seat}", "title", theme.color("text"),
+                    align="left", tag=f"scores:{seat}:name", max_lines=2)
+        canvas.text(score_box.inflate(0, -row.h // 6), score_text(p.get("score", 0)), "title",
+                    theme.color("wrong") if p.get("score", 0) < 0 else theme.color("text"), align="right",
+                    tag=f"scores:{seat}:score")
+
+
+def draw_chart(canvas: Canvas, snapshot: dict, now: float, layout: Layout, box: pygame.Rect | None = None) -> None:
+    """Every player's score after each resolved question, one line per seat in the seat's colour."""
+    theme = canvas.theme
+    if box is None:
+        header(canvas, layout.header, theme.text("chart"), "")
+        box = layout.main.inflate(-layout.m * 4, -layout.m)
+    history = [row for row in snapshot.get("history") or [] if isinstance(row, list)]
+    players = snapshot.get("players") or []
+    canvas.fill(theme.color("panel"), box, radius=layout.m, tag="chart:back")
+    if not history or not players:
+        return
+    values = [v for row in history for v in row if isinstance(v, (int, float))] + [0]
+    low, high = min(values), max(values)
+    span = (high - low) or 1
+    legend_w = box.w // 5
+    plot = pygame.Rect(box.left + layout.m * 2, box.top + layout.m * 2, box.w - legend_w - layout.m * 4,
+                       box.h - layout.m * 4)
+    zero_y = plot.bottom - int((0 - low) / span * plot.h)
+    pygame.draw.line(canvas.surface, theme.color("muted"), (plot.left, zero_y), (plot.right, zero_y), max(1, canvas.h // 400))
+    steps = max(1, len(history) - 1)
+    width = max(2, canvas.h // 180)
+    for i, p in enumerate(players):
+        points = [(plot.left + int(k * plot.w / steps), plot.bottom - int((row[i] - low) / span * plot.h))
+                  for k, row in enumerate(history) if i < len(row)]
+        if len(points) >= 2:
+            pygame.draw.lines(canvas.surface, theme.player_color(p.get("seat", i + 1)), False, points, width)
+        elif points:
+            pygame.draw.circle(canvas.surface, theme.player_color(p.get("seat", i + 1)), points[0], width * 2)
+    legend = pygame.Rect(plot.right + layout.m, plot.top, legend_w, plot.h)
+    row_h = min(legend.h // len(players), canvas.px("name") * 2)
+    for i, p in enumerate(players):
+        seat = p.get("seat", i + 1)
+        row = pygame.Rect(legend.left, legend.top + i * row_h, legend.w, row_h)
+        canvas.fill(theme.player_color(seat), pygame.Rect(row.left, row.centery - width * 2, row.h // 3, width * 4),
+                    tag=f"chart:key:{seat}")
+        canvas.text(pygame.Rect(row.left + row.h // 2, row.top, row.w - row.h // 2, row.h), p.get("name") or f"#{seat}",
+                    "small", theme.color("text"), align="left", tag=f"chart:name:{seat}", max_lines=2)
+
+
+def draw_winner(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> None:
+    """The winner's name in their colour frame, or "no winner" with the reason; the game's chart below."""
+    theme = canvas.theme
+    seat = snapshot.get("winner")
+    header(canvas, layout.header, theme.text("game_over") if snapshot.get("game_over") else theme.text("scores"),
+           snapshot.get("stage") or "")
+    main = layout.main
+    top = pygame.Rect(main.left, main.top, main.w, main.h * 55 // 100)
+    band = top.inflate(-main.w // 6, -layout.m)
+    if seat is not None:
+        p = player(snapshot, seat) or {}
+        canvas.fill(theme.color("panel"), band, radius=band.h // 6, tag="winner:back")
+        canvas.fill(theme.player_color(seat), band, radius=band.h // 6, width=max(4, band.h // 18), tag="winner:frame")
+        inner = band.inflate(-band.h // 3, -band.h // 6)
+        canvas.text(pygame.Rect(inner.left, inner.top, inner.w, inner.h // 4), theme.text("winner"), "body",
+                    theme.color("accent"), tag="winner:label")
+        canvas.text(pygame.Rect(inner.left, inner.top + inner.h // 4, inner.w, inner.h // 2), name_of(snapshot, seat),
+                    int(canvas.h * 0.11), theme.color("text"), tag="winner:name", max_lines=2)
+        canvas.text(pygame.Rect(inner.left, inner.top + inner.h * 3 // 4, inner.w, inner.h // 4),
+                    score_text(p.get("score", 0)), "body", theme.color("text"), tag="winner:score")
+    elif snapshot.get("game_over"):
+        canvas.text(band, theme.text("no_winner"), int(canvas.h * 0.11), theme.color("text"), tag="winner:none")
+        reason = snapshot.get("no_winner_reason")
+        if reason:
+            canvas.text(pygame.Rect(band.left, band.bottom - band.h // 4, band.w, band.h // 4), str(reason), "small",
+                        theme.color("muted"), tag="winner:reason", max_lines=2)
+    else:
+        draw_scores(canvas, snapshot, now, layout)
+        return
+    draw_chart(canvas, snapshot, now, layout, pygame.Rect(main.left + main.w // 12, top.bottom + layout.m,
+                                                          main.w * 10 // 12, main.bottom - top.bottom - layout.m))
+
+
+def draw_tournament(canvas: Canvas, snapshot: dict, now: float, layout: Layout, kind: str, view) -> None:
+    """bracket / standings from the tournament package, or a placeholder when no tournament is configured."""
+    theme = canvas.theme
+    if view is not None:
+        try:
+            from scoreboard.tournament import screens
+            style = {"font_path": theme.font("main"), "fg": theme.color("text"), "bg": theme.color("background"),
+                     "accent": theme.color("accent"), "muted": theme.color("muted")}
+            screens.draw(canvas.surface, kind, view, style)
+            canvas._note("image", f"tournament:{kind}", canvas.rect, canvas.rect)
+            return
+        except Exception as error:  # a tournament drawing bug must not take the board down
+            canvas.text(layout.header, f"{kind}: {error}", "small", theme.color("wrong"), tag="tournament:error")
+    header(canvas, layout.header, theme.text("title"), "")
+    canvas.text(layout.main, theme.text("no_tournament"), "title", theme.color("muted"), tag="tournament:none")

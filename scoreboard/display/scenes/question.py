@@ -1,0 +1,154 @@
+"""An open question: reading, the 5 s window, who is answering, after a wrong answer, and the reveal."""
+from __future__ import annotations
+
+import functools
+
+import pygame
+
+from scoreboard.display.canvas import Canvas
+from scoreboard.display.scenes.common import (Layout, clock_now, current_topic, header, name_of, remaining,
+                                              seconds_text, signed, timer)
+
+
+@functools.lru_cache(maxsize=8)
+def _regulation(name: str):
+    try:
+        from scoreboard.engine.regulation import load_regulation
+        return load_regulation(name)
+    except Exception:  # an unknown or damaged preset only costs the progress bar its length
+        return None
+
+
+def clock_total(snapshot: dict) -> float | None:
+    """The full length of the running clock, for the draining bar (the snapshot carries only its end)."""
+    reg = _regulation(snapshot.get("regulation") or "")
+    phase = snapshot.get("phase")
+    question = snapshot.get("question") or {}
+    if phase == "buzz_window":
+        return reg.buzz_window if reg else 5.0
+    if phase == "answering":
+        limit = reg.answer_limit if reg else 0.0
+        return (limit + float(question.get("extended") or 0.0)) if limit else None
+    if phase == "auction_answer":
+        return reg.auction_answer if reg else 15.0
+    if phase == "final_answer":
+        if reg:
+            return reg.final_answer_time
+        return 20.0 if (snapshot.get("final") or {}).get("kind") == "super_question" else 30.0
+    return None
+
+
+def question_header(canvas: Canvas, snapshot: dict, layout: Layout) -> None:
+    theme = canvas.theme
+    question = snapshot.get("question") or {}
+    topic = current_topic(snapshot) or {}
+    value = question.get("value")
+    if snapshot.get("phase") == "auction_answer" and snapshot.get("auction"):
+        value = snapshot["auction"].get("stake", value)
+    header(canvas, layout.header, topic.get("name", ""), str(value) if value is not None else "", tag="qheader")
+
+
+def _split(main: pygame.Rect, top_share: int) -> tuple[pygame.Rect, pygame.Rect]:
+    top = pygame.Rect(main.left, main.top, main.w, main.h * top_share // 100)
+    return top, pygame.Rect(main.left, top.bottom, main.w, main.bottom - top.bottom)
+
+
+def draw_reading(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> None:
+    theme = canvas.theme
+    question_header(canvas, snapshot, layout)
+    question = snapshot.get("question") or {}
+    top, bottom = _split(layout.main, 60)
+    canvas.text(top.inflate(-layout.m * 4, -layout.m), str(question.get("value", "")), "timer",
+                theme.color("cell_text"), tag="question:value")
+    canvas.text(bottom.inflate(-layout.m * 4, -layout.m), theme.text("reading"), "body", theme.color("muted"),
+                tag="question:reading")
+
+
+def draw_window(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> None:
+    """buzz_window: the 5 s to press (BZ2), counting down."""
+    theme = canvas.theme
+    question_header(canvas, snapshot, layout)
+    question = snapshot.get("question") or {}
+    top, bottom = _split(layout.main, 72)
+    timer(canvas, top.inflate(-layout.m * 4, -layout.m), remaining(snapshot, question.get("deadline"), now),
+          clock_total(snapshot))
+    canvas.text(bottom.inflate(-layout.m * 4, -layout.m), theme.text("press"), "body", theme.color("accent"),
+                tag="question:press")
+
+
+def draw_answering(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> None:
+    """Who is answering, in their colour, with the answer clock (america) or the elapsed time (no limit, BZ5)."""
+    theme = canvas.theme
+    question_header(canvas, snapshot, layout)
+    question = snapshot.get("question") or {}
+    seat = snapshot.get("answering")
+    top, bottom = _split(layout.main, 50)
+    band = top.inflate(-layout.m * 4, -layout.m)
+    color = theme.player_color(seat or 1)
+    canvas.fill(theme.color("panel"), band, radius=band.h // 6, tag=f"answering:{seat}")
+    canvas.fill(color, band, radius=band.h // 6, width=max(4, band.h // 20), tag=f"answering:frame:{seat}")
+    canvas.fill(color, pygame.Rect(band.left, band.top, band.h // 5, band.h), radius=band.h // 6,
+                tag=f"answering:stripe:{seat}")
+    inner = pygame.Rect(band.left + band.h // 4, band.top, band.w - band.h // 2, band.h).inflate(0, -band.h // 8)
+    canvas.text(pygame.Rect(inner.left, inner.top, inner.w, inner.h // 3), theme.text("answering"), "body",
+                theme.color("muted"), tag="answering:label")
+    canvas.text(pygame.Rect(inner.left, inner.top + inner.h // 3, inner.w, inner.h * 2 // 3), name_of(snapshot, seat),
+                "title", theme.color("text"), tag="answering:name", max_lines=2)
+    left = remaining(snapshot, question.get("deadline"), now)
+    started = question.get("answer_started")
+    elapsed = (clock_now(snapshot, now) - float(started)) if (left is None and started is not None) else None
+    timer(canvas, bottom.inflate(-layout.m * 4, -layout.m), left, clock_total(snapshot), elapsed)
+    extended = float(question.get("extended") or 0)
+    if extended and left is not None:
+        canvas.text(pygame.Rect(bottom.right - bottom.w // 4, bottom.top, bottom.w // 4, canvas.px("small") * 2),
+                    f"+{seconds_text(extended)}", "small", theme.color("accent"), tag="answering:extended")
+
+
+def draw_after_wrong(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> None:
+    """Who answered wrong, who is locked out for a false start (BZ7) and for how long; waiting for the host."""
+    theme = canvas.theme
+    question_header(canvas, snapshot, layout)
+    question = snapshot.get("question") or {}
+    lines: list[tuple[str, str, str]] = []
+    value = question.get("value") or 0
+    for answer in question.get("answered") or []:
+        verdict = answer.get("verdict")
+        delta = value if verdict == "right" else -value
+        lines.append((f"{name_of(snapshot, answer.get('seat'))} — {theme.text(verdict or 'wrong').lower()} "
+                      f"{signed(delta)}", verdict or "wrong", f"answered:{answer.get('seat')}"))
+    at = clock_now(snapshot, now)
+    for p in snapshot.get("players") or []:
+        locked = p.get("locked_until")
+        if locked is not None and float(locked) > at:
+            lines.append((f"{p.get('name')} — {theme.text('locked')} {seconds_text(float(locked) - at)}", "locked",
+                          f"lockout:{p.get('seat')}"))
+    lines.append((theme.text("wait_host"), "muted", "after_wrong:wait"))
+    _lines(canvas, layout, lines)
+
+
+def _lines(canvas: Canvas, layout: Layout, lines: list[tuple[str, str, str]]) -> None:
+    main = layout.main.inflate(-layout.m * 4, -layout.m)
+    row_h = min(main.h // max(1, len(lines)), canvas.px("title") * 2)
+    top = main.top + (main.h - row_h * len(lines)) // 2
+    for i, (text, color_key, tag) in enumerate(lines):
+        canvas.text(pygame.Rect(main.left, top + i * row_h, main.w, row_h), text, "title",
+                    canvas.theme.color(color_key), tag=tag, max_lines=2)
+
+
+def draw_reveal(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> None:
+    """The resolved question: every answer with its verdict and points, or nobody."""
+    theme = canvas.theme
+    last = snapshot.get("last") or {}
+    rnd = snapshot.get("round") or {}
+    topics = rnd.get("topics") or []
+    topic_index = last.get("topic")
+    topic = topics[topic_index - 1] if isinstance(topic_index, int) and 1 <= topic_index <= len(topics) else {}
+    header(canvas, layout.header, topic.get("name", ""), str(last.get("value", "")), tag="qheader")
+    lines = []
+    for answer in last.get("answers") or []:
+        verdict = answer.get("verdict") or "wrong"
+        lines.append((f"{name_of(snapshot, answer.get('seat'))} — {theme.text(verdict).lower()} "
+                      f"{signed(int(answer.get('delta', 0)))}", verdict, f"result:{answer.get('seat')}"))
+    if not lines:
+        lines.append((theme.text("nobody"), "muted", "result:nobody"))
+    _lines(canvas, layout, lines)

@@ -1,0 +1,134 @@
+"""Text that always fits its box: shrink, then wrap at spaces, then (at the smallest size) break long words and end
+with an ellipsis — never spilling out and never cutting a glyph. Fonts, fits and rendered lines are cached, because a
+board redraws the same names and numbers all evening.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+
+import pygame
+
+ELLIPSIS = "…"
+
+
+class _Lru(OrderedDict):
+    def __init__(self, limit: int):
+        super().__init__()
+        self.limit = limit
+
+    def remember(self, key, value):
+        self[key] = value
+        if len(self) > self.limit:
+            self.popitem(last=False)
+        return value
+
+    def recall(self, key):
+        value = self.get(key)
+        if value is not None:
+            self.move_to_end(key)
+        return value
+
+
+@dataclass(frozen=True)
+class Fit:
+    px: int
+    lines: tuple[str, ...]
+    line_height: int
+    truncated: bool
+
+
+class TextCache:
+    def __init__(self):
+        if not pygame.font.get_init():
+            pygame.font.init()
+        self._fonts: dict[tuple[str | None, int], pygame.font.Font] = {}
+        self._fits = _Lru(4000)
+        self._renders = _Lru(3000)
+
+    def font(self, path: str | None, px: int) -> pygame.font.Font:
+        key = (path, px)
+        font = self._fonts.get(key)
+        if font is None:
+            try:
+                font = pygame.font.Font(path, px)
+            except (OSError, pygame.error):
+                font = pygame.font.Font(None, px)  # the bundled font has Cyrillic too
+            self._fonts[key] = font
+        return font
+
+    def render(self, path: str | None, px: int, text: str, color) -> pygame.Surface:
+        key = (path, px, text, tuple(color))
+        surface = self._renders.recall(key)
+        if surface is None:
+            surface = self._renders.remember(key, self.font(path, px).render(text, True, color))
+        return surface
+
+    def fit(self, path: str | None, text: str, width: int, height: int, max_px: int, min_px: int,
+            max_lines: int = 0) -> Fit:
+        key = (path, text, width, height, max_px, min_px, max_lines)
+        fit = self._fits.recall(key)
+        if fit is None:
+            fit = self._fits.remember(key, self._fit(path, text, width, height, max_px, min_px, max_lines))
+        return fit
+
+    def _fit(self, path, text, width, height, max_px, min_px, max_lines) -> Fit:
+        min_px = max(1, min(min_px, max_px))
+        lo, hi, best = min_px, max_px, None
+        # The largest size at which the words wrap into the box (fitting is monotone in the size).
+        while lo <= hi:
+            px = (lo + hi) // 2
+            fit = self._try(path, text, width, height, px, max_lines)
+            if fit is not None:
+                best, lo = fit, px + 1
+            else:
+                hi = px - 1
+        return best if best is not None else self._squeeze(path, text, width, height, min_px, max_lines)
+
+    def _try(self, path, text, width, height, px, max_lines) -> Fit | None:
+        font = self.font(path, px)
+        line_height = font.get_linesize()
+        lines: list[str] = []
+        for paragraph in text.split("\n"):
+            current = ""
+            for word in paragraph.split():
+                candidate = f"{current} {word}" if current else word
+                if font.size(candidate)[0] <= width:
+                    current = candidate
+                elif current and font.size(word)[0] <= width:
+                    lines.append(current)
+                    current = word
+                else:
+                    return None  # a word wider than the box: try smaller
+            lines.append(current)
+        if len(lines) * line_height > height or (max_lines and len(lines) > max_lines):
+            return None
+        return Fit(px, tuple(lines), line_height, False)
+
+    def _squeeze(self, path, text, width, height, px, max_lines) -> Fit:
+        """At the smallest size: break inside long words, keep the lines that fit, end with an ellipsis."""
+        font = self.font(path, px)
+        line_height = font.get_linesize()
+        room = max(1, height // line_height)
+        if max_lines:
+            room = min(room, max_lines)
+        lines: list[str] = []
+        current = ""
+        for word in text.split():
+            for piece in ([word] if not current else [" " + word]):
+                for ch in piece:
+                    if font.size(current + ch)[0] <= width:
+                        current += ch
+                    else:
+                        lines.append(current.rstrip())
+                        current = ch.lstrip()
+        if current:
+            lines.append(current)
+        truncated = len(lines) > room
+        lines = lines[:room]
+        if truncated:
+            last = lines[-1]
+            while last and font.size(last + ELLIPSIS)[0] > width:
+                last = last[:-1]
+            lines[-1] = last.rstrip() + ELLIPSIS
+        return Fit(px, tuple(line for line in lines if line), line_height, truncated)
