@@ -17,7 +17,7 @@ from .model import Pack, Question, Round, Topic
 
 MAX_BYTES = 16 * 1024 * 1024
 _LABEL = re.compile(r"^\s*(Чемпионат|Турнир|Дата|Вид|Тур|Редакторы?|Инфо|Вопрос\s+\d+|Ответ|Зач[её]т|Незач[её]т|"
-                    r"Источники?|Авторы?|Комментарии?|URL|Ссылка|Копирайт)\s*:\s*(.*)$", re.IGNORECASE)
+                    r"Источники?|Авторы?|Комментари[йи]|URL|Ссылка|Копирайт)\s*:\s*(.*)$", re.IGNORECASE)
 _ITEM = re.compile(r"^\s*(\d{1,2})\s*[.)]\s+(.*)$|^\s*(\d{1,2})\s*[.)]\s*$")
 _RESERVE = re.compile(r"^\s*(?:Р|Резерв|Запасной)\s*[.):]\s*(.*)$", re.IGNORECASE)
 _FIELDS = {"ответ": "answer", "зачет": "accepts", "зачёт": "accepts", "источник": "source",
