@@ -70,7 +70,7 @@ def from_snapshot(snapshot: dict, expected: list[str]) -> GameResult:
     for p in players:
         seat = int(p["seat"])
         seats.append(Seat(seat, by_norm[_norm(p["name"])], p.get("score", 0), p.get("tiebreak_score", 0) or 0,
-                          p.get("right", right.get(seat))))
+                          p.get("right", p.get("rights", right.get(seat)))))
     winner = snapshot.get("winner")
     if isinstance(winner, int) and not isinstance(winner, bool):
         match = [s.name for s in seats if s.seat == winner]
@@ -87,7 +87,7 @@ def from_snapshot(snapshot: dict, expected: list[str]) -> GameResult:
 def _right_answers(snapshot: dict) -> dict[int, int]:
     """Questions answered right per seat, from `history` (a score going up on a resolution is a right answer).
 
-    Used only when the snapshot has no `players[].right`; manual score corrections do not enter `history`.
+    Used only when the snapshot has no `players[].rights`; manual score corrections do not enter `history`.
     """
     seats = [int(p["seat"]) for p in snapshot.get("players") or []]
     history = snapshot.get("history") or []

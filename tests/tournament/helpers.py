@@ -1,0 +1,31 @@
+"""Drivers for whole tournaments: register players, play every game of a stage with made-up scores."""
+from __future__ import annotations
+
+import random
+
+from scoreboard.tournament.service import Tournament
+
+
+def register(t: Tournament, names, **kwargs):
+    for n in names:
+        t.add_player(n, **kwargs)
+
+
+def play_stage(t: Tournament, rnd: random.Random, positive: bool = False, scores=None) -> dict:
+    """Record every open game of the last stage. Scores are distinct within a game; `positive` keeps them > 0."""
+    stage = t.last_stage()
+    out = {}
+    for g in t.store.games(stage["id"]):
+        if g["result"]:
+            continue
+        if scores:
+            values = scores(g)
+        else:
+            values = rnd.sample(range(10 if positive else -150, 500, 10), len(g["players"]))
+        t.record_typed(g["id"], {str(i + 1): v for i, v in enumerate(values)})
+        out[g["id"]] = dict(zip(g["players"], values))
+    return out
+
+
+def names(n: int, prefix: str = "P") -> list[str]:
+    return [f"{prefix}{i:02d}" for i in range(1, n + 1)]

@@ -1,0 +1,104 @@
+"""america-2005: registration limit and waiting list (T-A1), selection sizes (T-A2), wild cards (T-A3, T-A4)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from scoreboard.tournament import america
+from scoreboard.tournament.errors import TournamentError
+from scoreboard.tournament.lots import rng
+from scoreboard.tournament.results import GameResult, Seat
+from scoreboard.tournament.service import Tournament
+
+from .helpers import names, play_stage, register
+
+
+@pytest.mark.parametrize("n", range(15, 37))
+def test_ta2_selection_game_count_and_sizes(path, n):
+    """GIVEN n registered players WHEN the selection is drawn
+    THEN G = min(9, n // 3) games, n − 3G of 4 players and the rest of 3, every player seated once."""
+    t = Tournament.create(path, "america-2005", seed=n)
+    register(t, names(n))
+    games = list(t.draw()["games"].values())
+    g = min(9, n // 3)
+    assert len(games) == g
+    assert sorted(len(x) for x in games) == sorted([4] * (n - 3 * g) + [3] * (4 * g - n))
+    assert sorted(p for x in games for p in x) == names(n)
+
+
+def test_ta2_fewer_than_15_refused(path):
+    t = Tournament.create(path, "america-2005", seed=1)
+    register(t, names(14))
+    with pytest.raises(TournamentError, match="at least 15 players"):
+        t.draw()
+    assert t.store.stages() == []
+
+
+def test_ta1_37th_entry_waits_and_fills_a_withdrawal(path):
+    """GIVEN 38 entries THEN 36 play and 2 wait; WHEN a player withdraws THEN the first waiting one comes in."""
+    t = Tournament.create(path, "america-2005", seed=1)
+    register(t, names(38))
+    assert [p["name"] for p in t.store.players("waiting")] == ["P37", "P38"]
+    assert t.withdraw("P05") == "P37"
+    assert len(t.store.players("active")) == 36 and [p["name"] for p in t.store.players("waiting")] == ["P38"]
+    summary = t.draw()
+    assert summary["waiting"] == ["P38"]
+
+
+def _sel(*games):
+    """games: tuples of (name, score, right) — the first is the winner."""
+    return [GameResult(tuple(Seat(i + 1, n, s, 0, r) for i, (n, s, r) in enumerate(g)), g[0][0]) for g in games]
+
+
+def test_ta4_wild_card_by_score():
+    res = _sel([("w1", 200, 9), ("a", 100, 5), ("x", 0, 0)], [("w2", 200, 9), ("b", 90, 5), ("y", 0, 0)])
+    cards, ranked = america.wild_cards(res + _sel(*[[(f"f{i}", 10, 1), (f"g{i}", 5, 1), (f"h{i}", 0, 0)]
+                                                      for i in range(5)]), rng(1, "wc"))
+    assert cards == ["a", "b"] and ranked[0].decided_by == "score"
+
+
+def test_ta4_tie_decided_by_players_in_the_game():
+    """GIVEN two seconds on 100, one from a game of 4 THEN the game of 4 wins the tie."""
+    res = _sel([("w1", 200, 9), ("a", 100, 9), ("x", 0, 0)],
+               [("w2", 200, 9), ("b", 100, 1), ("y", 0, 0), ("z", -10, 0)])
+    res += _sel(*[[(f"f{i}", 300, 1), (f"g{i}", 5, 1), (f"h{i}", 0, 0)] for i in range(6)])   # G = 8 → 1 card
+    cards, ranked = america.wild_cards(res, rng(1, "wc"))
+    assert cards == ["b"] and ranked[0].decided_by == "players in the selection game"
+
+
+def test_ta4_tie_decided_by_questions_answered_right_then_lot():
+    res = _sel([("w1", 200, 9), ("a", 100, 3), ("x", 0, 0)], [("w2", 200, 9), ("b", 100, 4), ("y", 0, 0)])
+    res += _sel(*[[(f"f{i}", 300, 1), (f"g{i}", 5, 1), (f"h{i}", 0, 0)] for i in range(6)])
+    cards, ranked = america.wild_cards(res, rng(1, "wc"))
+    assert cards == ["b"] and ranked[0].decided_by == "questions answered right"
+    res[0] = _sel([("w1", 200, 9), ("a", 100, 4), ("x", 0, 0)])[0]
+    picks = {america.wild_cards(res, rng(s, "wc"))[0][0] for s in range(20)}
+    assert picks == {"a", "b"} and america.wild_cards(res, rng(1, "wc"))[1][0].decided_by == "lot"
+
+
+def test_ta4_players_tied_for_second_are_all_second_placed():
+    (r,) = _sel([("w", 200, 5), ("a", 80, 3), ("b", 80, 2), ("c", 10, 1)])
+    assert america.second_placed(r) == ["a", "b"]
+
+
+def test_ta3_selection_to_champion(path):
+    """GIVEN 20 players WHEN the whole tournament is played
+    THEN 6 winners + 3 wild cards play three 1/3 finals of 3, their winners play the final, and places 1–3 exist."""
+    t = Tournament.create(path, "america-2005", seed=20)
+    register(t, names(20))
+    rnd = random.Random(20)
+    t.draw()
+    play_stage(t, rnd)
+    adv = t.advance()
+    assert len(adv["wild_cards"]) == 3 and len(adv["qualified"]) == 9
+    assert all(adv["reasons"][n].startswith("wild card") for n in adv["wild_cards"])
+    assert sorted(len(g) for g in t.draw()["games"].values()) == [3, 3, 3]
+    play_stage(t, rnd)
+    assert len(t.advance()["qualified"]) == 3
+    t.draw()
+    play_stage(t, rnd)
+    final = t.advance()
+    assert [p["place"] for p in final["places"]] == [1, 2, 3]
+    assert t.standings()["champion"] == final["places"][0]["name"]
+    assert t.verify() == []
