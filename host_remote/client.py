@@ -40,6 +40,7 @@ FIRST_RETRY = 0.05      # seconds before the first re-send of an unacked command
 MAX_RETRY = 1.0         # the backoff ceiling
 QUIET_AFTER = 2.5       # the board pushes state once a second: this much silence is suspicious
 LOST_AFTER = 5.0        # ... and this much means the link is gone
+SYNC_AFTER = 0.15       # no new state this long after an ok ack: ask for it
 KEEPALIVE = 5.0         # /sg/ping this often: the board expires sessions idle for 30 s (docs/LINKS.md)
 MAX_DATAGRAM = 65507
 
@@ -148,6 +149,9 @@ class RemoteClient:
         self._question_rev = -1
         self._last_sent = 0.0
         self.errors: list[tuple[str, str]] = []   # /sg/error address reason (a malformed command of ours)
+        # After an ok ack the board's new state should follow at once; if it was lost, ask (/sg/sync) rather
+        # than wait for the once-a-second push: [rev at ack, next ask, delay, asks left] or None.
+        self._sync: list | None = None
 
     # ---- public API (UI thread) -------------------------------------------------------------------------------
     @property
@@ -251,6 +255,16 @@ class RemoteClient:
                         item.next_send = now + item.delay * random.uniform(0.8, 1.2)
                     overdue = overdue or item.attempts > 2
                     wake = min(wake, item.next_send)
+                if self._sync is not None:
+                    if self.rev > self._sync[0] or self._sync[3] <= 0:
+                        self._sync = None
+                    elif now >= self._sync[1]:
+                        due.append(build_message("/sg/sync", ()))
+                        self._sync[2] *= 2
+                        self._sync[1] = now + self._sync[2]
+                        self._sync[3] -= 1
+                    if self._sync is not None:
+                        wake = min(wake, self._sync[1])
                 if now - self._last_sent >= KEEPALIVE:
                     # A host who just watches sends nothing; without this the board would expire the session
                     # and the next tap would come back "not connected".
@@ -351,6 +365,10 @@ class RemoteClient:
             reason = " ".join(str(a) for a in args[2:]) if args[1] == "error" else ""
             ack = Ack(item.id, item.address, args[1] == "ok", reason, item.first_sent, now, item.attempts)
             self.last_ack = ack
+            if ack.ok:
+                # At most 3 asks: if the new state overtook this ack, rev is already the new one and the asks
+                # only fetch the same state again.
+                self._sync = [self.rev, now + SYNC_AFTER, SYNC_AFTER, 3]
         self.events.put(Event("ack", ack))
         return True
 

@@ -1,0 +1,88 @@
+"""A hostile network on loopback: a UDP relay between one client and the board that drops, duplicates and
+reorders datagrams in both directions (seeded, so a failure can be replayed).
+
+    relay = LossyRelay(board_address, drop=0.2, duplicate=0.2, max_delay=0.03, seed=7)
+    client = RemoteClient(*relay.address, ...)     # the client talks to the relay as if it were the board
+
+Every datagram is dropped with probability `drop`, else delivered after a random delay in [0, max_delay] — which
+reorders datagrams sent closer together than that — and, with probability `duplicate`, delivered a second time
+after another random delay.
+"""
+from __future__ import annotations
+
+import heapq
+import random
+import select
+import socket
+import threading
+import time
+
+
+class LossyRelay:
+    def __init__(self, board: tuple[str, int], drop=0.2, duplicate=0.2, max_delay=0.03, seed=0):
+        self.board = board
+        self.drop, self.duplicate, self.max_delay = drop, duplicate, max_delay
+        self.random = random.Random(seed)
+        self.front = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)   # the client's side
+        self.front.bind(("127.0.0.1", 0))
+        self.back = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)    # the board's side
+        self.back.bind(("127.0.0.1", 0))
+        self.address = self.front.getsockname()
+        self.client: tuple[str, int] | None = None
+        self.counts = {"in": 0, "dropped": 0, "duplicated": 0, "delivered": 0, "reordered": 0}
+        self._queue: list = []          # (due, seq, socket, data, destination)
+        self._seq = 0
+        self._last_due = {}             # per direction: a datagram due before the previous one was reordered
+        self._running = True
+        self._thread = threading.Thread(target=self._run, name="lossy-relay", daemon=True)
+        self._thread.start()
+
+    def _schedule(self, sock, data, destination, direction) -> None:
+        self.counts["in"] += 1
+        if self.random.random() < self.drop:
+            self.counts["dropped"] += 1
+            return
+        copies = 2 if self.random.random() < self.duplicate else 1
+        if copies == 2:
+            self.counts["duplicated"] += 1
+        for _ in range(copies):
+            due = time.monotonic() + self.random.uniform(0, self.max_delay)
+            if due < self._last_due.get(direction, 0.0):
+                self.counts["reordered"] += 1
+            self._last_due[direction] = max(due, self._last_due.get(direction, 0.0))
+            self._seq += 1
+            heapq.heappush(self._queue, (due, self._seq, sock, data, destination))
+
+    def _run(self) -> None:
+        while self._running:
+            timeout = 0.01
+            if self._queue:
+                timeout = max(0.0, min(timeout, self._queue[0][0] - time.monotonic()))
+            try:
+                readable, _, _ = select.select([self.front, self.back], [], [], timeout)
+            except (OSError, ValueError):
+                return
+            for sock in readable:
+                try:
+                    data, sender = sock.recvfrom(65535)
+                except OSError:
+                    continue
+                if sock is self.front:
+                    self.client = sender
+                    self._schedule(self.back, data, self.board, "up")
+                elif self.client is not None:
+                    self._schedule(self.front, data, self.client, "down")
+            now = time.monotonic()
+            while self._queue and self._queue[0][0] <= now:
+                _, _, sock, data, destination = heapq.heappop(self._queue)
+                try:
+                    sock.sendto(data, destination)
+                    self.counts["delivered"] += 1
+                except OSError:
+                    pass
+
+    def close(self) -> None:
+        self._running = False
+        self._thread.join(timeout=1)
+        self.front.close()
+        self.back.close()
