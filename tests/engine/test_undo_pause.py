@@ -1,0 +1,122 @@
+"""Undo back to any earlier point, pause, and bad input that changes nothing."""
+import pytest
+
+from scoreboard.engine import Command, Game, Refused, make
+from tests.engine.helpers import Play
+
+
+def without(snap, *keys):
+    return {k: v for k, v in snap.items() if k not in keys}
+
+
+def test_undo_takes_back_last_host_command_and_the_presses_after_it():
+    # GIVEN reading done, then seat 2 pressed WHEN the host undoes THEN both the press and "reading done" are gone
+    g = Play()
+    g.step("/sg/select", 1, 1)
+    before = g.snap
+    g.step("/sg/reading/done")
+    g.step("/sg/button", 2)
+    g.step("/sg/undo")
+    assert without(g.snap, "rev", "time") == without(before, "rev", "time")
+    assert g.snap["rev"] > before["rev"]
+
+
+def test_undo_back_to_any_earlier_point():
+    # GIVEN a sequence of host commands WHEN undone one by one THEN each earlier snapshot comes back
+    g = Play()
+    snaps = [g.snap]
+    for k, q in [(1, 1), (2, 2), (3, 3)]:
+        g.answer(k, q, k)
+        snaps.append(g.snap)
+    for expected in reversed(snaps[:-1]):
+        for _ in range(4):   # select, reading/done, (press), judge: the press goes with reading/done
+            if without(g.snap, "rev", "time", "paused", "paused_at") == without(expected, "rev", "time", "paused",
+                                                                                "paused_at"):
+                break
+            g.step("/sg/undo")
+        assert without(g.snap, "rev", "time", "paused", "paused_at") == without(expected, "rev", "time", "paused",
+                                                                                 "paused_at")
+
+
+def test_undo_with_a_running_clock_comes_back_paused_with_the_same_remaining_time():
+    # GIVEN the 5 s window opened at 10 and a press at 12 WHEN the host undoes the judge at 13 THEN the game is paused
+    g = Play()
+    g.do(9, "/sg/select", 1, 1)
+    g.do(10, "/sg/reading/done")
+    g.do(11, "/sg/time")
+    g.do(40, "/sg/undo")
+    snap = g.snap
+    assert snap["phase"] == "buzz_window" and snap["paused"] and snap["paused_at"] == 11
+    assert snap["question"]["deadline"] - snap["paused_at"] == 4.0
+    g.do(60, "/sg/unpause")
+    assert g.snap["question"]["deadline"] == 64.0
+
+
+def test_nothing_to_undo_after_new_game():
+    g = Play(start=False)
+    assert "nothing to undo" in g.refused("/sg/undo")
+
+
+def test_pause_freezes_every_clock():
+    # GIVEN a window closing at 15 WHEN paused at 12 for 100 s THEN it does not fire; unpaused, 3 s remain
+    g = Play()
+    g.do(9, "/sg/select", 1, 1)
+    g.do(10, "/sg/reading/done")
+    g.do(12, "/sg/pause")
+    g.wait(100)
+    assert g.snap["phase"] == "buzz_window" and g.snap["paused"]
+    g.do(200, "/sg/button", 1)
+    assert g.snap["answering"] is None, "presses are ignored while paused"
+    g.do(300, "/sg/unpause")
+    assert g.snap["question"]["deadline"] == 303
+    g.wait(2.9)
+    assert g.snap["phase"] == "buzz_window"
+    g.wait(0.2)
+    assert g.snap["phase"] == "reveal"
+
+
+@pytest.mark.parametrize("address,args,reason", [
+    ("/sg/nope", (), "unknown address"),
+    ("/sg/select", ("a", 1), "expected an integer"),
+    ("/sg/select", (1,), "needs 2 to 3"),
+    ("/sg/select", (1, 2, "auction", 4), "takes 2 to 3"),
+    ("/sg/select", (9, 1), "no topic 9"),
+    ("/sg/select", (1, 6), "no question 6"),
+    ("/sg/button", (7,), "no seat 7"),
+    ("/sg/button", (0,), "a seat is 1 or more"),
+    ("/sg/score/adjust", (1, "1.5"), "expected an integer"),
+    ("/sg/answer/extend", ("inf",), "finite"),
+    ("/sg/judge/right", (), "not now"),
+    ("/sg/final/stake", (1, 10), "not now"),
+    ("/sg/auction/bid", (1, 10), "not now"),
+    ("/sg/screen", ("tv",), "expected one of"),
+    ("/sg/buttons/manual", ("2",), "expected 0 or 1"),
+])
+def test_bad_commands_are_refused_and_change_nothing(address, args, reason):
+    g = Play()
+    assert reason in g.refused(address, *args)
+
+
+def test_time_going_backwards_is_refused():
+    g = Play()
+    g.do(10, "/sg/select", 1, 1)
+    before = g.snap
+    with pytest.raises(Refused, match="time goes backwards"):
+        g.session.submit(make(9.5, "/sg/reading/done"))
+    assert g.snap == before
+
+
+def test_clock_is_internal_to_the_board():
+    g = Play()
+    with pytest.raises(Refused, match="internal"):
+        g.session.submit(Command(1, "/sg/clock"))
+
+
+def test_engine_refuses_a_command_past_an_unfired_deadline():
+    # GIVEN a bare engine with a window closing at 6 WHEN a press at 7 comes without the clock THEN refused
+    game = Game()
+    for c in [make(0, "/sg/game/new", "novosibirsk-2007", "1/9"), make(0, "/sg/game/start"), make(0, "/sg/chooser", 1),
+              make(0, "/sg/select", 1, 1), make(1, "/sg/reading/done")]:
+        game.apply(c)
+    with pytest.raises(Refused, match="must fire"):
+        game.apply(make(7, "/sg/button", 1))
