@@ -73,7 +73,7 @@ def make_pack(path: str, rounds: int = 4, topics: int = 6, images: int = 60, ima
 
 
 def run(args) -> int:
-    repeats = 5 if getattr(args, "quick", False) else 40
+    repeats = 5 if getattr(args, "quick", False) else 100
     with tempfile.TemporaryDirectory(prefix="svoya-bench-packs-") as work:
         path = os.path.join(work, "bench.siq")
         size = make_pack(path)

@@ -17,6 +17,7 @@ from . import native
 from .cache import safe_name
 from .errors import ERROR, INFO, WARNING, PackError
 from .load import Loaded, load
+from .plan import build
 from .progress import ProgressBar
 
 FORMATS = {"toml": "native TOML", "siq4": "SIGame 4", "siq5": "SIGame 5", "chgk": "ChGK-database text"}
@@ -29,6 +30,8 @@ def register(subparsers) -> None:
     check = sub.add_parser("check", help="list every error and warning; exit 1 on errors")
     check.add_argument("file")
     check.add_argument("--quiet-info", action="store_true", help="leave out info lines (pack prices…)")
+    check.add_argument("--topics", help="the topics a game will use, comma-separated: names, numbers or R.N; "
+                                        "checks that the board can play them")
     check.set_defaults(func=cmd_check)
     show = sub.add_parser("show", help="print rounds, topics, questions and answers")
     show.add_argument("file")
@@ -78,6 +81,17 @@ def cmd_check(args) -> int:
     errors = sum(1 for i in loaded.issues if i.level == ERROR)
     warnings = sum(1 for i in loaded.issues if i.level == WARNING)
     print(f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}")
+    if args.topics is not None:
+        chosen = [t for t in args.topics.split(",") if t.strip()]
+        try:
+            plan = build(loaded.pack, loaded.issues, loaded.media, args.file, args.file, chosen)
+        except PackError as error:
+            print(f"the chosen topics cannot be played:\n{error}")
+            return 1
+        for round_ in plan["rounds"]:
+            print(f"plays {round_['name']}: {', '.join(t['name'] for t in round_['topics'])}")
+        print(f"extra topics: {', '.join(t['name'] for t in plan['extra']) or 'none'}")
+        return 0
     return 1 if errors else 0
 
 

@@ -100,3 +100,15 @@ def test_bench_pack_is_3_mb_with_60_images_and_loads(tmp_path):
     plan = load_plan(path)
     assert sum(len(q["media"]) for r in plan["rounds"] for t in r["topics"] for q in t["questions"]) == 60
     assert os.path.getsize(plan["rounds"][0]["topics"][0]["questions"][0]["media"][0]["path"]) == 50_000
+
+
+def test_check_with_topics_says_whether_the_chosen_topics_can_be_played(tmp_path, capsys):
+    """GIVEN a pack whose third topic is broken WHEN checked with --topics that skip it, then with it THEN the first
+    prints the rounds as played and exits 0, the second names the broken topic and exits 1."""
+    rounds = [("Р", [topic("А"), topic("Б"), topic("Сломанная", count=3)])]
+    path = str(write_siq(tmp_path / "p.siq", 5, rounds))
+    assert main(["pack", "check", path, "--topics", "Б,1"]) == 0
+    out = capsys.readouterr().out
+    assert "plays Р: Б, А\nextra topics: none" in out
+    assert main(["pack", "check", path, "--topics", "3"]) == 1
+    assert "topic 3 «Сломанная»: the topic has 3 questions; it needs 5" in capsys.readouterr().out
