@@ -36,6 +36,17 @@ COUNTERS = ("packets", "bad_packets", "unauthorized", "denied", "bad_commands", 
             "state_too_big")
 
 
+class _QuietPythonOsc(logging.Filter):
+    """python-osc warns on the root logger for every unknown type tag it meets: a stranger spraying
+    garbage must not be able to flood the board's log. We count those packets instead."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.name == "root" and "pythonosc" in record.pathname.replace("\\", "/"))
+
+
+_QUIET = _QuietPythonOsc()
+
+
 def build(address: str, *args: Any) -> bytes:
     """One OSC message as bytes (ints as int32 when they fit, strings, floats)."""
     builder = OscMessageBuilder(address=address)
@@ -63,6 +74,8 @@ class OscServer:
 
     # --- lifecycle ----------------------------------------------------------------------------------
     def start(self) -> None:
+        if _QUIET not in logging.getLogger().filters:
+            logging.getLogger().addFilter(_QUIET)
         sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         sock.bind((self.config["bind"], int(self.config["port"])))
         sock.settimeout(min(0.1, float(self.config["state_interval"])))

@@ -94,6 +94,7 @@ class SerialButtons:
             except (serial.SerialException, OSError, ValueError, TypeError) as error:
                 # TypeError/ValueError: pyserial's socket backend after the peer vanished
                 self._close(f"{type(error).__name__}: {error}")
+                self._stop.wait(interval)          # a failing box is retried, not hammered
 
     def _open(self) -> bool:
         try:
@@ -151,10 +152,7 @@ class SerialButtons:
         now = self.monotonic()
         if data:
             self._last_line = now
-            if self.digits:
-                self._digits(data)
-            else:
-                self._feed(data, now)
+            self.feed(data, now)
         if self.digits:
             return
         if self.box_name is None or not self._online:
@@ -173,6 +171,13 @@ class SerialButtons:
             raise serial.SerialException(f"no line from the box for {self.cfg['offline_after']} s")
 
     # --- parsing ------------------------------------------------------------------------------------
+    def feed(self, data: bytes, now: Optional[float] = None) -> None:
+        """Bytes as read from the port (the thread calls this; fault tests call it directly, portless)."""
+        if self.digits:
+            self._digits(data)
+        else:
+            self._feed(data, self.monotonic() if now is None else now)
+
     def _feed(self, data: bytes, now: float) -> None:
         self._buffer += data
         while True:

@@ -43,3 +43,50 @@ def start_links(url: str, clock=time.monotonic, **buttons) -> tuple[Links, Inbox
     links = Links({"osc": {"enabled": False}, "buttons": {"port": url, **buttons}}, inbox, clock)
     links.start()
     return links, inbox
+
+
+class RawPeer:
+    """A bare UDP socket on 127.0.0.1 speaking OSC by hand, to see every datagram the board sends back."""
+
+    def __init__(self, board: tuple[str, int]):
+        import socket
+        self.board = board
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.settimeout(0.02)
+
+    @property
+    def addr(self) -> tuple[str, int]:
+        return self.sock.getsockname()
+
+    def send(self, address: str, *args) -> None:
+        from scoreboard.links.osc_server import build
+        self.sock.sendto(build(address, *args), self.board)
+
+    def send_raw(self, data: bytes) -> None:
+        self.sock.sendto(data, self.board)
+
+    def receive(self, wait: float = 0.3, until=None) -> list[tuple[str, list]]:
+        """Every message received within `wait` s (or until `until(messages)` holds)."""
+        import socket
+        from pythonosc.osc_message import OscMessage
+        messages: list[tuple[str, list]] = []
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            try:
+                data, _ = self.sock.recvfrom(65535)
+            except socket.timeout:
+                continue
+            message = OscMessage(data)
+            messages.append((message.address, list(message.params)))
+            if until is not None and until(messages):
+                break
+        return messages
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def of(messages, address: str) -> list[list]:
+    """The params of every received message with this address."""
+    return [params for addr, params in messages if addr == address]

@@ -41,7 +41,7 @@ def test_bz3_presses_ordered_by_box_time_not_by_arrival(box, board):
     items = drain_n(inbox, 2)
     assert [item.cmd.args for item in items] == [(2,), (3,)]
     assert abs((items[1].cmd.at - items[0].cmd.at) - 0.0001) < 1e-6
-    session = session_in_buzz_window(at=0.0)       # its commands at engine time 0, before the presses
+    session = session_in_buzz_window(at=items[0].cmd.at - 1.0)   # read 1 s before the presses
     for item in items:                             # the board's loop: submit in drained (time) order
         session.submit(item.cmd)
     assert session.snapshot()["answering"] == 2

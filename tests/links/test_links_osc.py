@@ -1,0 +1,277 @@
+"""The OSC server (PROTOCOL.md §2) on real UDP sockets on 127.0.0.1, with a real session behind the inbox."""
+import json
+import time
+
+import pytest
+
+from linkhelp import RawPeer, of, wait_until
+from scoreboard.links import Inbox, Links
+from scoreboard.links.bench import BoardThread
+from scoreboard.links.config import resolve
+from scoreboard.links.osc_client import NotConnected, OscClient
+from scoreboard.links.osc_server import OscServer
+from scoreboard.session import Session
+
+PASS = "s3cret"
+
+
+@pytest.fixture
+def osc_board():
+    """The board: OSC links + a loop thread submitting to a real session with a game set up (G1: 3 seats)."""
+    epoch = time.monotonic()
+    clock = lambda: time.monotonic() - epoch + 1.0       # noqa: E731  engine seconds
+    inbox = Inbox()
+    links = Links({"osc": {"bind": "127.0.0.1", "port": 0, "passcode": PASS, "view_passcode": "look",
+                           "state_interval": 0.2}}, inbox, clock)
+    links.start()
+    session = Session()
+    from scoreboard.engine.commands import make
+    session.submit(make(0.0, "/sg/game/new", "novosibirsk-2007", "1/9", 3, 0))
+    board = BoardThread(links, inbox, session).start()
+    yield links, board
+    board.stop()
+    links.stop()
+
+
+def board_addr(links):
+    return ("127.0.0.1", links.osc.address[1])
+
+
+def connected_peer(links, role="host", passcode=PASS) -> RawPeer:
+    peer = RawPeer(board_addr(links))
+    peer.send("/sg/connect", passcode, role)
+    got = peer.receive(1.0, until=lambda m: of(m, "/sg/connected") and of(m, "/sg/state"))
+    assert of(got, "/sg/connected"), got
+    return peer
+
+
+def test_g8_host_command_with_id_is_applied_and_acked(osc_board):
+    """GIVEN a host session WHEN it sends /sg/cmd/player/name id 1 Анна THEN the board applies it,
+    acks ok, and the next state carries the name."""
+    links, board = osc_board
+    client = OscClient(*board_addr(links), PASS, bind=("127.0.0.1", 0))
+    try:
+        client.connect()
+        assert client.command("/sg/player/name", 1, "Анна") == (True, None)
+        state = client.wait_state(lambda s: s["players"][0]["name"] == "Анна")
+        assert state["rev"] == board.session.rev
+        ok, reason = client.command("/sg/judge/right")
+        assert not ok and reason                  # refused by the game in setup, with its reason
+    finally:
+        client.close()
+
+
+def test_proto2_duplicates_applied_once_every_copy_answered(osc_board):
+    """GIVEN a host session WHEN the same (session, id) arrives three times, and after a reconnect from the
+    same address once more THEN the board applies it once and answers every copy with the same ack."""
+    links, board = osc_board
+    peer = connected_peer(links)
+    try:
+        before = len(board.applied)
+        peer.send("/sg/cmd/player/name", 77, 2, "Борис")
+        first = peer.receive(1.0, until=lambda m: of(m, "/sg/ack"))
+        assert of(first, "/sg/ack") == [[77, "ok"]]
+        peer.send("/sg/cmd/player/name", 77, 2, "Борис")
+        peer.send("/sg/cmd/player/name", 77, 2, "Борис")
+        peer.send("/sg/connect", PASS, "host")    # a retried connect keeps the session and its ids
+        peer.send("/sg/cmd/player/name", 77, 2, "Борис")
+        more = peer.receive(0.5, until=lambda m: len(of(m, "/sg/ack")) == 3)
+        assert of(more, "/sg/ack") == [[77, "ok"]] * 3
+        assert len(board.applied) - before == 1
+        assert links.status()["osc"]["duplicates"] == 3
+    finally:
+        peer.close()
+
+
+def test_proto2_ack_is_sent_only_after_the_board_applied_it():
+    """GIVEN a server whose board loop has not drained the inbox WHEN a command (and a copy) arrive
+    THEN no ack is sent; WHEN the board reports the result THEN the ack goes out, with the reason."""
+    inbox = Inbox()
+    links = Links({"osc": {"bind": "127.0.0.1", "port": 0, "passcode": PASS}}, inbox, lambda: 5.0)
+    links.start()
+    peer = RawPeer(board_addr(links))
+    try:
+        peer.send("/sg/connect", PASS)
+        assert of(peer.receive(1.0, until=lambda m: of(m, "/sg/connected")), "/sg/connected")
+        peer.send("/sg/cmd/undo", 5)
+        peer.send("/sg/cmd/undo", 5)
+        assert wait_until(lambda: len(inbox) == 1)
+        assert of(peer.receive(0.2), "/sg/ack") == []
+        (item,) = inbox.drain()
+        assert item.cmd.address == "/sg/undo" and item.cmd.at == 5.0 and item.source.startswith("osc:")
+        item.on_result(False, "nothing to undo")
+        assert of(peer.receive(1.0, until=lambda m: of(m, "/sg/ack")), "/sg/ack") == [
+            [5, "error", "nothing to undo"]]
+    finally:
+        peer.close()
+        links.stop()
+
+
+def test_proto2_unauthenticated_sender_changes_nothing(osc_board):
+    """GIVEN a stranger on the network WHEN it sends plain and id commands, a wrong passcode, and /sg/clock
+    THEN it is denied, nothing reaches the game (rev and scores unchanged), and it is counted."""
+    links, board = osc_board
+    rev = board.session.rev
+    before = board.session.snapshot()
+    stranger = RawPeer(board_addr(links))
+    try:
+        stranger.send("/sg/player/name", 1, "Мэллори")
+        stranger.send("/sg/cmd/score/adjust", 1, 1, 500)
+        stranger.send("/sg/connect", "guess")
+        stranger.send("/sg/clock")
+        got = stranger.receive(0.5, until=lambda m: len(m) == 4)
+        assert [a for a, _ in got].count("/sg/denied") == 4
+        assert ["wrong passcode"] in of(got, "/sg/denied")
+        assert not of(got, "/sg/state") and not of(got, "/sg/host/question")
+        time.sleep(0.1)
+        assert board.session.rev == rev and board.session.snapshot()["players"] == before["players"]
+        counts = links.status()["osc"]
+        assert counts["unauthorized"] == 3 and counts["denied"] == 1
+    finally:
+        stranger.close()
+
+
+def test_proto2_view_session_watches_but_cannot_command(osc_board):
+    """GIVEN a view session (view passcode) WHEN it commands THEN it is refused; it gets state but never
+    the host's question; the view passcode cannot open a host session."""
+    links, board = osc_board
+    rev = board.session.rev
+    view = connected_peer(links, role="view", passcode="look")
+    try:
+        view.send("/sg/cmd/player/name", 1, 1, "X")
+        view.send("/sg/player/name", 1, "X")
+        got = view.receive(0.6)
+        assert of(got, "/sg/ack") == [[1, "error", "a view session may not send commands"]]
+        assert of(got, "/sg/error") == [["/sg/player/name", "a view session may not send commands"]]
+        assert of(got, "/sg/state") and not of(got, "/sg/host/question")
+        assert board.session.rev == rev
+        with pytest.raises(NotConnected, match="wrong passcode"):
+            OscClient(*board_addr(links), "look", role="host", bind=("127.0.0.1", 0)).connect()
+    finally:
+        view.close()
+
+
+def test_proto2_host_gets_question_and_state_pushed_every_interval(osc_board):
+    """GIVEN a host and a view session and an open question (BZ1) WHEN state_interval (0.2 s) passes a few
+    times with no change THEN /sg/state rev json keeps coming to both, and /sg/host/question with the open
+    question follows each state, to the host only."""
+    links, board = osc_board
+    client = OscClient(*board_addr(links), PASS, bind=("127.0.0.1", 0))
+    view = connected_peer(links, role="view", passcode="look")
+    try:
+        client.connect()
+        for address, *args in [("/sg/topics", "A", "B", "C", "D"), ("/sg/game/start",), ("/sg/chooser", 1),
+                               ("/sg/select", 2, 3)]:
+            assert client.command(address, *args) == (True, None), address
+        host = connected_peer(links)
+        got = host.receive(0.7)
+        states = of(got, "/sg/state")
+        questions = of(got, "/sg/host/question")
+        assert len(states) >= 3 and len(questions) >= len(states)
+        assert all(rev == board.session.rev and json.loads(text)["rev"] == rev for rev, text in states)
+        assert all(json.loads(text)["topic"] == 2 and json.loads(text)["index"] == 3 for text, _ in questions)
+        seen_by_view = view.receive(0.5)
+        assert len(of(seen_by_view, "/sg/state")) >= 2 and not of(seen_by_view, "/sg/host/question")
+        assert client.question["topic"] == 2
+        host.close()
+    finally:
+        client.close()
+        view.close()
+
+
+def test_proto2_internal_clock_and_bad_arguments_refused(osc_board):
+    """GIVEN a host session WHEN it sends /sg/clock, a bad seat, an unknown address, a non-int id
+    THEN each is refused with a reason and the game is unchanged."""
+    links, board = osc_board
+    rev = board.session.rev
+    host = connected_peer(links)
+    try:
+        host.send("/sg/cmd/clock", 1)
+        host.send("/sg/cmd/player/name", 2, 0, "Ноль")
+        host.send("/sg/cmd/nonsense", 3)
+        host.send("/sg/cmd/undo", "four")
+        host.send("/sg/clock")
+        got = host.receive(0.6)
+        acks = {a[0]: a for a in of(got, "/sg/ack")}
+        assert acks[1][1:] == ["error", "/sg/clock is internal to the board"]
+        assert "seat is 1 or more" in acks[2][2] and "unknown address" in acks[3][2]
+        errors = of(got, "/sg/error")
+        assert ["/sg/undo", "the first argument of /sg/cmd/... must be an int id"] in errors
+        assert ["/sg/clock", "/sg/clock is internal to the board"] in errors
+        assert board.session.rev == rev
+    finally:
+        host.close()
+
+
+def test_proto2_plain_command_refused_by_game_gets_error(osc_board):
+    """GIVEN a host session WHEN a plain /sg/game/start is refused by the game... or accepted
+    THEN a refusal comes back as /sg/error address reason, an accepted one brings a new state."""
+    links, board = osc_board
+    host = connected_peer(links)
+    try:
+        host.send("/sg/judge/wrong")               # nobody is answering in setup
+        got = host.receive(1.0, until=lambda m: of(m, "/sg/error"))
+        assert of(got, "/sg/error")[0][0] == "/sg/judge/wrong"
+        host.send("/sg/player/name", 3, "Вера")
+        got = host.receive(1.0, until=lambda m: any("Вера" in p[1] for p in of(m, "/sg/state")))
+        assert any("Вера" in p[1] for p in of(got, "/sg/state"))
+    finally:
+        host.close()
+
+
+def test_proto2_allowlist_drops_other_addresses():
+    """GIVEN osc.allow = 10.0.0.0/8 WHEN 127.0.0.1 connects with the right passcode
+    THEN nothing is answered and it is counted as unauthorized."""
+    inbox = Inbox()
+    links = Links({"osc": {"bind": "127.0.0.1", "port": 0, "passcode": PASS, "allow": ["10.0.0.0/8"]}},
+                  inbox, lambda: 1.0)
+    links.start()
+    peer = RawPeer(board_addr(links))
+    try:
+        peer.send("/sg/connect", PASS)
+        assert peer.receive(0.3) == []
+        assert links.status()["osc"]["unauthorized"] == 1 and links.status()["osc"]["sessions"] == 0
+    finally:
+        peer.close()
+        links.stop()
+
+
+def test_proto2_idle_session_expires_and_passcode_guessing_is_throttled():
+    """GIVEN idle_timeout 30 s on a fake clock WHEN 31 s pass without a packet THEN the session is gone and
+    its commands are denied; GIVEN five wrong passcodes THEN even the right one is refused for a minute."""
+    now = [100.0]
+    inbox = Inbox()
+    server = OscServer(resolve({"osc": {"bind": "127.0.0.1", "port": 0, "passcode": PASS}})["osc"],
+                       inbox, lambda: 1.0, monotonic=lambda: now[0])
+    server.start()
+    peer = RawPeer(("127.0.0.1", server.address[1]))
+    try:
+        peer.send("/sg/connect", PASS)
+        assert of(peer.receive(1.0, until=lambda m: of(m, "/sg/connected")), "/sg/connected")
+        now[0] += 31
+        peer.send("/sg/cmd/undo", 1)
+        got = peer.receive(1.0, until=lambda m: of(m, "/sg/denied"))
+        assert of(got, "/sg/denied")[0][0].startswith("not connected") and len(inbox) == 0
+        for _ in range(5):
+            peer.send("/sg/connect", "wrong")
+        peer.send("/sg/connect", PASS)
+        got = peer.receive(1.0, until=lambda m: len(of(m, "/sg/denied")) == 6)
+        assert of(got, "/sg/denied")[-1] == ["too many wrong passcodes, try again later"]
+        now[0] += 61
+        peer.send("/sg/connect", PASS)
+        assert of(peer.receive(1.0, until=lambda m: of(m, "/sg/connected")), "/sg/connected")
+    finally:
+        peer.close()
+        server.stop()
+
+
+def test_proto2_empty_passcode_refuses_everyone():
+    """GIVEN no osc.passcode configured WHEN anyone connects THEN they are denied with that reason."""
+    inbox = Inbox()
+    links = Links({"osc": {"bind": "127.0.0.1", "port": 0}}, inbox, lambda: 1.0)
+    links.start()
+    try:
+        with pytest.raises(NotConnected, match="no passcode"):
+            OscClient(*board_addr(links), "", bind=("127.0.0.1", 0)).connect(timeout=1)
+    finally:
+        links.stop()
