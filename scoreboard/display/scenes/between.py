@@ -124,17 +124,21 @@ def draw_winner(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> N
 
 
 def draw_tournament(canvas: Canvas, snapshot: dict, now: float, layout: Layout, kind: str, view) -> None:
-    """bracket / standings from the tournament package, or a placeholder when no tournament is configured."""
+    """bracket / standings from the tournament package, or a placeholder when no tournament is configured.
+
+    `view` is what the tournament's `screen_view` gives: (drawing kind, view dict), or None."""
     theme = canvas.theme
     if view is not None:
         try:
             from scoreboard.tournament import screens
+            draw_kind, data = view
             style = {"font_path": theme.font("main"), "fg": theme.color("text"), "bg": theme.color("background"),
                      "accent": theme.color("accent"), "muted": theme.color("muted")}
-            screens.draw(canvas.surface, kind, view, style)
-            canvas._note("image", f"tournament:{kind}", canvas.rect, canvas.rect)
+            screens.draw(canvas.surface, draw_kind, data, style)
+            canvas._note("image", f"tournament:{draw_kind}", canvas.rect, canvas.rect)
             return
         except Exception as error:  # a tournament drawing bug must not take the board down
+            canvas.fill(theme.color("background"))
             canvas.text(layout.header, f"{kind}: {error}", "small", theme.color("wrong"), tag="tournament:error")
     header(canvas, layout.header, theme.text("title"), "")
     canvas.text(layout.main, theme.text("no_tournament"), "title", theme.color("muted"), tag="tournament:none")

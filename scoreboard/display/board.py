@@ -1,0 +1,215 @@
+"""`scoreboard run`: the board loop — the only thread that touches the session and pygame.
+
+Each frame: handle window events (keys 1–9 as seats, Esc asks before quitting), drain the links' inbox in time order
+and submit each command (answering every item's `on_result`), fire due deadlines, publish a changed snapshot to the
+links, and let each screen redraw only if what it shows changed. Engine time is `monotonic() - epoch`: 0 at the first
+command of a new journal, continuing after the last event of a recovered one.
+"""
+from __future__ import annotations
+
+import time
+from datetime import datetime
+from pathlib import Path
+
+import pygame
+
+from scoreboard.display.screens import Screen, ScreenSpec
+from scoreboard.display.sounds import Sounds
+from scoreboard.display.theme import load_theme
+
+# Host keys on the board's own keyboard (rehearsal, or when the remote is down).
+HOST_KEYS = {pygame.K_SPACE: "/sg/next", pygame.K_F9: "/sg/pause", pygame.K_F10: "/sg/unpause"}
+
+
+def journal_path(board: dict) -> tuple[Path, bool]:
+    """(path, exists): the configured journal, or a new one under journal_dir named by the date and time."""
+    if board.get("journal"):
+        path = Path(board["journal"])
+        return path, path.exists() and path.stat().st_size > 0
+    stamp = datetime.now().strftime("%Y-%m-%d_%H-%M-%S")
+    return Path(board.get("journal_dir") or "games") / f"{stamp}.sqlite", False
+
+
+def open_session(board: dict, out=print):
+    """A recovered session for an existing journal (it comes back paused), else a new game from the config."""
+    from scoreboard.engine.commands import Command
+    from scoreboard.session import Session
+    path, exists = journal_path(board)
+    if exists:
+        session = Session.recover(path, live_seed=True)
+        out(f"board: recovered {path} at rev {session.rev} (paused: unpause to go on)")
+        return session, path, session.time
+    path.parent.mkdir(parents=True, exist_ok=True)
+    session = Session(path, live_seed=True)
+    session.submit(Command(0.0, "/sg/game/new", (board["regulation"], board["stage"])))
+    out(f"board: new game {board['regulation']} {board['stage']}, journal {path}")
+    return session, path, 0.0
+
+
+def _links(config: dict, inbox_box: list, clock, out=print):
+    """The links package's Inbox and Links, when it is installed; the board also runs without them."""
+    try:
+        from scoreboard.links import Inbox, Links
+    except ImportError as error:
+        out(f"board: links unavailable ({error}); keyboard seats only")
+        return None, None
+    inbox = Inbox()
+    inbox_box.append(inbox)
+    try:
+        links = Links({k: config[k] for k in ("osc", "buttons") if k in config}, inbox, clock)
+        links.start()
+    except Exception as error:  # a busy port or a bad box path must not stop the game
+        out(f"board: links failed to start: {error}")
+        return inbox, None
+    return inbox, links
+
+
+class Board:
+    def __init__(self, config: dict, session, epoch: float, screens: list[Screen], theme, inbox=None, links=None,
+                 clock=time.monotonic, out=print):
+        self.config, self.session, self.epoch, self.screens = config, session, epoch, screens
+        self.theme, self.inbox, self.links, self.clock, self.out = theme, inbox, links, clock, out
+        board = config["board"]
+        self.sounds = Sounds(theme, board.get("sounds", True))
+        self.keys = self._key_seats(config)
+        self.watcher = None
+        if board.get("rehearsal"):
+            from scoreboard.display.reload import ThemeWatcher
+            self.watcher = ThemeWatcher(theme, board.get("theme"))
+        self.published_rev = None
+        self.snapshot = session.snapshot()
+        self.status: dict | None = None
+        self._status_at = 0.0
+        self.confirm_quit = False
+        self.running = True
+        self.tournament = self._tournament(config)
+
+    def now(self) -> float:
+        return self.clock() - self.epoch
+
+    @staticmethod
+    def _key_seats(config):
+        try:
+            from scoreboard.links.keys import KeySeats
+        except ImportError:
+            return None
+        keys = dict((config.get("buttons") or {}).get("keys") or {})
+        if not keys and config["board"].get("rehearsal"):
+            keys = {str(seat): seat for seat in range(1, 10)}
+        return KeySeats(keys, (config.get("buttons") or {}).get("gamepad"))
+
+    def _tournament(self, config):
+        path = (config.get("tournament") or {}).get("file")
+        if not path:
+            return None
+        try:
+            from scoreboard.tournament.service import Tournament
+            from scoreboard.tournament.views import screen_view
+            tournament = Tournament(path)
+        except Exception as error:
+            self.out(f"board: tournament {path} not loaded: {error}")
+            return None
+        return lambda scene: screen_view(tournament, scene)
+
+    # --- one frame -------------------------------------------------------------------------------------------
+    def submit(self, cmd, on_result=None) -> None:
+        from scoreboard.engine.commands import Refused
+        try:
+            self.session.submit(cmd)
+        except Refused as error:
+            if on_result:
+                on_result(False, str(error))
+            return
+        if on_result:
+            on_result(True, None)
+
+    def handle(self, event) -> None:
+        if event.type == pygame.QUIT:
+            self.confirm_quit = True
+        elif event.type in (pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED):
+            for screen in self.screens:
+                screen.resized()
+        elif event.type == pygame.KEYDOWN and self.confirm_quit:
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_y):
+                self.running = False
+            elif event.key == pygame.K_ESCAPE:
+                self.confirm_quit = False
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.confirm_quit = self.config["board"].get("confirm_quit", True)
+            self.running = self.confirm_quit
+        elif event.type == pygame.KEYDOWN and event.key in HOST_KEYS:
+            from scoreboard.engine.commands import Command
+            self.submit(Command(max(self.now(), self.session.time), HOST_KEYS[event.key]))
+        elif self.keys is not None:
+            cmd = self.keys.command_for(event, max(self.now(), self.session.time))
+            if cmd is not None:
+                self.submit(cmd)
+
+    def frame(self) -> None:
+        for event in pygame.event.get():
+            self.handle(event)
+        now = self.now()
+        if self.inbox is not None:
+            for item in self.inbox.drain():
+                self.submit(item.cmd, item.on_result)
+        self.session.advance(now)
+        if self.session.rev != self.published_rev:
+            before, self.snapshot = self.snapshot, self.session.snapshot()
+            self.published_rev = self.session.rev
+            if self.links is not None:
+                self.links.publish(self.snapshot, self.session.host_question())
+            self.sounds.update(before, self.snapshot, now)
+        else:
+            self.sounds.update(None, self.snapshot, now)
+        if self.links is not None and self.clock() - self._status_at >= 0.5:
+            self.status, self._status_at = self.links.status(), self.clock()
+        if self.watcher is not None and (theme := self.watcher.poll()) is not None:
+            self.out(f"board: theme reloaded ({len(theme.problems)} problem(s))")
+            for screen in self.screens:
+                screen.set_theme(theme)
+        overlay = self._quit_overlay if self.confirm_quit else None
+        host_question = None
+        for screen in self.screens:
+            if screen.spec.role == "host" and host_question is None:
+                host_question = self.session.host_question()
+            screen.render(self.snapshot, now, self.status, host_question, self.tournament, overlay)
+
+    def _quit_overlay(self, surface) -> None:
+        from scoreboard.display.canvas import Canvas
+        canvas = Canvas(surface, self.screens[0].theme)
+        canvas.dim(200)
+        canvas.text(pygame.Rect(0, canvas.h // 3, canvas.w, canvas.h // 3), canvas.theme.text("quit_confirm"),
+                    "title", canvas.theme.color("text"), tag="quit")
+
+    def run(self) -> int:
+        tick = pygame.time.Clock()
+        fps = self.config["board"].get("fps", 60)
+        try:
+            while self.running:
+                self.frame()
+                tick.tick(fps)  # sleeps: an idle board costs almost no CPU
+        finally:
+            if self.links is not None:
+                self.links.stop()
+            for screen in self.screens:
+                screen.close()
+            self.session.close()
+        return 0
+
+
+def run(config: dict, out=print) -> int:
+    pygame.init()
+    board = config["board"]
+    theme = load_theme(board.get("theme"))
+    for problem in theme.problems:
+        out(f"theme: {problem} (the default is used)")
+    session, path, start = open_session(board, out)
+    epoch = time.monotonic() - start
+    screens = []
+    for spec in config["screens"]:
+        screens.append(Screen(ScreenSpec(spec["role"], spec["display"], tuple(spec["size"]), spec["fullscreen"]), theme))
+        if spec["fullscreen"]:
+            pygame.mouse.set_visible(False)
+    holder: list = []
+    inbox, links = _links(config, holder, lambda: time.monotonic() - epoch, out)
+    return Board(config, session, epoch, screens, theme, inbox, links, out=out).run()

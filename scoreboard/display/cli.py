@@ -1,0 +1,199 @@
+"""`scoreboard run | demo | screenshot | follow | theme check/new | config init/check` and `bench display`."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from scoreboard.display.simulated import DEFAULT_STAGE
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise ValueError(f"expected WIDTHxHEIGHT, e.g. 1920x1080, got {text!r}") from None
+    if not (160 <= w <= 8192 and 120 <= h <= 8192):
+        raise ValueError(f"size out of range (160x120 .. 8192x8192): {text}")
+    return w, h
+
+
+def _size_arg(text: str) -> tuple[int, int]:
+    import argparse
+    try:
+        return _size(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def register(sub) -> None:
+    p = sub.add_parser("run", help="run the board: every screen in the config, the game from the links")
+    p.add_argument("--config", metavar="FILE", help="config file (default: config/scoreboard.toml)")
+    p.add_argument("--rehearsal", action="store_true", help="live theme reload, keys 1–9 press seats 1–9")
+    p.add_argument("--windowed", action="store_true", help="no fullscreen (testing on a laptop)")
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("demo", help="a whole simulated game with the built-in pack (no hardware)")
+    p.add_argument("--regulation", default="novosibirsk-2007", choices=sorted(DEFAULT_STAGE))
+    p.add_argument("--stage", help="stage (default: 1/9, final or cup by regulation)")
+    p.add_argument("--speed", type=float, default=1.0, help="play speed in a window (headless runs flat out)")
+    p.add_argument("--windowed", action="store_true", help="a window instead of fullscreen")
+    p.add_argument("--theme", help="visual theme name or folder")
+    p.add_argument("--out", default="out/demo", help="where the headless run writes its PNG frames")
+    p.add_argument("--size", type=_size_arg, default=(1280, 720), help="WIDTHxHEIGHT")
+    p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("screenshot", help="render the snapshot at the end of a simulation script to a PNG")
+    p.add_argument("script")
+    p.add_argument("--out", required=True, metavar="PNG")
+    p.add_argument("--role", default="audience", choices=("audience", "host", "players"))
+    p.add_argument("--theme")
+    p.add_argument("--size", type=_size_arg, default=(1920, 1080), help="WIDTHxHEIGHT (default 1920x1080)")
+    p.add_argument("--at", type=float, help="engine time to draw at (default: the script's last time)")
+    p.set_defaults(func=cmd_screenshot)
+
+    p = sub.add_parser("follow", help="draw another board's state (OSC) on this machine's screen")
+    p.add_argument("target", metavar="BOARD:PORT")
+    p.add_argument("--role", default="audience", choices=("audience", "host", "players"))
+    p.add_argument("--passcode", default="", help="the board's OSC passcode (view or host)")
+    p.add_argument("--theme")
+    p.add_argument("--size", type=_size_arg, default=(1920, 1080))
+    p.add_argument("--windowed", action="store_true")
+    p.set_defaults(func=cmd_follow)
+
+    p = sub.add_parser("theme", help="visual themes")
+    tsub = p.add_subparsers(dest="theme_command", required=True)
+    c = tsub.add_parser("check", help="list every problem of a theme (file, key, reason)")
+    c.add_argument("dir", help="theme folder or name under themes/")
+    c.set_defaults(func=cmd_theme_check)
+    c = tsub.add_parser("new", help="write a starter theme to themes/NAME (or --dir)")
+    c.add_argument("name")
+    c.add_argument("--dir", help="parent folder (default: themes/)")
+    c.set_defaults(func=cmd_theme_new)
+
+    p = sub.add_parser("config", help="the board's config file")
+    csub = p.add_subparsers(dest="config_command", required=True)
+    c = csub.add_parser("init", help="write config/scoreboard.toml with every default")
+    c.add_argument("--out", default="config/scoreboard.toml")
+    c.add_argument("--force", action="store_true", help="overwrite an existing file")
+    c.set_defaults(func=cmd_config_init)
+    c = csub.add_parser("check", help="list every problem of a config file")
+    c.add_argument("file", nargs="?", default="config/scoreboard.toml")
+    c.set_defaults(func=cmd_config_check)
+
+
+def cmd_run(args) -> int:
+    from scoreboard.display.config import load_config
+    config, problems = load_config(args.config)
+    if problems:
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        return 2
+    if args.rehearsal:
+        config["board"]["rehearsal"] = True
+    if args.windowed:
+        for screen in config["screens"]:
+            screen["fullscreen"] = False
+    from scoreboard.display.screens import headless
+    if headless():
+        print("run: no display (set DISPLAY, or SDL_VIDEODRIVER=kmsdrm on a console)", file=sys.stderr)
+        return 2
+    from scoreboard.display import board
+    return board.run(config)
+
+
+def cmd_demo(args) -> int:
+    from scoreboard.display import demo
+    if args.speed <= 0:
+        print("demo: --speed must be above 0", file=sys.stderr)
+        return 2
+    return demo.run(args.regulation, args.stage, args.speed, args.windowed, Path(args.out), args.theme, args.size)
+
+
+def cmd_screenshot(args) -> int:
+    from scoreboard.display.screens import use_dummy_drivers
+    use_dummy_drivers()
+    import pygame
+    from scoreboard.display import scenes
+    from scoreboard.display.theme import load_theme
+    from scoreboard.script import ScriptError, simulate
+    try:
+        session = simulate(args.script)
+    except ScriptError as error:
+        print("\n".join(error.problems), file=sys.stderr)
+        return 1
+    pygame.init()
+    theme = load_theme(args.theme)
+    for problem in theme.problems:
+        print(f"theme: {problem}", file=sys.stderr)
+    snapshot = session.snapshot()
+    now = args.at if args.at is not None else float(snapshot.get("time") or 0.0)
+    surface = pygame.Surface(args.size)
+    scenes.draw(surface, snapshot, theme, now, args.role, host_question=session.host_question(), animate=False)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    pygame.image.save(surface, str(out))
+    print(f"{out}: {snapshot['phase']} ({scenes.scene_name(snapshot, args.role)}), {args.role}, "
+          f"{args.size[0]}x{args.size[1]}")
+    return 0
+
+
+def cmd_follow(args) -> int:
+    from scoreboard.display import follow
+    try:
+        return follow.run(args.target, args.role, args.passcode, args.theme, args.size, not args.windowed)
+    except ValueError as error:
+        print(f"follow: {error}", file=sys.stderr)
+        return 2
+
+
+def cmd_theme_check(args) -> int:
+    from scoreboard.display.screens import use_dummy_drivers
+    use_dummy_drivers()
+    from scoreboard.display.theme import THEMES_DIR, check_theme
+    folder = Path(args.dir)
+    if not folder.is_dir() and (THEMES_DIR / args.dir).is_dir():
+        folder = THEMES_DIR / args.dir
+    problems = check_theme(folder)
+    for problem in problems:
+        print(problem)
+    print(f"{folder}: {len(problems)} problem(s)" if problems else f"{folder}: ok")
+    return 1 if problems else 0
+
+
+def cmd_theme_new(args) -> int:
+    from scoreboard.display.starter import write_starter
+    try:
+        path = write_starter(args.name, Path(args.dir) if args.dir else None)
+    except (FileExistsError, ValueError) as error:
+        print(f"theme new: {error}", file=sys.stderr)
+        return 1
+    print(f"{path}: written; edit it, then `scoreboard theme check {path.parent}`")
+    return 0
+
+
+def cmd_config_init(args) -> int:
+    from scoreboard.display.config import write_default
+    try:
+        path = write_default(args.out, args.force)
+    except FileExistsError as error:
+        print(f"config init: {error}", file=sys.stderr)
+        return 1
+    print(f"{path}: written")
+    return 0
+
+
+def cmd_config_check(args) -> int:
+    from scoreboard.display.config import load_config
+    _, problems = load_config(args.file)
+    for problem in problems:
+        print(problem)
+    print(f"{args.file}: {len(problems)} problem(s)" if problems else f"{args.file}: ok")
+    return 1 if problems else 0
+
+
+def _bench(args) -> int:
+    from scoreboard.display.bench import run
+    return run(args)
+
+
+BENCHES = {"display": _bench}

@@ -1,0 +1,55 @@
+"""`scoreboard theme new NAME`: a starter theme that names every key, commented out, so a crew edits what it needs."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from scoreboard.display.builtin_theme import BUILTIN_STRINGS
+from scoreboard.display.theme import THEMES_DIR, load_theme
+
+_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,40}$")
+
+
+def _toml_value(value) -> str:
+    if isinstance(value, tuple):
+        return '"#%02x%02x%02x"' % value
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return repr(value)
+
+
+def starter_text(name: str) -> str:
+    base = load_theme(None)
+    lines = [f"# Theme {name!r}: laid over the default theme; uncomment and change only what you need.",
+             "# Sizes are fractions of the screen height (text at least 0.03). Paths are relative to this folder,",
+             "# or `assets:` for the project's assets/. Check it with: scoreboard theme check " + name, "",
+             "[meta]", f'name = "{name}"', 'description = "My club\'s look"', '# language = "ru"   # ru | en',
+             '# min_contrast = 7.0   # promise a WCAG contrast; `theme check` holds you to it', ""]
+    for section in ("colors", "fonts", "sizes", "images", "sounds", "animation"):
+        lines.append(f"[{section}]")
+        for key, value in base.values[section].items():
+            if section in ("fonts", "images", "sounds") and isinstance(value, str) and value:
+                value = "assets:" + Path(value).resolve().relative_to(Path(base.folder).parents[1] / "assets").as_posix() \
+                    if "/assets/" in value else value
+            lines.append(f"# {key} = {_toml_value(value)}")
+        if section == "images":
+            lines.append('# logo = "logo.png"   # a PNG next to this file')
+        lines.append("")
+    lines.append("[strings.ru]")
+    lines += [f"# {key} = {_toml_value(text)}" for key, text in BUILTIN_STRINGS.items()]
+    lines.append("")
+    return "\n".join(lines)
+
+
+def write_starter(name: str, parent: Path | None = None) -> Path:
+    if not _NAME.match(name):
+        raise ValueError(f"a theme name is lowercase letters, digits, - and _ (got {name!r})")
+    folder = (parent or THEMES_DIR) / name
+    path = folder / "theme.toml"
+    if path.exists():
+        raise FileExistsError(f"{path} exists already")
+    folder.mkdir(parents=True, exist_ok=True)
+    path.write_text(starter_text(name), encoding="utf-8")
+    return path
