@@ -1,0 +1,93 @@
+"""Results straight from a board's journal: winner from the snapshot, extra-topic points kept out of sums (T-S3),
+idempotent recording, and two rooms writing into one file at once (T-A6)."""
+from __future__ import annotations
+
+import multiprocessing
+
+import pytest
+
+from scoreboard.tournament import record_from_journal
+from scoreboard.tournament.errors import TournamentError
+from scoreboard.tournament.flow_samara import cup_sums
+from scoreboard.tournament.service import Tournament
+
+from .helpers import names, register
+from .journals import play_samara_game
+
+
+@pytest.fixture
+def cup(path):
+    t = Tournament.create(path, "samara-2003", seed=11)
+    register(t, names(18), cups=["winter"])
+    t.draw()
+    return t
+
+
+def test_ts3_extra_topic_decides_the_winner_but_not_the_sum(cup, path, tmp_path):
+    """GIVEN a journal where seats 1 and 2 tie on 150 and seat 2 wins the extra topic with 150 more
+    WHEN the game is recorded from the journal
+    THEN seat 2 is the winner, and its cup sum is 150 (not 300)."""
+    game = cup.store.games()[0]
+    snap = play_samara_game(tmp_path / "j.sqlite", game["players"], {1: 1, 2: 2}, extra_topic_seat=2)
+    assert snap["game_over"] and snap["players"][1]["tiebreak_score"] == 150
+    out = record_from_journal(path, game["id"], tmp_path / "j.sqlite")
+    assert out == {"game": game["id"], "recorded": True, "winner": game["players"][1]}
+    assert cup_sums(Tournament(path), "winter")[game["players"][1]] == 150
+
+
+def test_journal_seats_in_another_order_are_matched_by_name(cup, path, tmp_path):
+    game = cup.store.games()[1]
+    seated = list(reversed(game["players"]))
+    play_samara_game(tmp_path / "j.sqlite", seated, {1: 1, 2: 1, 3: 2})
+    record_from_journal(path, game["id"], tmp_path / "j.sqlite")
+    stored = Tournament(path).store.game(game["id"])["result"]
+    assert stored["winner"] == seated[0]
+    assert {s["name"]: s["score"] for s in stored["seats"]}[seated[0]] == 300
+    assert {s["name"]: s["right"] for s in stored["seats"]}[seated[1]] == 5
+
+
+def test_unfinished_or_foreign_journal_is_refused_and_changes_nothing(cup, path, tmp_path):
+    game = cup.store.games()[0]
+    play_samara_game(tmp_path / "open.sqlite", game["players"], {1: 1}, finish=False)
+    with pytest.raises(TournamentError, match="not over"):
+        record_from_journal(path, game["id"], tmp_path / "open.sqlite")
+    play_samara_game(tmp_path / "other.sqlite", ["X", "Y", "Z"], {1: 1})
+    with pytest.raises(TournamentError, match="are not the game's players"):
+        record_from_journal(path, game["id"], tmp_path / "other.sqlite")
+    with pytest.raises(TournamentError, match="no game"):
+        record_from_journal(path, "winter-9-9", tmp_path / "other.sqlite")
+    assert all(g["result"] is None for g in Tournament(path).store.games())
+
+
+def test_same_journal_twice_records_once(cup, path, tmp_path):
+    game = cup.store.games()[0]
+    play_samara_game(tmp_path / "j.sqlite", game["players"], {1: 3})
+    assert record_from_journal(path, game["id"], tmp_path / "j.sqlite")["recorded"] is True
+    assert record_from_journal(path, game["id"], tmp_path / "j.sqlite")["recorded"] is False
+    assert sum(1 for a in Tournament(path).store.audit_log() if a["what"] == "result") == 1
+
+
+def _room(args):
+    path, jobs = args
+    return [(gid, record_from_journal(path, gid, journal)["recorded"]) for gid, journal in jobs]
+
+
+def test_ta6_two_rooms_record_at_once_without_losing_or_doubling(cup, path, tmp_path):
+    """GIVEN six round-1 games played on boards, each journal handed to BOTH rooms' processes
+    WHEN the two processes record every game at the same time into one tournament file
+    THEN every game has exactly one result, recorded by exactly one of them, and the round advances."""
+    jobs = []
+    for k, game in enumerate(cup.store.games()):
+        journal = tmp_path / f"{game['id']}.sqlite"
+        play_samara_game(journal, game["players"], {1: (k % 3) + 1, 2: 1}, extra_topic_seat=1)
+        jobs.append((game["id"], str(journal)))
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        rooms = pool.map(_room, [(str(path), jobs), (str(path), list(reversed(jobs)))])
+    recorded = {}
+    for room in rooms:
+        for gid, did in room:
+            recorded[gid] = recorded.get(gid, 0) + did
+    assert recorded == {gid: 1 for gid, _ in jobs}
+    t = Tournament(path)
+    assert sum(1 for a in t.store.audit_log() if a["what"] == "result") == len(jobs)
+    assert len(t.advance()["qualified"]) == 9

@@ -1,0 +1,80 @@
+"""samara-2003 topic assignment (T-S8): own and team-mates' topics, distinct names in a game, each topic once."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from scoreboard.tournament import topics
+from scoreboard.tournament.errors import TournamentError
+from scoreboard.tournament.lots import rng
+from scoreboard.tournament.service import Tournament
+
+from .helpers import names, play_stage, register
+
+
+def _keeps_rules(assignment, games, per_game, team_of):
+    used = [t.id for ts in assignment.values() for t in ts]
+    assert len(used) == len(set(used)), "a topic used twice"
+    for g, ts in assignment.items():
+        assert len(ts) == per_game
+        assert len({t.name for t in ts}) == per_game, f"{g}: two topics share a name"
+        assert all(topics.playable(t, games[g], team_of) for t in ts), f"{g}: a player plays their own/team topic"
+
+
+@st.composite
+def pools(draw_):
+    n_games = draw_(st.integers(1, 5))
+    players = [f"p{i}" for i in range(3 * n_games)]
+    games = {f"G{k}": players[3 * k:3 * k + 3] for k in range(n_games)}
+    team_of = {p: draw_(st.sampled_from([None, "A", "B"])) for p in players}
+    pool = [topics.Topic(f"t{i}", f"name{draw_(st.integers(0, 8))}", draw_(st.sampled_from(players + [None])))
+            for i in range(draw_(st.integers(4, 30)))]
+    return games, team_of, pool, draw_(st.integers(4, 5))
+
+
+@settings(max_examples=80, deadline=None)
+@given(pools())
+def test_ts8_assignment_keeps_every_rule_or_names_game_and_rule(case):
+    """GIVEN any pool, games and teams WHEN topics are assigned
+    THEN the assignment keeps all three rules; or, when it refuses, the message names a game and the rule."""
+    games, team_of, pool, per_game = case
+    try:
+        out = topics.assign(games, per_game, pool, team_of, rng(1, "topics"))
+    except TournamentError as error:
+        text = str(error)
+        assert "game" in text and ("written by these players" in text or "used at most once" in text)
+        return
+    _keeps_rules(out, games, per_game, team_of)
+
+
+def test_ts8_impossible_game_named_with_its_constraint():
+    """GIVEN a game whose players wrote all but 3 topic names THEN the refusal names that game and why."""
+    games = {"winter-1-2": ["a", "b", "c"], "winter-1-1": ["d", "e", "f"]}
+    pool = [topics.Topic(f"t{i}", f"n{i}", "a" if i < 6 else "x") for i in range(9)]
+    with pytest.raises(TournamentError, match=r"game winter-1-2: only 3 topic names .* written by these players"):
+        topics.assign(games, 4, pool, {"a": None}, rng(1, "t"))
+
+
+def test_ts8_team_mate_topics_are_avoided():
+    games = {"G1": ["a", "b", "c"]}
+    pool = [topics.Topic(f"t{i}", f"n{i}", "z" if i < 4 else None) for i in range(8)]
+    out = topics.assign(games, 4, pool, {"a": "Team", "z": "Team"}, rng(1, "t"))
+    assert all(t.author is None for t in out["G1"])
+
+
+def test_ts8_each_topic_once_across_the_cup(path):
+    """GIVEN a samara cup with a topic pool WHEN two rounds are drawn THEN no topic is played in two games."""
+    t = Tournament.create(path, "samara-2003", seed=4)
+    register(t, names(12), cups=["winter"])
+    from scoreboard.tournament import flow_samara
+    for i in range(40):
+        flow_samara.add_topic(t, f"Topic {i % 25}", author=f"P{(i % 12) + 1:02d}")
+    assert t.draw()["topics"] == "topics assigned"
+    play_stage(t, random.Random(1), positive=True)
+    t.advance()
+    t.draw()
+    used = [x for g in t.store.games() for x in g["topics"]]
+    assert len(used) == len(set(used)) == 4 * (4 + 2)
+    assert t.verify() == []
