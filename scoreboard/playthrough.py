@@ -1,0 +1,143 @@
+"""A random but plausible host and players: commands that fit the phase, with some that do not.
+
+Property tests fold these into games for every regulation; `scoreboard bench engine` uses them to make
+long journals. Roughly four commands in five fit; the rest exercise refusals.
+"""
+from __future__ import annotations
+
+import random
+from typing import Iterator
+
+from scoreboard.engine import Command, Refused, make
+from scoreboard.session import Session
+
+Step = tuple[float, str, tuple]
+
+
+def candidates(snap: dict, rng: random.Random) -> list[tuple[str, tuple]]:
+    """Commands that a host or player could send in this snapshot's phase."""
+    phase = snap["phase"]
+    seats = [p["seat"] for p in snap["players"]]
+    seat = rng.choice(seats) if seats else 1
+    cands: list[tuple[str, tuple]] = []
+    rnd = snap.get("round") or {}
+    open_cells = [(k, q) for k, t in enumerate(rnd.get("topics", []), 1)
+                  for q, c in enumerate(t["cells"], 1) if not c["played"]]
+    if phase == "setup":
+        cands += [("/sg/game/start", ()), ("/sg/player/name", (seat, rng.choice(["Анна", "Борис", "Вера"])))]
+    elif phase in ("round_intro", "choosing"):
+        if snap["order"] == "choice":
+            if snap["chooser"] is None:
+                cands.append(("/sg/chooser", (seat,)))
+            elif open_cells:
+                k, q = rng.choice(open_cells)
+                cands.append(("/sg/select", (k, q, "auction") if rng.random() < 0.15 else (k, q)))
+        cands.append(("/sg/next", ()))
+    elif phase == "topic_intro":
+        cands.append(("/sg/next", ()))
+    elif phase in ("reading", "buzz_window"):
+        cands += [("/sg/button", (seat,)), ("/sg/button", (seat,)), ("/sg/reading/done", ()), ("/sg/time", ()),
+                  ("wait", (rng.choice([1.0, 6.0]),))]
+        if snap["buttons_manual"]:
+            cands.append(("/sg/assign", (seat,)))
+    elif phase == "answering":
+        cands += [("/sg/judge/right", ()), ("/sg/judge/right", ()), ("/sg/judge/wrong", ()),
+                  ("/sg/answer/extend", (2,)), ("wait", (4.0,))]
+    elif phase == "after_wrong":
+        cands += [("/sg/resume", ()), ("/sg/button", (seat,)), ("/sg/time", ())]
+    elif phase == "reveal":
+        cands += [("/sg/next", ()), ("/sg/next", ())]
+        if snap["order"] == "choice" and open_cells and snap["chooser"] is not None:
+            cands.append(("/sg/select", rng.choice(open_cells)))
+        if snap.get("last") and snap["last"]["answers"]:
+            a = rng.choice(snap["last"]["answers"])
+            cands.append(("/sg/rejudge", (a["seat"], "wrong" if a["verdict"] == "right" else "right")))
+        if rng.random() < 0.1:
+            cands.append(("/sg/question/replace", ()))
+    elif phase == "auction":
+        a = snap["auction"]
+        turn = a["turn"] or seat
+        score = snap["players"][turn - 1]["score"]
+        cands += [("/sg/auction/pass", (turn,)), ("/sg/auction/allin", (turn,)),
+                  ("/sg/auction/bid", (turn, rng.randint(a["stake"], max(a["stake"], score) + 10)))]
+    elif phase == "auction_answer":
+        cands += [("/sg/reading/done", ()), ("/sg/judge/right", ()), ("/sg/judge/wrong", ()), ("wait", (16.0,))]
+    elif phase == "final_stakes":
+        f = snap["final"]
+        for s in f["eligible"]:
+            if s not in f["stakes_in"]:
+                score = snap["players"][s - 1]["score"]
+                cands.append(("/sg/final/stake", (s, rng.randint(0, max(score, 1)))))
+        cands.append(("/sg/final/start", ()))
+    elif phase == "final_answer":
+        cands += [("/sg/time", ()), ("wait", (31.0,))]
+    elif phase == "final_reveal":
+        f = snap["final"]
+        for s in f["eligible"]:
+            if s not in [r["seat"] for r in f["revealed"]]:
+                cands += [("/sg/final/judge", (s, rng.choice(["right", "wrong"]))), ("/sg/final/reveal", (s,))]
+    # the host's occasional extras, valid in most phases
+    roll = rng.random()
+    if roll < 0.04:
+        cands.append(("/sg/undo", ()))
+    elif roll < 0.06:
+        cands.append(("/sg/pause", () if not snap["paused"] else ()))
+    elif roll < 0.08 and snap["paused"]:
+        cands.append(("/sg/unpause", ()))
+    elif roll < 0.10:
+        cands.append(("/sg/score/adjust", (seat, rng.choice([-20, -10, 10, 30]), "поправка")))
+    elif roll < 0.11:
+        cands.append(("/sg/buttons/manual", (0 if snap["buttons_manual"] else 1,)))
+    elif roll < 0.12:
+        cands.append(("/sg/screen", (rng.choice(["board", "scores", "chart"]),)))
+    if snap["paused"] and rng.random() < 0.5:
+        cands.append(("/sg/unpause", ()))
+    return cands or [("/sg/next", ())]
+
+
+def new_game_args(regulation: str, rng: random.Random) -> tuple:
+    stages = {"novosibirsk-2007": ["1/9", "1/3", "final"], "america-2005": ["selection", "1/3", "final"],
+              "samara-2003": ["cup", "super9"]}[regulation]
+    players = {"novosibirsk-2007": [3, 2], "america-2005": [3, 4], "samara-2003": [3, 2]}[regulation]
+    return regulation, rng.choice(stages), rng.choice(players), rng.randrange(1000)
+
+
+def steps(session: Session, regulation: str, rng: random.Random, count: int, start: float = 0.0,
+          new_games: bool = False) -> Iterator[tuple[Command | None, float]]:
+    """Yield `count` plausible commands (None for a pure wait), stamped with rising times.
+    The caller submits them; `session` is read for the current phase."""
+    t = start
+    made = 0
+    while made < count:
+        snap = session.snapshot()
+        if snap["regulation"] is None or (snap["game_over"] and new_games):
+            if snap["regulation"] is not None and not new_games:
+                return
+            yield make(t, "/sg/game/new", *new_game_args(regulation, rng)), t
+            made += 1
+            continue
+        if snap["game_over"]:
+            return
+        address, args = rng.choice(candidates(snap, rng))
+        t += rng.choice([0.0, 0.1, 0.5, 1.0, 2.0])
+        made += 1
+        if address == "wait":
+            t += args[0]
+            yield None, t
+            continue
+        yield Command(t, address, args), t
+
+
+def play(session: Session, regulation: str, seed: int, count: int, new_games: bool = False) -> list[str]:
+    """Fold `count` random commands into the session; returns the refusals' reasons."""
+    rng = random.Random(seed)
+    refusals = []
+    for cmd, t in steps(session, regulation, rng, count, start=session.time, new_games=new_games):
+        try:
+            if cmd is None:
+                session.advance(t)
+            else:
+                session.submit(cmd)
+        except Refused as error:
+            refusals.append(str(error))
+    return refusals
