@@ -28,7 +28,7 @@ def render_control(snapshot: dict | None, question: dict | None, *, connection: 
     if pad_key is not None:
         action = next(a for a in screen.actions if a.key == pad_key)
         screen._trigger(action)
-        for digit in "25":
+        for digit in str(action.low if action.low is not None else 20):
             screen.pad.press(digit)
     surface = pygame.Surface((1024, 600))
     screen.draw(surface)

@@ -112,7 +112,7 @@ class ControlScreen:
         flow = [a for a in self.actions if a.group == act.FLOW]
         seat = [a for a in self.actions if a.group == act.SEAT]
         tools = [a for a in self.actions if a.group == act.TOOLS]
-        y = RIGHT.top
+        y = RIGHT.top + (34 if self._phase_info() else 0)
         if grid:
             y = self._layout_grid(grid, y)
         if flow:
@@ -149,6 +149,28 @@ class ControlScreen:
                     self._add(rect, action, "grid")
         return y + rows * (row_h + 6) + 8
 
+    def _phase_info(self) -> str:
+        """One line about the phase that the buttons alone do not say (auction stake, whose stakes are in)."""
+        snap = self.snapshot or {}
+        names = {p.get("seat"): p.get("name") or f"Игрок {p.get('seat')}" for p in snap.get("players") or []}
+        phase = snap.get("phase")
+        auction = snap.get("auction") or {}
+        final = snap.get("final") or {}
+        if phase == "auction" and auction:
+            line = f"Ставка {auction.get('stake')}" + (" (ва-банк)" if auction.get("allin") else "")
+            line += f" · у {names.get(auction.get('holder'), '—')}"
+            if auction.get("turn") is not None:
+                line += f" · ход: {names.get(auction.get('turn'))}"
+            return line
+        if phase == "auction_answer" and auction:
+            return f"Отвечает {names.get(snap.get('answering'), '—')} · ставка {auction.get('stake')}"
+        if phase == "final_stakes" and final:
+            waiting = [names.get(s, str(s)) for s in final.get("eligible") or [] if s not in (final.get("stakes_in") or [])]
+            return "Ставки сделаны" if not waiting else "Ждём ставки: " + ", ".join(waiting)
+        if phase in ("answering", "after_wrong") and snap.get("answering"):
+            return f"Отвечает {names.get(snap.get('answering'))}"
+        return ""
+
     def _add(self, rect, action: act.Action, kind: str) -> None:
         hint = HINTS.get(action.shortcut, action.shortcut) if action.shortcut and action.group != act.GRID else ""
         self.buttons.append(w.Button(rect, action.label, kind, action, True, hint))
@@ -157,6 +179,10 @@ class ControlScreen:
     def draw(self, surface) -> None:
         surface.fill(w.BG)
         self._draw_status(surface)
+        info = self._phase_info()
+        if info:
+            size = w.fit_text(info, 22, RIGHT.width)
+            surface.blit(w.text(info, size, w.ACCENT), (RIGHT.left, RIGHT.top + 2))
         self._draw_question(surface)
         self._draw_scores(surface)
         self._draw_grid_labels(surface)
@@ -200,9 +226,13 @@ class ControlScreen:
         snap = self.snapshot or {}
         question = snap.get("question") or {}
         deadline = question.get("deadline")
-        if deadline is None or snap.get("time") is None:
+        if snap.get("time") is None:
             return ""
         now = snap.get("paused_at") if snap.get("paused") else snap["time"] + (time.monotonic() - self.received_at)
+        if deadline is None:
+            started = question.get("answer_started")
+            # BZ5: no answer limit (novosibirsk, samara): the host sees how long the answer takes.
+            return f"+{now - started:.0f} с" if started is not None and snap.get("phase") == "answering" else ""
         return f"{max(0.0, deadline - now):.1f} с"
 
     def _draw_question(self, surface) -> None:
@@ -216,7 +246,8 @@ class ControlScreen:
         heading = ""
         if meta:
             topic = meta.get("topic")
-            name = topics[topic - 1].get("name", "") if isinstance(topic, int) and 0 < topic <= len(topics) else ""
+            name = meta.get("topic_name") or (
+                topics[topic - 1].get("name", "") if isinstance(topic, int) and 0 < topic <= len(topics) else "")
             heading = f"{name} · {meta.get('value', '')}"
             if meta.get("kind") == "auction":
                 heading += " · аукцион"
@@ -265,6 +296,7 @@ class ControlScreen:
             answering = seat == snap.get("answering")
             pygame.draw.rect(surface, (60, 90, 60) if answering else w.PANEL, row, border_radius=8)
             marks = ("★ " if seat == snap.get("chooser") else "") + ("▶ " if answering else "")
+            marks += "✗ " if player.get("answered") and not answering else ""   # BZ4: has had their answer
             locked = player.get("locked_until")
             name = f"{seat}. {marks}{player.get('name') or ''}" + ("  ⛔" if locked else "")
             size = w.fit_text(name, 20, area.width - 120)

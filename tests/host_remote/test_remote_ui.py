@@ -140,3 +140,17 @@ def test_command_line_and_scaling():
     with pytest.raises(SystemExit):
         parse_args(["--size", "big"])
     assert to_design((640, 400), (1280, 800)) == (512, 300)
+
+
+def test_screenshots_render_every_scene_of_a_real_game(tmp_path, pygame_display):
+    """GIVEN the screenshot tool WHEN it plays the sample-pack game on a real Session THEN it writes one PNG per
+    scene at 1024×600, and the reading scene shows the pack's question (text pixels in the question panel)."""
+    from host_remote import screenshots
+    assert screenshots.main([str(tmp_path)]) == 0
+    names = sorted(p.name for p in tmp_path.glob("remote-*.png"))
+    assert {"remote-connect.png", "remote-choosing.png", "remote-reading.png", "remote-answering.png",
+            "remote-auction.png", "remote-lost.png"} <= set(names)
+    image = pygame.image.load(str(tmp_path / "remote-reading.png"))
+    assert image.get_size() == (1024, 600)
+    panel = [image.get_at((x, y))[:3] for x in range(22, 420, 3) for y in range(96, 130, 3)]
+    assert any(colour == w.TEXT or sum(colour) > 500 for colour in panel)   # the question's words
