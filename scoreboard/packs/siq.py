@@ -160,15 +160,15 @@ class _Reader:
         q.comment = "\n".join(c for c in comment if c)
         q.source = "; ".join(info["sources"] or inherited["sources"])
         q.author = ", ".join(info["authors"] or inherited["authors"])
-        kind = element.get("type")
-        if kind is None:
+        qtype = element.get("type")               # v5: an attribute; v4: a <type name=…> element
+        if qtype is None:
             type_element = element.find(self.q("type"))
-            kind = type_element.get("name", "") if type_element is not None else ""
-        if kind in AUCTION_TYPES:
+            qtype = type_element.get("name", "") if type_element is not None else ""
+        if qtype in AUCTION_TYPES:
             q.auction = True
-        elif kind not in NORMAL_TYPES:
-            label = SPECIAL_NAMES.get(kind, "unknown type")
-            self.warn(where, f"SIGame question type «{kind}» ({label}) is played as a normal question", r=r, t=t)
+        elif qtype not in NORMAL_TYPES:
+            label = SPECIAL_NAMES.get(qtype, "unknown type")
+            self.warn(where, f"SIGame question type «{qtype}» ({label}) is played as a normal question", r=r, t=t)
         return q
 
     def topic(self, element, inherited: dict, r: int, rname: str, t: int) -> Topic:
