@@ -26,7 +26,7 @@ def draw_auction(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> 
         canvas.text(label.inflate(-label.h // 2, -label.h // 6), theme.text("allin"), "title",
                     theme.color("accent_text"), tag="auction:allin")
     else:
-        canvas.text(label, theme.text("stake"), "body", theme.color("muted"), tag="auction:stake_label")
+        canvas.text(label, theme.text("stake"), "body", theme.color("muted"), tag="auction:label:stake")
     stake_box = pygame.Rect(left.left, label.bottom, left.w, left.h * 3 // 5)
     canvas.text(stake_box, score_text(auction.get("stake", nominal)), "timer", theme.color("cell_text"),
                 tag="auction:stake")
@@ -47,7 +47,7 @@ def draw_auction(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> 
                                                           box.h - layout.m), tag=f"{tag}:stripe")
         inner = box.inflate(-row_h // 3, -layout.m * 2)
         canvas.text(pygame.Rect(inner.left, inner.top, inner.w, inner.h * 2 // 5), word, "small",
-                    theme.color("muted"), align="left", tag=f"{tag}:label")
+                    theme.color("muted"), align="left", tag=f"auction:label:{tag}")
         canvas.text(pygame.Rect(inner.left, inner.top + inner.h * 2 // 5, inner.w, inner.h * 3 // 5),
                     name_of(snapshot, seat), "name", theme.color("text"), align="left", tag=tag)
     passed = auction.get("passed") or []

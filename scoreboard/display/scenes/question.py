@@ -98,6 +98,12 @@ def draw_answering(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -
     started = question.get("answer_started")
     elapsed = (clock_now(snapshot, now) - float(started)) if (left is None and started is not None) else None
     timer(canvas, bottom.inflate(-layout.m * 4, -layout.m), left, clock_total(snapshot), elapsed)
+    auction = snapshot.get("auction") or {}
+    if snapshot.get("phase") == "auction_answer" and auction.get("allin"):
+        badge = pygame.Rect(bottom.left + layout.m * 2, bottom.top + layout.m, bottom.w // 4, canvas.px("title") * 3 // 2)
+        canvas.fill(theme.color("accent"), badge, radius=badge.h // 3, tag="auction:allin:back")
+        canvas.text(badge.inflate(-badge.h // 3, -badge.h // 6), theme.text("allin"), "title",
+                    theme.color("accent_text"), tag="auction:allin")
     extended = float(question.get("extended") or 0)
     if extended and left is not None:
         canvas.text(pygame.Rect(bottom.right - bottom.w // 4, bottom.top, bottom.w // 4, canvas.px("small") * 2),

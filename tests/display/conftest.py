@@ -1,0 +1,34 @@
+"""Headless pygame for every display test: SDL's dummy video and audio drivers, set before pygame starts."""
+import os
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+from scoreboard.display.demo import play  # noqa: E402
+from scoreboard.display.simulated import Director  # noqa: E402
+
+REGULATIONS = ("novosibirsk-2007", "america-2005", "samara-2003")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _pygame():
+    pygame.init()
+    yield
+    pygame.quit()
+
+
+@pytest.fixture(scope="session")
+def games():
+    """For each regulation: every (snapshot, host_question, engine time) of a whole simulated game on a real Session."""
+    from scoreboard.session import Session
+    out = {}
+    for regulation in REGULATIONS:
+        session = Session()
+        frames = []
+        play(session, Director(regulation), lambda at, snap, step: frames.append((snap, session.host_question(), at)))
+        out[regulation] = frames
+    return out
