@@ -133,7 +133,7 @@ class Session:
 def replay_into(game: Game, journal: Journal) -> None:
     for seq, cmd in journal.events():
         try:
-            outcome = game.apply(cmd)
+            outcome = game.apply(cmd, atomic=False)
         except Refused as error:
             raise JournalError(f"{journal.path}: event {seq} ({cmd.address}) does not replay: {error}") from None
         if not outcome.changed:

@@ -47,9 +47,11 @@ class Game:
         self._checkpoints: list[tuple[int, bytes, tuple[int, ...]]] = []
 
     # -- public -------------------------------------------------------------------------------------
-    def apply(self, cmd: Command, commit: Callable[[Command], Any] | None = None) -> Outcome:
+    def apply(self, cmd: Command, commit: Callable[[Command], Any] | None = None, atomic: bool = True) -> Outcome:
         """Apply `cmd` all or nothing. `commit(cmd)` (the journal's append) runs once the command is
-        accepted and before it counts; if it raises, the game is rolled back and the command refused."""
+        accepted and before it counts; if it raises, the game is rolled back and the command refused.
+        `atomic=False` skips the rollback copy: only for replaying a journal, which is abandoned whole
+        on the first refusal."""
         if not isinstance(cmd.at, (int, float)) or cmd.at != cmd.at or cmd.at < 0:
             raise BadCommand(f"time must be a number >= 0, got {cmd.at!r}")
         if cmd.at < self.time:
@@ -70,6 +72,11 @@ class Game:
             except BaseException:
                 self._restore_whole(whole)
                 raise
+        elif not atomic:
+            if not self._run_unguarded(cmd):
+                return Outcome(False, "ignored")
+            self._effective.append(cmd)
+            self._maybe_checkpoint()
         else:
             saved = self._save()
             try:
@@ -97,6 +104,13 @@ class Game:
         self.rev += 1
         self.time = cmd.at
         return Outcome(True)
+
+    def _run_unguarded(self, cmd: Command) -> bool:
+        try:
+            self._run(cmd)
+        except Ignored:
+            return False
+        return True
 
     def next_deadline(self) -> float | None:
         st = self.st
