@@ -22,7 +22,7 @@ ASSETS_DIR = ROOT / "assets"
 DEFAULT_DIR = THEMES_DIR / "default"
 
 # Every letter of the Russian alphabet plus the punctuation the board prints: a font must draw all of them.
-CYRILLIC = "АБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯабвгдеёжзийклмнопрстуфхцчшщъыьэюя«»—–…№"
+CYRILLIC = "АБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯабвгдеёжзийклмнопрстуфхцчшщъыьэюя«»—…"
 # The smallest text on the audience screen: 3% of the screen height (readable from the back of a hall).
 MIN_TEXT_FRACTION = 0.03
 
@@ -46,6 +46,7 @@ SCHEMA: dict[str, dict[str, str]] = {
     "animation": {"reveal": "seconds", "flash": "seconds", "fade": "seconds", "timer_low": "seconds"},
 }
 LANGUAGES = ("ru", "en")
+LAYOUT_SIZES = ("margin", "score_bar", "header")  # sizes of boxes, not of text: no 3% floor
 _HEX = re.compile(r"^#([0-9a-fA-F]{6})$")
 
 
@@ -128,17 +129,20 @@ def font_problem(path: Path) -> str | None:
     """Why this font cannot be used on the board, or None. Loads it and checks every Cyrillic letter."""
     if not path.is_file():
         return f"file not found: {path}"
+    from scoreboard.display.fontcover import NotAFont, missing
+    try:
+        lacking = missing(path, CYRILLIC + "0123456789")
+    except (NotAFont, OSError) as error:
+        return f"not a usable font ({error}): {path}"
+    if lacking:
+        return f"font lacks Cyrillic glyphs {lacking!r}: {path}"
     import pygame
     if not pygame.font.get_init():
         pygame.font.init()
     try:
-        font = pygame.font.Font(str(path), 24)
+        pygame.font.Font(str(path), 24)
     except (OSError, pygame.error) as error:
         return f"not a usable font ({error}): {path}"
-    metrics = font.metrics(CYRILLIC)
-    missing = "".join(ch for ch, m in zip(CYRILLIC, metrics) if m is None)
-    if missing:
-        return f"font lacks Cyrillic glyphs {missing!r}: {path}"
     return None
 
 
@@ -252,6 +256,8 @@ def _overlay(raw: dict, folder: Path, values: dict, strings: dict, problems: lis
                 problems.append(Problem(where, f"{section}.{key}", f"unknown key (known: {', '.join(schema)})"))
                 continue
             converted, reason = _check_value(kind, value, folder)
+            if reason is None and section == "sizes" and key not in LAYOUT_SIZES and converted < MIN_TEXT_FRACTION:
+                reason = f"text smaller than {MIN_TEXT_FRACTION:.0%} of the screen height cannot be read from the back"
             if reason is not None:
                 problems.append(Problem(where, f"{section}.{key}", reason))
                 continue
@@ -261,12 +267,7 @@ def _overlay(raw: dict, folder: Path, values: dict, strings: dict, problems: lis
 
 
 def _check_whole(theme: Theme, where: str) -> None:
-    """Rules about the theme as a whole: readable sizes, and the contrast it promises."""
-    for key, fraction in theme.values["sizes"].items():
-        if key not in ("margin", "score_bar", "header") and fraction < MIN_TEXT_FRACTION:
-            theme.problems.append(Problem(where, f"sizes.{key}",
-                                          f"text smaller than {MIN_TEXT_FRACTION:.0%} of the screen height"))
-            theme.values["sizes"][key] = MIN_TEXT_FRACTION
+    """Rules about the theme as a whole: the contrast it promises."""
     wanted = theme.values["meta"].get("min_contrast")
     if wanted:
         from scoreboard.display.contrast import text_pairs, contrast_ratio
@@ -296,7 +297,8 @@ def load_theme(name_or_dir: str | Path | None = None) -> Theme:
         raw = _read(folder, problems)
         if raw is not None:
             _overlay(raw, folder, values, strings, problems, files)
-    theme = Theme(name=str(values["meta"].get("name") or folder.name), folder=folder, values=values,
+    name = (raw or {}).get("meta", {}).get("name") if folder != DEFAULT_DIR and isinstance(raw, dict) else None
+    theme = Theme(name=str(name if isinstance(name, str) and name else folder.name), folder=folder, values=values,
                   strings=strings, problems=problems, files=files)
     _check_whole(theme, str(folder / "theme.toml"))
     return theme
