@@ -40,6 +40,7 @@ class OscClient:
         self.denied: Optional[str] = None
         self.state: tuple[int, Optional[dict]] = (-1, None)      # (rev, snapshot), the newest rev wins
         self.question: Optional[dict] = None
+        self._question_rev = -1
         self.errors: list[tuple[str, str]] = []                  # /sg/error address reason (plain commands)
         self.on_state: Optional[Callable[[int, dict], None]] = None
         self._acks: dict[int, tuple[bool, Optional[str]]] = {}
@@ -171,10 +172,12 @@ class OscClient:
                         except ValueError:
                             pass
                 elif address == "/sg/host/question" and params:
-                    try:
-                        self.question = json.loads(params[0])
-                    except ValueError:
-                        pass
+                    rev = params[1] if len(params) > 1 and isinstance(params[1], int) else self._question_rev
+                    if rev >= self._question_rev:
+                        try:
+                            self.question, self._question_rev = json.loads(params[0]), rev
+                        except ValueError:
+                            pass
                 elif address == "/sg/error" and len(params) >= 2:
                     self.errors.append((str(params[0]), str(params[1])))
                 self._cond.notify_all()

@@ -66,6 +66,9 @@ class OscServer:
                                   float(osc_config["idle_timeout"]), int(osc_config["max_sessions"]))
         self.counts = dict.fromkeys(COUNTERS, 0)
         self._lock = threading.Lock()        # sessions, counters and the latest state
+        # Pushes come from the board thread (publish) and the server thread (timer); serialising them means
+        # an older state can never be sent after a newer one.
+        self._push_lock = threading.RLock()
         self._state: Optional[bytes] = None
         self._question: Optional[bytes] = None
         self._sock: Optional[socket.socket] = None
@@ -261,23 +264,25 @@ class OscServer:
         self._push_all()
 
     def _push_all(self) -> None:
-        with self._lock:
-            sessions = self.table.sessions()
-        for session in sessions:
-            self._send_state(session)
+        with self._push_lock:
+            with self._lock:
+                sessions = self.table.sessions()
+            for session in sessions:
+                self._send_state(session)
 
     def _send_state(self, session: Session) -> None:
-        with self._lock:
-            state, question = self._state, self._question
-        if state is None:
-            return
-        if len(state) > MAX_DATAGRAM:
-            self._count("state_too_big")
-            return
-        self._count("states_sent")
-        self._send(state, session.addr)
-        if session.is_host and question is not None and len(question) <= MAX_DATAGRAM:
-            self._send(question, session.addr)
+        with self._push_lock:
+            with self._lock:
+                state, question = self._state, self._question
+            if state is None:
+                return
+            if len(state) > MAX_DATAGRAM:
+                self._count("state_too_big")
+                return
+            self._count("states_sent")
+            self._send(state, session.addr)
+            if session.is_host and question is not None and len(question) <= MAX_DATAGRAM:
+                self._send(question, session.addr)
 
     # --- plumbing -----------------------------------------------------------------------------------
     def _send(self, dgram: bytes, addr: tuple[str, int]) -> None:

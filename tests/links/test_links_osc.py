@@ -163,6 +163,7 @@ def test_proto2_host_gets_question_and_state_pushed_every_interval(osc_board):
         for address, *args in [("/sg/topics", "A", "B", "C", "D"), ("/sg/game/start",), ("/sg/chooser", 1),
                                ("/sg/select", 2, 3)]:
             assert client.command(address, *args) == (True, None), address
+        client.wait_state(lambda state: state["rev"] == board.session.rev and state["question"] is not None)
         host = connected_peer(links)
         got = host.receive(0.7)
         states = of(got, "/sg/state")
