@@ -1,0 +1,156 @@
+"""The board loop on a real Session, a real SQLite journal and the links' real Inbox: commands in time order with
+their results reported, deadlines fired by the clock, snapshots published once per change, no redraw when idle,
+recovery from a journal, keyboard seats and the quit question."""
+import pygame
+import pytest
+
+from scoreboard.display.board import Board, open_session
+from scoreboard.display.config import default_config
+from scoreboard.display.screens import Screen, ScreenSpec
+from scoreboard.display.theme import load_theme
+from scoreboard.engine.commands import make
+
+Inbox = pytest.importorskip("scoreboard.links").Inbox
+
+
+class RecordingLinks:
+    """Stands in for the network side only: records what the board publishes."""
+
+    def __init__(self):
+        self.published = []
+
+    def publish(self, snapshot, host_question):
+        self.published.append((snapshot["rev"], host_question))
+
+    def status(self):
+        return {"buttons_online": True}
+
+    def stop(self):
+        pass
+
+
+class FakeClock:
+    def __init__(self):
+        self.t = 1000.0
+
+    def __call__(self):
+        return self.t
+
+
+@pytest.fixture
+def board(tmp_path):
+    config = default_config()
+    config["board"].update(journal=str(tmp_path / "game.sqlite"), sounds=False, rehearsal=True)
+    clock = FakeClock()
+    session, path, start = open_session(config["board"], out=lambda *_: None)
+    theme = load_theme("classic")
+    screens = [Screen(ScreenSpec("audience", size=(480, 270)), theme, window=False),
+               Screen(ScreenSpec("host", size=(480, 270)), theme, window=False)]
+    inbox, links = Inbox(), RecordingLinks()
+    b = Board(config, session, clock.t - start, screens, theme, inbox, links, clock=clock, out=lambda *_: None)
+    b.fake_clock = clock
+    yield b
+    session.close()
+
+
+def put(board, at, address, *args):
+    results = []
+    board.inbox.put(make(at, address, *args), "test", lambda ok, reason: results.append((ok, reason)))
+    return results
+
+
+def test_inbox_is_submitted_in_time_order_with_results(board):
+    """GIVEN commands queued out of order, one of them refused WHEN a frame runs THEN they apply in time order, the
+    good ones report (True, None) and the refused one (False, reason)."""
+    named = put(board, 0.2, "/sg/player/name", 1, "Анна")
+    start = put(board, 0.5, "/sg/game/start")
+    bad = put(board, 0.3, "/sg/select", 9, 9)       # before the game starts: refused
+    board.fake_clock.t += 1
+    board.frame()
+    assert named == [(True, None)] and start == [(True, None)]
+    assert bad[0][0] is False and bad[0][1]
+    snap = board.session.snapshot()
+    assert snap["phase"] == "round_intro" and snap["players"][0]["name"] == "Анна"
+
+
+def test_bz2_window_closes_by_the_clock_alone(board):
+    """GIVEN an open question whose 5 s window started (BZ2) WHEN frames run 6 s later with no command THEN the
+    board fired the deadline itself and the question closed unanswered."""
+    for at, address, *args in [(0.1, "/sg/game/start"), (0.2, "/sg/chooser", 1), (0.3, "/sg/select", 1, 1),
+                               (0.4, "/sg/reading/done")]:
+        put(board, at, address, *args)
+    board.fake_clock.t += 0.5
+    board.frame()
+    assert board.session.snapshot()["phase"] == "buzz_window"
+    board.fake_clock.t += 6
+    board.frame()
+    snap = board.session.snapshot()
+    assert snap["phase"] == "reveal" and snap["last"]["answers"] == []
+
+
+def test_publish_once_per_change_and_no_redraw_when_idle(board):
+    """GIVEN a board with nothing happening WHEN frames run THEN the snapshot is published once and no screen
+    redraws; a change publishes once more and redraws once (with the host screen getting the question)."""
+    board.frame()
+    frames = [s.frames for s in board.screens]
+    published = len(board.links.published)
+    for _ in range(5):
+        board.fake_clock.t += 0.5
+        board.frame()
+    assert [s.frames for s in board.screens] == frames and len(board.links.published) == published
+    put(board, board.now(), "/sg/player/name", 2, "Борис")
+    board.frame()
+    assert [s.frames for s in board.screens] == [f + 1 for f in frames]
+    assert len(board.links.published) == published + 1
+
+
+def test_running_clock_redraws_only_when_its_digits_change(board):
+    """GIVEN the 5 s window running WHEN frames come 1 ms apart THEN the screen redraws only when the tenths shown
+    change, not every frame."""
+    for at, address, *args in [(0.1, "/sg/game/start"), (0.2, "/sg/chooser", 1), (0.3, "/sg/select", 1, 1),
+                               (0.4, "/sg/reading/done")]:
+        put(board, at, address, *args)
+    board.fake_clock.t += 0.41
+    board.frame()
+    audience = board.screens[0]
+    before = audience.frames
+    for _ in range(200):                                   # 0.2 s in 1 ms steps
+        board.fake_clock.t += 0.001
+        board.frame()
+    assert 1 <= audience.frames - before <= 3
+
+
+def test_recovery_continues_after_the_last_event(tmp_path):
+    """GIVEN a journal of a started game WHEN the board opens it again THEN the game is recovered paused and the
+    engine clock continues after its last event."""
+    config = default_config()
+    config["board"].update(journal=str(tmp_path / "g.sqlite"))
+    session, _, start = open_session(config["board"], out=lambda *_: None)
+    assert start == 0.0
+    session.submit(make(12.0, "/sg/player/name", 1, "Анна"))
+    session.close()
+    again, _, start = open_session(config["board"], out=lambda *_: None)
+    snap = again.snapshot()
+    assert start >= 12.0 and snap["paused"] and snap["players"][0]["name"] == "Анна"
+    again.close()
+
+
+def test_keys_press_seats_and_esc_asks_before_quitting(board):
+    """GIVEN rehearsal mode WHEN key 2 is pressed during the window THEN seat 2 answers; WHEN Esc THEN the board
+    asks, Esc again cancels, Esc then Enter quits."""
+    for at, address, *args in [(0.1, "/sg/game/start"), (0.2, "/sg/chooser", 1), (0.3, "/sg/select", 1, 1),
+                               (0.4, "/sg/reading/done")]:
+        put(board, at, address, *args)
+    board.fake_clock.t += 0.5
+    board.frame()
+    board.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_2, mod=0, unicode="2", scancode=0))
+    assert board.session.snapshot()["answering"] == 2
+    esc = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="", scancode=0)
+    board.handle(esc)
+    assert board.confirm_quit and board.running
+    board.frame()                                  # the question is drawn on every screen
+    board.handle(esc)
+    assert not board.confirm_quit and board.running
+    board.handle(esc)
+    board.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0))
+    assert not board.running

@@ -1,0 +1,92 @@
+"""The display's commands as a user runs them: `scoreboard demo` headless, `screenshot`, `theme check`, `config`."""
+import os
+import subprocess
+import sys
+
+import pygame
+import pytest
+
+from scoreboard.display.theme import load_theme
+
+SCRIPT = """\
+0    /sg/game/new novosibirsk-2007 1/9
+0    /sg/player/name 1 "Анна Петрова"
+0    /sg/player/name 2 Борис
+0    /sg/player/name 3 Вера
+0    /sg/topics Реки Горы Птицы Кино
+0    /sg/game/start
+0    /sg/chooser 2
+1    /sg/select 3 1
+2    /sg/reading/done
+3    /sg/button 1
+4    /sg/judge/right
+5    /sg/next
+"""
+
+
+def scoreboard(*args, cwd, env_extra=None):
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    env.update(env_extra or {})
+    return subprocess.run([sys.executable, "-m", "scoreboard", *args], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_demo_runs_headless_on_a_machine_without_display(tmp_path):
+    """GIVEN no DISPLAY (CI) WHEN `scoreboard demo` runs THEN it exits 0, prints the game's progress through the
+    auction, the false start, the final round, the tie-break and the winner, and writes PNG frames to out/demo/."""
+    result = scoreboard("demo", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    for moment in ("phase auction", "false start", "phase final_stakes", "tie-break", "WINNER"):
+        assert moment in out
+    frames = sorted((tmp_path / "out" / "demo").glob("*.png"))
+    assert len(frames) >= 12
+    assert pygame.image.load(str(frames[0])).get_size() == (1280, 720)
+
+
+def test_screenshot_draws_the_scripts_last_snapshot(tmp_path):
+    """GIVEN a script that ends on the board after one played cell WHEN `screenshot` renders it at 960x540 THEN the
+    PNG has that size, the played cell is the played colour and an unplayed one the cell colour (G7)."""
+    script = tmp_path / "game.txt"
+    script.write_text(SCRIPT, encoding="utf-8")
+    png = tmp_path / "shot.png"
+    result = scoreboard("screenshot", str(script), "--out", str(png), "--size", "960x540", "--theme", "light",
+                        cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "choosing" in result.stdout
+    image = pygame.image.load(str(png))
+    assert image.get_size() == (960, 540)
+    from scoreboard.display.canvas import Canvas
+    from scoreboard.display.scenes.board import grid_rects
+    from scoreboard.display.scenes.common import Layout
+    theme = load_theme("light")
+    layout = Layout(Canvas(pygame.Surface((960, 540)), theme))
+    _, grid = grid_rects(layout.main, 4, 5, max(2, layout.m // 2))
+    played, unplayed = grid[2][0], grid[0][0]
+    assert image.get_at((played.left + played.w // 10, played.centery))[:3] == theme.color("cell_played")
+    assert image.get_at((unplayed.left + unplayed.w // 10, unplayed.centery))[:3] == theme.color("cell")
+
+
+def test_screenshot_reports_a_refused_line(tmp_path):
+    """GIVEN a script with a refused command WHEN `screenshot` runs THEN it exits 1 naming the line."""
+    script = tmp_path / "bad.txt"
+    script.write_text("0 /sg/game/new novosibirsk-2007 1/9\n1 /sg/select 1 1\n", encoding="utf-8")
+    result = scoreboard("screenshot", str(script), "--out", str(tmp_path / "x.png"), cwd=tmp_path)
+    assert result.returncode == 1 and ":2:" in result.stderr
+
+
+def test_theme_check_exit_status(tmp_path):
+    """GIVEN a clean shipped theme and a broken one WHEN `theme check` runs THEN 0 / 1, listing file: key: reason."""
+    assert scoreboard("theme", "check", "high-contrast", cwd=tmp_path).returncode == 0
+    (tmp_path / "t").mkdir()
+    (tmp_path / "t" / "theme.toml").write_text('[colors]\ntext = "white"\n', encoding="utf-8")
+    result = scoreboard("theme", "check", str(tmp_path / "t"), cwd=tmp_path)
+    assert result.returncode == 1 and "theme.toml: colors.text: expected a colour" in result.stdout
+
+
+def test_config_init_then_check(tmp_path):
+    """GIVEN an empty folder WHEN `config init` then `config check` run THEN the file is written and checks clean."""
+    assert scoreboard("config", "init", cwd=tmp_path).returncode == 0
+    assert (tmp_path / "config" / "scoreboard.toml").is_file()
+    assert scoreboard("config", "check", cwd=tmp_path).returncode == 0
+    assert scoreboard("config", "init", cwd=tmp_path).returncode == 1   # never overwrites silently

@@ -1,0 +1,52 @@
+"""Text that always fits: shrink, wrap, and at the smallest size break and end with an ellipsis — never spill out,
+never below the minimum size, never a cut glyph."""
+import pygame
+from hypothesis import given, settings, strategies as st
+
+from scoreboard.display.canvas import Canvas
+from scoreboard.display.text import ELLIPSIS, TextCache
+from scoreboard.display.theme import load_theme
+
+FONT = str(load_theme(None).font("main"))
+WORDS = st.lists(st.text(alphabet="абвгдеёжзийклмнопрстуфхцчшщъыьэюяАБВГДЕЖЗИКЛМН-", min_size=1, max_size=30),
+                 min_size=1, max_size=12).map(" ".join)
+
+
+def test_short_text_keeps_its_size_on_one_line():
+    """GIVEN a short name and a roomy box WHEN fitted THEN it is one line at the largest size asked."""
+    fit = TextCache().fit(FONT, "Анна", 600, 100, 48, 12)
+    assert fit.lines == ("Анна",) and fit.px == 48 and not fit.truncated
+
+
+def test_long_name_shrinks_then_wraps_inside_its_box():
+    """GIVEN a long double-barrelled Cyrillic name and a narrow box WHEN fitted THEN it wraps at spaces, every line
+    is narrower than the box and all lines fit its height."""
+    cache = TextCache()
+    fit = cache.fit(FONT, "Вера Смирнова-Оболенская Константинопольская", 220, 120, 60, 12)
+    font = cache.font(FONT, fit.px)
+    assert len(fit.lines) >= 2 and all(font.size(line)[0] <= 220 for line in fit.lines)
+    assert fit.line_height * len(fit.lines) <= 120 and 12 <= fit.px < 60
+
+
+def test_overlong_text_ends_with_an_ellipsis_at_the_minimum_size():
+    """GIVEN far too much text for a box WHEN fitted THEN it is drawn at the minimum size, cut at a whole glyph,
+    and ends with an ellipsis."""
+    cache = TextCache()
+    fit = cache.fit(FONT, "Достопримечательности " * 30, 200, 40, 40, 14)
+    font = cache.font(FONT, fit.px)
+    assert fit.truncated and fit.px == 14 and fit.lines[-1].endswith(ELLIPSIS)
+    assert all(font.size(line)[0] <= 200 for line in fit.lines)
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=WORDS, width=st.integers(80, 900), height=st.integers(30, 400))
+def test_any_cyrillic_text_stays_inside_any_box(text, width, height):
+    """GIVEN any Cyrillic words and any box at least one minimum line tall WHEN drawn THEN the ink lies inside the
+    box and the size is never below the 3 % minimum."""
+    surface = pygame.Surface((1000, 1000))
+    canvas = Canvas(surface, load_theme(None), record=True)
+    box = pygame.Rect(0, 0, width, max(height, canvas.cache.font(FONT, canvas.min_px).get_linesize()))
+    canvas.text(box, text, "title")
+    drawn = canvas.texts()[0]
+    assert box.contains(drawn.rect)
+    assert drawn.px >= canvas.min_px == 30
