@@ -179,8 +179,14 @@ def cmd_topic(args):
 
 def cmd_render(args):
     from scoreboard.tournament.views import render_png
-    render_png(_open(args), args.kind, args.out, (args.width, args.height))
+    render_png(_open(args), args.kind, args.out, (args.width, args.height), stage=args.stage)
     print(f"{args.kind} → {args.out}")
+
+
+def cmd_demo(args):
+    from scoreboard.tournament.demo import build
+    t = build(_path(args), args.format, args.stage, args.seed)
+    print(f"demo {t.format} tournament in {t.store.path}, played to {t.last_stage()['id']}")
 
 
 def _guard(func):
@@ -245,8 +251,13 @@ def register(subparsers) -> None:
     p.add_argument("name", nargs="?")
     p.add_argument("--author")
     p.add_argument("--id")
+    p = add("demo", cmd_demo, "make a demo tournament with made-up results (rehearsing the screens)")
+    p.add_argument("--format", required=True, choices=["novosibirsk-2007", "america-2005", "samara-2003"])
+    p.add_argument("--stage", help="stop after drawing and playing this stage (default: play it all)")
+    p.add_argument("--seed", type=int, default=2024)
     p = add("render", cmd_render, "draw a tournament screen into a PNG (headless)")
     p.add_argument("kind", choices=["bracket", "standings", "round", "cross"])
     p.add_argument("--out", required=True)
     p.add_argument("--width", type=int, default=1280)
     p.add_argument("--height", type=int, default=720)
+    p.add_argument("--stage", help="round: which round (default: the latest)")

@@ -12,6 +12,7 @@ pure function of (players, sizes, groups, seed) and can be re-run to verify it.
 from __future__ import annotations
 
 import math
+from itertools import combinations_with_replacement
 from dataclasses import dataclass, field
 
 STEP_BUDGET = 200_000
@@ -112,73 +113,79 @@ def draw_games(players: list[str], sizes: list[int], groups: list[Group], rnd,
 
 
 def _search(order, sizes, branch_of, caps, rnd):
-    constrained = [p for p in order if any(p in c.members for c in caps)]
-    free_players = [p for p in order if p not in set(constrained)]
+    """Fill the games one by one with *kinds* of player: players who belong to the same constraints are
+    interchangeable, so the search chooses how many of each kind sit in a game (a few hundred options) instead of
+    which players (millions). Dead states are remembered, so an impossible draw is proved quickly."""
+    sig = {p: frozenset(i for i, c in enumerate(caps) if p in c.members) for p in order}
+    pools: dict[frozenset, list[str]] = {}
+    for p in order:
+        pools.setdefault(sig[p], []).append(p)
+    kinds = sorted(pools, key=lambda k: (-len(k), sorted(k)))
+    remaining = [len(pools[k]) for k in kinds]
     n = len(sizes)
-    free = list(sizes)
-    where: dict[str, int] = {}
-    count = {(i, u): 0 for i, c in enumerate(caps) for u in range(n)}
-    mine = {p: [i for i, c in enumerate(caps) if p in c.members] for p in constrained}
+    branches = sorted(set(branch_of))
+    bcount = {(i, b): 0 for i, c in enumerate(caps) if c.scope == "branch" for b in branches}
+    dead: set = set()
     steps = [0]
 
-    def unit(i, g):
-        return branch_of[g] if caps[i].scope == "branch" else g
-
-    def options(p):
-        return [g for g in range(n) if free[g] > 0
-                and all(count[(i, unit(i, g))] < caps[i].limit for i in mine[p])]
-
-    def hopeless():
-        # Each constraint: its unplaced members must still fit somewhere.
+    def room_ahead(g_next) -> bool:
+        """Every constraint's unseated members still fit into the games not yet filled."""
+        free_b: dict[int, int] = {}
+        for g in range(g_next, n):
+            free_b[branch_of[g]] = free_b.get(branch_of[g], 0) + sizes[g]
         for i, c in enumerate(caps):
-            left = sum(1 for p in c.members if p not in where)
+            left = sum(remaining[j] for j, k in enumerate(kinds) if i in k)
             if not left:
                 continue
-            room = {}
-            for g in range(n):
-                u = unit(i, g)
-                room[u] = room.get(u, 0) + free[g]
-            if sum(min(c.limit - count[(i, u)], r) for u, r in room.items()) < left:
-                return True
-        return False
+            if c.scope == "game":
+                room = sum(min(c.limit, sizes[g]) for g in range(g_next, n))
+            else:
+                room = sum(min(c.limit - bcount[(i, b)], f) for b, f in free_b.items())
+            if room < left:
+                return False
+        return True
 
-    def place(todo):
+    def fill(g):
         steps[0] += 1
         if steps[0] > STEP_BUDGET:
             raise _OutOfSteps
-        if not todo:
-            return True
-        best, best_opts = None, None
-        for p in todo:            # the most constrained player first
-            opts = options(p)
-            if best_opts is None or len(opts) < len(best_opts):
-                best, best_opts = p, opts
-                if not opts:
-                    return False
-        rnd.shuffle(best_opts)
-        rest = [p for p in todo if p != best]
-        for g in best_opts:
-            where[best] = g
-            free[g] -= 1
-            for i in mine[best]:
-                count[(i, unit(i, g))] += 1
-            if not hopeless() and place(rest):
-                return True
-            for i in mine[best]:
-                count[(i, unit(i, g))] -= 1
-            free[g] += 1
-            del where[best]
-        return False
-
-    if not place(constrained):
+        if g == n:
+            return []
+        key = (g, tuple(remaining), tuple(bcount.values()))
+        if key in dead:
+            return None
+        options = [combo for combo in combinations_with_replacement(range(len(kinds)), sizes[g])
+                   if all(combo.count(j) <= remaining[j] for j in set(combo))]
+        rnd.shuffle(options)
+        for combo in options:
+            per_cap: dict[int, int] = {}
+            for j in combo:
+                for i in kinds[j]:
+                    per_cap[i] = per_cap.get(i, 0) + 1
+            if any(v > caps[i].limit if caps[i].scope == "game" else bcount[(i, branch_of[g])] + v > caps[i].limit
+                   for i, v in per_cap.items()):
+                continue
+            for j in combo:
+                remaining[j] -= 1
+            for i, v in per_cap.items():
+                if caps[i].scope == "branch":
+                    bcount[(i, branch_of[g])] += v
+            rest = fill(g + 1) if room_ahead(g + 1) else None
+            for j in combo:
+                remaining[j] += 1
+            for i, v in per_cap.items():
+                if caps[i].scope == "branch":
+                    bcount[(i, branch_of[g])] -= v
+            if rest is not None:
+                return [combo] + rest
+        dead.add(key)
         return None
-    games = [[] for _ in range(n)]
-    for p in constrained:
-        games[where[p]].append(p)
-    slots = [g for g in range(n) for _ in range(free[g])]
-    for p, g in zip(free_players, slots):
-        games[g].append(p)
-    return games
+
+    plan = fill(0) if room_ahead(0) else None
+    if plan is None:
+        return None
+    queues = {k: list(pools[k]) for k in kinds}
+    return [[queues[kinds[j]].pop() for j in combo] for combo in plan]
 
 
 def check(games: list[list[str]], groups: list[Group], branch_of: list[int] | None = None) -> list[str]:

@@ -22,11 +22,20 @@ def _font(path, size):
     return _fonts[key]
 
 
-def fit(surface, text, rect, color, style, align="left", bold=False):
+def fitting_size(surface, texts, width, height, style) -> int:
+    """One font size that fits every text of a column or grid (so a table reads evenly)."""
+    floor = max(8, int(surface.get_height() * MIN_TEXT))
+    size = max(floor, int(height * 0.78))
+    while size > floor and any(_font(style.get("font_path"), size).size(str(t))[0] > width for t in texts):
+        size = max(floor, int(size * 0.9))
+    return size
+
+
+def fit(surface, text, rect, color, style, align="left", bold=False, size=None):
     """Draw `text` in `rect`, as large as fits (at most the rect's height), never below the minimum size."""
     text = str(text)
     floor = max(8, int(surface.get_height() * MIN_TEXT))
-    size = max(floor, int(rect.height * 0.78))
+    size = max(floor, min(size or rect.height, int(rect.height * 0.78)))
     font = _font(style.get("font_path"), size)
     while size > floor and font.size(text)[0] > rect.width:
         size = max(floor, int(size * 0.9))
@@ -38,8 +47,7 @@ def fit(surface, text, rect, color, style, align="left", bold=False):
     font.set_bold(False)
     x = {"left": rect.left, "right": rect.right - image.get_width(),
          "center": rect.centerx - image.get_width() // 2}[align]
-    surface.blit(image, (x, rect.centery - image.get_height() // 2))
-    return image.get_width()
+    return surface.blit(image, (x, rect.centery - image.get_height() // 2))
 
 
 def draw(surface, kind: str, view: dict, style: dict | None = None) -> None:
@@ -52,7 +60,7 @@ def draw(surface, kind: str, view: dict, style: dict | None = None) -> None:
     {"bracket": _bracket, "round": _round, "standings": _standings, "cross": _cross}[kind](surface, view, body, style)
 
 
-def _game_box(surface, game, rect, style):
+def _game_box(surface, game, rect, style, size):
     pygame.draw.rect(surface, style["muted"], rect, width=2, border_radius=6)
     n = max(len(game["players"]), 1)
     line_h = rect.height / n
@@ -60,12 +68,12 @@ def _game_box(surface, game, rect, style):
     for i, p in enumerate(game["players"]):
         line = pygame.Rect(rect.left + pad, rect.top + i * line_h, rect.width - 2 * pad, line_h)
         color = style["accent"] if p.get("won") else style["muted"] if p.get("placeholder") else style["fg"]
-        score_w = rect.width * 0.25 if p.get("score") is not None else 0
-        fit(surface, p["name"], pygame.Rect(line.left, line.top, line.width - score_w, line.height), color, style,
-            bold=p.get("won", False))
+        score_w = rect.width * 0.22 if p.get("score") is not None else 0
+        fit(surface, p["name"], pygame.Rect(line.left, line.top, line.width - score_w - pad, line.height), color,
+            style, bold=p.get("won", False), size=size)
         if score_w:
             fit(surface, f"{p['score']:g}", pygame.Rect(line.right - score_w, line.top, score_w, line.height), color,
-                style, "right")
+                style, "right", size=size)
 
 
 def _bracket(surface, view, body, style):
@@ -78,12 +86,14 @@ def _bracket(surface, view, body, style):
             style, "center")
         area_top, area_h = body.top + body.height * 0.06, body.height * 0.94
         slot = area_h / len(column["games"])
+        rows = max([len(g["players"]) for g in column["games"]] + [3])
+        box_h = min(slot * 0.9, rows * surface.get_height() * 0.065)
+        names = [p["name"] for g in column["games"] for p in g["players"]]
+        size = fitting_size(surface, names, col_w * 0.8 * 0.70, box_h / rows, style)
         here = []
         for i, game in enumerate(column["games"]):
-            rows = max(len(game["players"]), 3)
-            box_h = min(slot * 0.9, rows * surface.get_height() * 0.065)
             rect = pygame.Rect(x, area_top + i * slot + (slot - box_h) / 2, col_w * 0.8, box_h)
-            _game_box(surface, game, rect, style)
+            _game_box(surface, game, rect, style, size)
             here.append(rect)
         boxes.append(here)
     for left, right in zip(boxes, boxes[1:]):       # the tree: each game joins the game its winner goes to
@@ -102,34 +112,49 @@ def _bracket(surface, view, body, style):
 
 
 def _round(surface, view, body, style):
+    """Every game of the round as a card: ✓ and gold for who went on, Σ by cup sum, WC a wild card."""
     games = view["games"]
-    cols = min(5, max(1, len(games)))
+    cols = 3 if len(games) <= 9 else 5       # names stay readable: a 3×3 grid up to nine games
+    cols = min(cols, max(1, len(games)))
     rows = -(-len(games) // cols)
-    note_h = body.height * 0.07 if view.get("note") else 0
-    cell_w, cell_h = body.width / cols, (body.height - note_h) / max(rows, 1)
+    foot_h = body.height * 0.07
+    cell_w = min(body.width / cols, body.width / 3)
+    left = body.left + (body.width - cell_w * cols) / 2
+    cell_h = (body.height - 2 * foot_h) / max(rows, 1)
+    lines = 1 + max((len(g["players"]) for g in games), default=3)
+    lh = min((cell_h - 12) / lines, surface.get_height() * 0.075)
+    texts = [("✓ " if p.get("advanced") else "") + p["name"] for g in games for p in g["players"]]
+    tags = [_tag(p) for g in games for p in g["players"]]
+    size = min(fitting_size(surface, texts, cell_w * 0.55 - 8, lh, style),
+               fitting_size(surface, [t for t in tags if t] or ["0"], cell_w * 0.45 - 16, lh, style))
     for i, game in enumerate(games):
         r, c = divmod(i, cols)
-        cell = pygame.Rect(body.left + c * cell_w + 4, body.top + r * cell_h + 4, cell_w - 8, cell_h - 8)
+        cell = pygame.Rect(left + c * cell_w + 4, body.top + r * cell_h + 4, cell_w - 8, lh * lines + 4)
         pygame.draw.rect(surface, style["muted"], cell, width=2, border_radius=6)
-        lines = 1 + max(len(game["players"]), 3)
-        lh = cell.height / lines
-        fit(surface, game["id"], pygame.Rect(cell.left + 8, cell.top, cell.width - 16, lh), style["muted"], style)
+        fit(surface, game["id"], pygame.Rect(cell.left + 8, cell.top, cell.width - 16, lh), style["muted"], style,
+            size=size)
         for j, p in enumerate(game["players"]):
             y = cell.top + (j + 1) * lh
-            color = style["accent"] if p.get("advanced") or (p.get("won") and not view.get("done")) else style["fg"]
-            mark = "✓ " if p.get("advanced") else ""
-            fit(surface, mark + p["name"], pygame.Rect(cell.left + 8, y, cell.width * 0.62, lh), color, style,
-                bold=p.get("advanced", False))
-            tag = "" if p["score"] is None else f"{p['score']:g}"
-            if p.get("why", "").startswith("cup sum"):
-                tag += " Σ"
-            elif p.get("why", "").startswith("wild"):
-                tag += " WC"
-            fit(surface, tag, pygame.Rect(cell.left + cell.width * 0.64, y, cell.width * 0.34, lh), color, style,
-                "right")
+            gone_on = p.get("advanced") or p.get("won")
+            color = style["accent"] if gone_on else style["fg"]
+            fit(surface, ("✓ " if p.get("advanced") else "") + p["name"],
+                pygame.Rect(cell.left + 8, y, cell.width * 0.55 - 8, lh), color, style, bold=bool(gone_on), size=size)
+            fit(surface, _tag(p), pygame.Rect(cell.left + cell.width * 0.55, y, cell.width * 0.45 - 12, lh), color,
+                style, "right", size=size)
     if view.get("note"):
-        fit(surface, view["note"], pygame.Rect(body.left, body.bottom - note_h, body.width, note_h), style["muted"],
-            style, "center")
+        fit(surface, view["note"], pygame.Rect(body.left, body.bottom - 2 * foot_h, body.width, foot_h),
+            style["fg"], style, "center")
+    fit(surface, "✓ goes on · Σ by cup sum · WC wild card · gold: won the game", pygame.Rect(
+        body.left, body.bottom - foot_h, body.width, foot_h), style["muted"], style, "center")
+
+
+def _tag(p) -> str:
+    tag = "" if p["score"] is None else f"{p['score']:g}"
+    if p.get("why", "").startswith("cup sum"):
+        tag += " Σ"
+    elif p.get("why", "").startswith("wild"):
+        tag += " WC"
+    return tag
 
 
 def _standings(surface, view, body, style):
@@ -164,25 +189,37 @@ def _standings(surface, view, body, style):
 
 
 def _cross(surface, view, body, style):
+    """Rows and columns by Super Nine number; a cell is the row player's score in the game with the column player,
+    gold when the row player finished ahead of that opponent."""
     players = view["players"]
     n = len(players)
-    name_w, tail_w = body.width * 0.22, body.width * 0.14
+    name_w, tail_w = body.width * 0.24, body.width * 0.14
     cell_w = (body.width - name_w - tail_w) / n
-    row_h = body.height / (n + 1)
+    legend_h = body.height * 0.06
+    row_h = (body.height - legend_h) / (n + 1)
+    mine = [[(c.split(":")[0] if c else c) for c in row] for row in view["cells"]]
+    size = fitting_size(surface, [c for row in mine for c in row if c], cell_w - 6, row_h, style)
+    name_size = fitting_size(surface, [f"{p['number']}. {p['name']}" for p in players], name_w - 6, row_h, style)
     for j, p in enumerate(players):
         fit(surface, str(p["number"]), pygame.Rect(body.left + name_w + j * cell_w, body.top, cell_w, row_h),
-            style["muted"], style, "center")
-    fit(surface, "Pts  #", pygame.Rect(body.right - tail_w, body.top, tail_w, row_h), style["muted"], style, "right")
+            style["muted"], style, "center", size=size)
+    fit(surface, "Pts  Place", pygame.Rect(body.right - tail_w, body.top, tail_w, row_h), style["muted"], style,
+        "right")
     for i, p in enumerate(players):
         y = body.top + (i + 1) * row_h
         color = style["accent"] if p["place"] <= 3 and p["points"] > 0 else style["fg"]
-        fit(surface, f"{p['number']}. {p['name']}", pygame.Rect(body.left, y, name_w - 6, row_h), color, style)
+        fit(surface, f"{p['number']}. {p['name']}", pygame.Rect(body.left, y, name_w - 6, row_h), color, style,
+            size=name_size)
         for j, cell in enumerate(view["cells"][i]):
             rect = pygame.Rect(body.left + name_w + j * cell_w, y, cell_w, row_h)
             if cell is None:
                 pygame.draw.rect(surface, style["muted"], rect.inflate(-6, -6))
             elif cell:
-                fit(surface, cell, rect.inflate(-4, 0), style["fg"], style, "center")
-        fit(surface, f"{p['points']:g}  {p['place']}", pygame.Rect(body.right - tail_w, y, tail_w, row_h), color,
-            style, "right")
+                a, b = (float(x) for x in cell.split(":"))
+                fit(surface, mine[i][j], rect.inflate(-6, 0), style["accent"] if a > b else style["fg"], style,
+                    "center", size=size)
+        fit(surface, f"{p['points']:g}   {p['place']}", pygame.Rect(body.right - tail_w, y, tail_w, row_h), color,
+            style, "right", size=name_size)
         pygame.draw.line(surface, style["muted"], (body.left, y), (body.right, y), 1)
+    fit(surface, "cell: the row player's score in the game with the column player (gold: finished ahead)",
+        pygame.Rect(body.left, body.bottom - legend_h, body.width, legend_h), style["muted"], style, "center")

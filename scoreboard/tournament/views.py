@@ -149,7 +149,7 @@ def standings_text(t) -> str:
     return "\n".join(lines)
 
 
-def render_png(t, kind: str, out: str, size=(1280, 720), style: dict | None = None) -> None:
+def render_png(t, kind: str, out: str, size=(1280, 720), style: dict | None = None, stage: str | None = None) -> None:
     import os
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -158,5 +158,6 @@ def render_png(t, kind: str, out: str, size=(1280, 720), style: dict | None = No
     from scoreboard.tournament import screens
     pygame.font.init()
     surface = pygame.Surface(size)
-    screens.draw(surface, kind, build(t, kind), style or screens.DEFAULT_STYLE)
+    view = round_view(t, stage) if kind == "round" and stage else build(t, kind)
+    screens.draw(surface, kind, view, style or screens.DEFAULT_STYLE)
     pygame.image.save(surface, out)
