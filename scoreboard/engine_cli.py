@@ -5,7 +5,8 @@ import json
 import sys
 from pathlib import Path
 
-from scoreboard.engine import RegulationError, load_regulation_file
+from scoreboard.engine import RegulationError
+from scoreboard.regulations import load_regulation_file
 from scoreboard.journal import Journal, JournalError
 from scoreboard.script import ScriptError, load_script, run_script
 from scoreboard.session import Session

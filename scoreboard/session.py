@@ -8,13 +8,13 @@ fails, the engine is rolled back and the command is refused.
 from __future__ import annotations
 
 import secrets
-import tomllib
 from pathlib import Path
 from typing import Any, Callable
 
 from scoreboard.engine import Command, Game, Refused
 from scoreboard.engine.commands import INTERNAL
-from scoreboard.engine.regulation import REGULATIONS_DIR, RegulationError, load_regulation
+from scoreboard.engine.regulation import RegulationError
+from scoreboard.regulations import REGULATIONS_DIR, load_regulation, read_regulation_table
 from scoreboard.journal import Journal, JournalError
 
 
@@ -96,8 +96,7 @@ class Session:
     def _regulation_data(self, name: str) -> dict | None:
         """The regulation's content is journaled with the game, so replay never depends on the file."""
         try:
-            load_regulation(name, self.regulations_dir)   # validates, with every problem listed
-            return tomllib.loads((self.regulations_dir / f"{name}.toml").read_text(encoding="utf-8"))
+            return read_regulation_table(name, self.regulations_dir)   # validated: every problem listed
         except RegulationError as error:
             raise Refused(str(error)) from None
         except (OSError, tomllib.TOMLDecodeError) as error:
@@ -146,7 +145,7 @@ def replay_snapshot(journal_path: str | Path) -> dict[str, Any]:
     journal = Journal(journal_path, readonly=True)
     try:
         journal.check()
-        game = Game()
+        game = Game(load_regulation)
         replay_into(game, journal)
         return game.snapshot()
     finally:

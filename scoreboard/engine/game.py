@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 from . import auction, corrections, final, question, rounds
 from .commands import INTERNAL, NOT_HOST, BadCommand, Command, Refused, parse
-from .regulation import Regulation, RegulationError, load_regulation, parse_regulation
+from .regulation import Regulation, RegulationError, parse_regulation
 from .snapshot import build_snapshot, host_view
 from .state import Player, State
 from .table import Ignored, Table
@@ -36,7 +36,9 @@ class Outcome:
 
 
 class Game:
-    def __init__(self, regulations: Callable[[str], Regulation] = load_regulation):
+    def __init__(self, regulations: Callable[[str], Regulation] | None = None):
+        """`regulations` finds a preset by name; without it a new game needs the regulation's table in its
+        command's data (as every journaled /sg/game/new has)."""
         self._regulations = regulations
         self.st: State | None = None
         self.reg: Regulation | None = None
@@ -141,8 +143,10 @@ class Game:
         try:
             if isinstance(cmd.data, dict) and isinstance(cmd.data.get("regulation"), dict):
                 reg = parse_regulation(cmd.data["regulation"], f"journaled regulation {name}")
-            else:
+            elif self._regulations is not None:
                 reg = self._regulations(name)
+            else:
+                raise Refused(f"regulation {name!r} is not resolved: the session journals its content")
         except RegulationError as error:
             raise Refused(str(error)) from None
         if stage not in reg.stages:

@@ -1,18 +1,13 @@
 """Regulations as data: a TOML preset holds every number and switch the engine reads.
 
 Code branches on these fields, never on a regulation's name, so a club's own preset needs no code.
-`load_regulation` validates the whole file and reports every problem at once (file, key, reason).
+`parse_regulation` validates the whole table and reports every problem at once (file, key, reason); reading
+the files is `scoreboard/regulations.py`'s job, outside the pure engine.
 """
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
-
-from scoreboard import ROOT
-
-REGULATIONS_DIR = ROOT / "config" / "regulations"
 
 ORDERS = ("choice", "sequential")
 CHOOSERS = ("host", "lot", "lowest_score", "none")
@@ -232,36 +227,11 @@ def parse_regulation(data: dict, source: str = "<regulation>") -> Regulation:
         tiebreak_values=tb_values, tiebreak_repeats=repeats, tiebreak_lot=lot, stages=stages)
 
 
-def load_regulation_file(path: str | Path) -> Regulation:
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise RegulationError([f"{path}: cannot read: {error}"]) from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise RegulationError([f"{path}: not valid TOML: {error}"]) from None
-    return parse_regulation(data, str(path))
 
 
-_cache: dict[str, Regulation] = {}
-
-
-def load_regulation(name: str, directory: Path | None = None) -> Regulation:
-    """A regulation by name from config/regulations/ (or `directory`), cached."""
-    directory = directory or REGULATIONS_DIR
-    key = f"{directory}/{name}"
-    if key not in _cache:
-        if not name.replace("-", "").replace("_", "").replace(".", "").isalnum() or name.startswith("."):
-            raise RegulationError([f"{name!r}: not a regulation name"])
-        path = directory / f"{name}.toml"
-        if not path.is_file():
-            known = ", ".join(sorted(p.stem for p in directory.glob("*.toml")))
-            raise RegulationError([f"{path}: no such regulation (known: {known})"])
-        _cache[key] = load_regulation_file(path)
-    return _cache[key]
-
-
-def known_regulations(directory: Path | None = None) -> list[str]:
-    return sorted(p.stem for p in (directory or REGULATIONS_DIR).glob("*.toml"))
+def __getattr__(name: str):
+    # Compatibility: the file loaders moved to scoreboard.regulations (the engine does no I/O).
+    if name in ("load_regulation", "load_regulation_file", "known_regulations", "REGULATIONS_DIR"):
+        from scoreboard import regulations
+        return getattr(regulations, name)
+    raise AttributeError(name)

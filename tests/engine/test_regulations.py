@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 import tomli_w
 
-from scoreboard.engine import Game, RegulationError, known_regulations, load_regulation, load_regulation_file, make
-from scoreboard.engine.regulation import REGULATIONS_DIR
+from scoreboard.engine import Game, RegulationError, make
+from scoreboard.regulations import REGULATIONS_DIR, known_regulations, load_regulation, load_regulation_file
 from scoreboard.session import Session
 
 
@@ -96,7 +96,7 @@ def test_journaled_regulation_replays_even_if_the_file_changes(tmp_path):
 
 
 def test_unknown_regulation_or_stage_is_refused():
-    game = Game()
+    game = Game(load_regulation)
     with pytest.raises(Exception, match="no such regulation"):
         game.apply(make(0, "/sg/game/new", "moscow-1999", "1/9"))
     with pytest.raises(Exception, match="has no stage"):

@@ -2,6 +2,7 @@
 import pytest
 
 from scoreboard.engine import Command, Game, Refused, make
+from scoreboard.regulations import load_regulation
 from tests.engine.helpers import Play
 
 
@@ -114,7 +115,7 @@ def test_clock_is_internal_to_the_board():
 
 def test_engine_refuses_a_command_past_an_unfired_deadline():
     # GIVEN a bare engine with a window closing at 6 WHEN a press at 7 comes without the clock THEN refused
-    game = Game()
+    game = Game(load_regulation)
     for c in [make(0, "/sg/game/new", "novosibirsk-2007", "1/9"), make(0, "/sg/game/start"), make(0, "/sg/chooser", 1),
               make(0, "/sg/select", 1, 1), make(1, "/sg/reading/done")]:
         game.apply(c)
