@@ -78,15 +78,9 @@ class Canvas:
         y = {"top": box.top, "bottom": box.bottom - total}.get(valign, box.centery - total // 2)
         ink = pygame.Rect(box.centerx, y, 0, 0)
         for line in fit.lines:
-            rendered = self.cache.render(path, fit.px, line, color)
-            where = rendered.get_rect(top=y)
-            if align == "left":
-                where.left = box.left
-            elif align == "right":
-                where.right = box.right
-            else:
-                where.centerx = box.centerx
-            self.surface.blit(rendered, where)
+            width = self.cache.width(path, fit.px, line)
+            x = {"left": box.left, "right": box.right - width}.get(align, box.centerx - width // 2)
+            where = self.cache.draw_line(self.surface, path, fit.px, line, color, (x, y))
             ink = ink.union(where) if ink.w or ink.h else where
             y += fit.line_height
         self._note("text", tag, ink, box, str(text), fit.px)
@@ -108,18 +102,32 @@ class Canvas:
                 size = (max(1, int(original.get_width() * ratio)), max(1, int(original.get_height() * ratio)))
             else:
                 size = box.size
-            scaled = pygame.transform.smoothscale(original.convert_alpha() if pygame.display.get_init()
-                                                  and pygame.display.get_surface() else original, size)
+            scaled = pygame.transform.smoothscale(original, size)
+            # In the target's pixel format, a full-screen blit is a plain copy (half the time at 4K).
+            try:
+                scaled = scaled.convert(self.surface) if keep_aspect is False else scaled.convert_alpha()
+            except pygame.error:
+                pass
             _IMAGES[key] = scaled
         where = scaled.get_rect(center=box.center)
         self.surface.blit(scaled, where)
         self._note("image", tag, where, box)
         return where
 
+    def veil(self, rect, color, alpha: int) -> None:
+        """A translucent plain colour over `rect`: one cached surface with surface alpha (much faster than
+        per-pixel alpha at 4K)."""
+        rect = pygame.Rect(rect)
+        key = ("veil", rect.size, tuple(color))
+        veil = _IMAGES.get(key)
+        if veil is None:
+            veil = _IMAGES[key] = pygame.Surface(rect.size)
+            veil.fill(color)
+        veil.set_alpha(alpha)
+        self.surface.blit(veil, rect.topleft)
+
     def dim(self, alpha: int = 170):
-        veil = pygame.Surface((self.w, self.h), pygame.SRCALPHA)
-        veil.fill((*self.theme.color("overlay"), alpha))
-        self.surface.blit(veil, (0, 0))
+        self.veil(self.rect, self.theme.color("overlay"), alpha)
 
     # --- queries for tests ----------------------------------------------------------------------------------
     def texts(self, tag_prefix: str = "") -> list[Drawn]:

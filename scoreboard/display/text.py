@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import pygame
 
 ELLIPSIS = "…"
+_NUMERIC = frozenset("0123456789.:,−-+")
 
 
 class _Lru(OrderedDict):
@@ -45,6 +46,7 @@ class TextCache:
         self._fonts: dict[tuple[str | None, int], pygame.font.Font] = {}
         self._fits = _Lru(4000)
         self._renders = _Lru(3000)
+        self._widths = _Lru(20000)
 
     def font(self, path: str | None, px: int) -> pygame.font.Font:
         key = (path, px)
@@ -63,6 +65,41 @@ class TextCache:
         if surface is None:
             surface = self._renders.remember(key, self.font(path, px).render(text, True, color))
         return surface
+
+    # A line is drawn token by token (and numbers glyph by glyph), each piece cached: a running clock or a lockout
+    # "фальстарт 1.4" then costs a few blits a frame instead of rendering a new line at 4K sizes.
+    @staticmethod
+    def _pieces(line: str) -> list[str]:
+        pieces: list[str] = []
+        for i, token in enumerate(line.split(" ")):
+            if i:
+                pieces.append(" ")
+            if token and all(ch in _NUMERIC for ch in token):
+                pieces.extend(token)
+            elif token:
+                pieces.append(token)
+        return pieces
+
+    def width(self, path: str | None, px: int, text: str) -> int:
+        key = (path, px, text)
+        width = self._widths.get(key)
+        if width is None:
+            font = self.font(path, px)
+            width = sum(font.size(piece)[0] for piece in self._pieces(text))
+            self._widths[key] = width
+            if len(self._widths) > self._widths.limit:
+                self._widths.popitem(last=False)
+        return width
+
+    def draw_line(self, target: pygame.Surface, path: str | None, px: int, line: str, color, topleft) -> pygame.Rect:
+        x, y = topleft
+        height = 0
+        for piece in self._pieces(line):
+            rendered = self.render(path, px, piece, color)
+            target.blit(rendered, (x, y))
+            x += self.font(path, px).size(piece)[0] if piece == " " else rendered.get_width()
+            height = max(height, rendered.get_height())
+        return pygame.Rect(topleft[0], y, x - topleft[0], height)
 
     def fit(self, path: str | None, text: str, width: int, height: int, max_px: int, min_px: int,
             max_lines: int = 0) -> Fit:
@@ -86,16 +123,16 @@ class TextCache:
         return best if best is not None else self._squeeze(path, text, width, height, min_px, max_lines)
 
     def _try(self, path, text, width, height, px, max_lines) -> Fit | None:
-        font = self.font(path, px)
-        line_height = font.get_linesize()
+        line_height = self.font(path, px).get_linesize()
+        width_of = lambda text: self.width(path, px, text)  # noqa: E731
         lines: list[str] = []
         for paragraph in text.split("\n"):
             current = ""
             for word in paragraph.split():
                 candidate = f"{current} {word}" if current else word
-                if font.size(candidate)[0] <= width:
+                if width_of(candidate) <= width:
                     current = candidate
-                elif current and font.size(word)[0] <= width:
+                elif current and width_of(word) <= width:
                     lines.append(current)
                     current = word
                 else:
@@ -107,8 +144,8 @@ class TextCache:
 
     def _squeeze(self, path, text, width, height, px, max_lines) -> Fit:
         """At the smallest size: break inside long words, keep the lines that fit, end with an ellipsis."""
-        font = self.font(path, px)
-        line_height = font.get_linesize()
+        line_height = self.font(path, px).get_linesize()
+        width_of = lambda text: self.width(path, px, text)  # noqa: E731
         room = max(1, height // line_height)
         if max_lines:
             room = min(room, max_lines)
@@ -117,7 +154,7 @@ class TextCache:
         for word in text.split():
             for piece in ([word] if not current else [" " + word]):
                 for ch in piece:
-                    if font.size(current + ch)[0] <= width:
+                    if width_of(current + ch) <= width:
                         current += ch
                     else:
                         lines.append(current.rstrip())
@@ -128,7 +165,7 @@ class TextCache:
         lines = lines[:room]
         if truncated:
             last = lines[-1]
-            while last and font.size(last + ELLIPSIS)[0] > width:
+            while last and width_of(last + ELLIPSIS) > width:
                 last = last[:-1]
             lines[-1] = last.rstrip() + ELLIPSIS
         return Fit(px, tuple(line for line in lines if line), line_height, truncated)

@@ -154,3 +154,24 @@ def test_keys_press_seats_and_esc_asks_before_quitting(board):
     board.handle(esc)
     board.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0))
     assert not board.running
+
+
+def test_clock_tick_redraw_matches_a_full_redraw(games):
+    """GIVEN a screen that drew a frame of the running window, and of a false-start lockout WHEN the clock alone
+    moves and it redraws only the live boxes THEN the picture is pixel for pixel what a full redraw gives."""
+    theme = load_theme("classic")
+    wanted = [x for x in games["novosibirsk-2007"] if x[0]["phase"] in ("buzz_window", "answering")][:2]
+    wanted += [x for x in games["novosibirsk-2007"] if x[0]["phase"] == "after_wrong"
+               and any(p["locked_until"] for p in x[0]["players"])][:1]
+    assert len(wanted) == 3
+    for snap, _, at in wanted:
+        ticking = Screen(ScreenSpec("audience", size=(640, 360)), theme, window=False)
+        ticking.render(snap, at + 0.05)
+        drew = 0
+        for step in (0.31, 0.77, 1.93, 2.6):
+            drew += ticking.render(snap, at + step)   # False when nothing visible changed (elapsed whole seconds)
+            fresh = Screen(ScreenSpec("audience", size=(640, 360)), theme, window=False)
+            fresh.render(snap, at + step, force=True)
+            assert pygame.image.tobytes(ticking.surface, "RGB") == pygame.image.tobytes(fresh.surface, "RGB"), \
+                f"{snap['phase']} at +{step}"
+        assert drew >= 2

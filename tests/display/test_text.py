@@ -23,8 +23,7 @@ def test_long_name_shrinks_then_wraps_inside_its_box():
     is narrower than the box and all lines fit its height."""
     cache = TextCache()
     fit = cache.fit(FONT, "Вера Смирнова-Оболенская Константинопольская", 220, 120, 60, 12)
-    font = cache.font(FONT, fit.px)
-    assert len(fit.lines) >= 2 and all(font.size(line)[0] <= 220 for line in fit.lines)
+    assert len(fit.lines) >= 2 and all(cache.width(FONT, fit.px, line) <= 220 for line in fit.lines)
     assert fit.line_height * len(fit.lines) <= 120 and 12 <= fit.px < 60
 
 
@@ -33,9 +32,8 @@ def test_overlong_text_ends_with_an_ellipsis_at_the_minimum_size():
     and ends with an ellipsis."""
     cache = TextCache()
     fit = cache.fit(FONT, "Достопримечательности " * 30, 200, 40, 40, 14)
-    font = cache.font(FONT, fit.px)
     assert fit.truncated and fit.px == 14 and fit.lines[-1].endswith(ELLIPSIS)
-    assert all(font.size(line)[0] <= 200 for line in fit.lines)
+    assert all(cache.width(FONT, fit.px, line) <= 200 for line in fit.lines)
 
 
 @settings(max_examples=60, deadline=None)

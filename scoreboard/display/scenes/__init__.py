@@ -101,9 +101,7 @@ def _fade_share(snapshot: dict, now: float, theme) -> float:
 def _reveal_fade(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> None:
     share = _fade_share(snapshot, now, canvas.theme)
     if share > 0:
-        veil = pygame.Surface(layout.main.size, pygame.SRCALPHA)
-        veil.fill((*canvas.theme.color("background"), int(255 * share)))
-        canvas.surface.blit(veil, layout.main.topleft)
+        canvas.veil(layout.main, canvas.theme.color("background"), int(255 * share))
 
 
 def frame_key(snapshot: dict, now: float, theme, role: str = "audience") -> tuple:

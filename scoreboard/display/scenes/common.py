@@ -96,10 +96,10 @@ class Layout:
 
 
 def background(canvas: Canvas) -> None:
-    canvas.fill(canvas.theme.color("background"))
     path = canvas.theme.values["images"].get("background")
-    if path:
-        canvas.image(path, canvas.rect, tag="background", keep_aspect=False)
+    # A background picture covers the whole screen: no need to fill under it first.
+    if not path or canvas.image(path, canvas.rect, tag="background", keep_aspect=False) is None:
+        canvas.fill(canvas.theme.color("background"))
 
 
 def header(canvas: Canvas, box: pygame.Rect, title: str, right: str = "", tag: str = "header") -> None:

@@ -1,0 +1,165 @@
+"""`scoreboard bench display`: frame times of each scene at 1080p and 4K, idle CPU, start-up to the first frame.
+
+Runs on SDL's dummy video driver (one core, no GPU): a frame is a full redraw into a `pygame.Window` surface plus
+its flip, with the clock moving so the countdown digits change every frame — the worst case the loop meets.
+"""
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+
+def _percentile(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def _scenes():
+    """One real snapshot per busy scene, from a simulated novosibirsk final-stage game (6 topics a round)."""
+    from scoreboard.display.demo import play
+    from scoreboard.display.simulated import Director
+    from scoreboard.session import Session
+    wanted = {"choosing": None, "answering": None, "auction": None, "final_reveal": None, "after_wrong": None}
+    session = Session()
+
+    def keep(at, snap, step):
+        phase = snap["phase"]
+        if phase in wanted and (wanted[phase] is None or phase == "final_reveal" or
+                                (phase == "after_wrong" and any(p["locked_until"] for p in snap["players"]))):
+            wanted[phase] = (snap, at)
+    play(session, Director("novosibirsk-2007", "final"), keep)
+    chart = session.snapshot()
+    wanted["screen:chart"] = (dict(chart, screen="chart"), chart["time"])
+    return {name: value for name, value in wanted.items() if value is not None}
+
+
+def frame_times(size, frames: int, theme_name: str = "classic") -> dict:
+    import pygame
+    from scoreboard.display.screens import Screen, ScreenSpec
+    from scoreboard.display.theme import load_theme
+    theme = load_theme(theme_name)
+    screen = Screen(ScreenSpec("audience", size=size), theme)
+    results = {}
+    for name, (snap, at) in _scenes().items():
+        full, tick = [], []
+        for i in range(frames + 10):
+            start = time.perf_counter()
+            screen.render(snap, at + i * 0.1, force=True)          # a new snapshot: everything redrawn
+            elapsed = time.perf_counter() - start
+            if i >= 10:  # the first frames fill the text and image caches
+                full.append(elapsed * 1000)
+        for i in range(frames):
+            start = time.perf_counter()
+            drew = screen.render(snap, at + 0.05 + i * 0.1)          # the clock moved: only its boxes redrawn
+            if drew:
+                tick.append((time.perf_counter() - start) * 1000)
+        results[name] = {"p50_ms": round(statistics.median(full), 3), "p99_ms": round(_percentile(full, 0.99), 3),
+                         "tick_p50_ms": round(statistics.median(tick), 3) if tick else None,
+                         "tick_p99_ms": round(_percentile(tick, 0.99), 3) if tick else None}
+    screen.close()
+    pygame.event.pump()
+    return results
+
+
+def idle_cpu(seconds: float) -> dict:
+    """The real board loop at 60 fps with nothing happening: process CPU time over wall time."""
+    import pygame
+    from scoreboard.display.board import Board
+    from scoreboard.display.config import default_config
+    from scoreboard.display.screens import Screen, ScreenSpec
+    from scoreboard.display.theme import load_theme
+    from scoreboard.engine.commands import make
+    from scoreboard.session import Session
+    config = default_config()
+    config["board"]["sounds"] = False
+    theme = load_theme("classic")
+    session = Session()
+    session.submit(make(0, "/sg/game/new", "novosibirsk-2007", "1/9"))
+    session.submit(make(0, "/sg/game/start"))
+    screens = [Screen(ScreenSpec("audience", size=(1920, 1080)), theme)]
+    board = Board(config, session, time.monotonic(), screens, theme, out=lambda *_: None)
+    tick = pygame.time.Clock()
+    for _ in range(10):
+        board.frame()
+        tick.tick(60)
+    frames_before = screens[0].frames
+    cpu, wall = time.process_time(), time.perf_counter()
+    loops = 0
+    while time.perf_counter() - wall < seconds:
+        board.frame()
+        tick.tick(60)
+        loops += 1
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    screens[0].close()
+    return {"cpu_percent_of_core": round(100 * cpu / wall, 2), "loops": loops,
+            "redraws": screens[0].frames - frames_before, "seconds": round(wall, 2)}
+
+
+FIRST_FRAME = """
+import time, os
+t0 = time.perf_counter()
+os.environ["SDL_VIDEODRIVER"] = "dummy"; os.environ["SDL_AUDIODRIVER"] = "dummy"
+import pygame
+from scoreboard.display.screens import Screen, ScreenSpec
+from scoreboard.display.theme import load_theme
+from scoreboard.engine.commands import make
+from scoreboard.session import Session
+pygame.init()
+theme = load_theme("classic")
+session = Session()
+session.submit(make(0, "/sg/game/new", "novosibirsk-2007", "1/9"))
+Screen(ScreenSpec("audience", size=(1920, 1080)), theme).render(session.snapshot(), 0.0)
+print(time.perf_counter() - t0)
+"""
+
+
+def first_frame(runs: int) -> dict:
+    """Start-up to the first frame in a fresh interpreter (imports, theme with font check, session, window)."""
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        out = subprocess.run([sys.executable, "-c", FIRST_FRAME], capture_output=True, text=True, check=True)
+        total = time.perf_counter() - start
+        samples.append((total, float(out.stdout.strip().splitlines()[-1])))
+    return {"process_to_first_frame_s": round(statistics.median(s[0] for s in samples), 3),
+            "after_interpreter_start_s": round(statistics.median(s[1] for s in samples), 3), "runs": runs}
+
+
+def run(args) -> int:
+    from scoreboard.display.screens import use_dummy_drivers
+    use_dummy_drivers()
+    import pygame
+    pygame.init()
+    quick = getattr(args, "quick", False)
+    figures = {
+        "1920x1080": frame_times((1920, 1080), 60 if quick else 300),
+        "3840x2160": frame_times((3840, 2160), 20 if quick else 120),
+        "idle": idle_cpu(1.0 if quick else 5.0),
+        "first_frame": first_frame(1 if quick else 5),
+        "cpu": os.cpu_count(),
+    }
+    for size in ("1920x1080", "3840x2160"):
+        busiest = max(figures[size], key=lambda name: figures[size][name]["p99_ms"])
+        figures[size + "_busiest"] = {"scene": busiest, **figures[size][busiest]}
+    if getattr(args, "json", False):
+        print(json.dumps(figures, indent=1))
+        return 0
+    for size in ("1920x1080", "3840x2160"):
+        print(f"frame time at {size} (ms, p50 / p99): full redraw | clock tick")
+        for name, f in figures[size].items():
+            tick = (f"{f['tick_p50_ms']:7.2f} / {f['tick_p99_ms']:7.2f}" if f["tick_p50_ms"] is not None
+                    else "   (nothing moves)")
+            print(f"  {name:<14} {f['p50_ms']:7.2f} / {f['p99_ms']:7.2f} | {tick}")
+        b = figures[size + "_busiest"]
+        print(f"  busiest: {b['scene']} p99 {b['p99_ms']:.2f} ms")
+    idle = figures["idle"]
+    print(f"idle: {idle['cpu_percent_of_core']:.2f}% of a core over {idle['seconds']} s "
+          f"({idle['loops']} loops, {idle['redraws']} redraws)")
+    ff = figures["first_frame"]
+    print(f"start-up to first frame: {ff['process_to_first_frame_s']:.3f} s "
+          f"({ff['after_interpreter_start_s']:.3f} s after the interpreter started), median of {ff['runs']}")
+    return 0
