@@ -67,15 +67,11 @@ def select(t: Table, topic: int, index: int, mark: str | None = None) -> None:
 def next_in_order(t: Table) -> None:
     """Sequential play (G4): the next question of the topic, else the next topic's intro."""
     st, rnd = t.st, t.st.round
-    if st.phase in ("round_intro",) or rnd.topic is None:
+    if st.phase == "round_intro" or rnd.topic is None:
         rnd.topic = 1
         st.phase = "topic_intro"
         return
-    cells = rnd.topics[rnd.topic - 1].cells
-    pending = [i for i, c in enumerate(cells, start=1) if not c.played]
-    if st.phase == "topic_intro" and pending:
-        open_cell(t, rnd.topic, pending[0])
-        return
+    pending = [i for i, c in enumerate(rnd.topics[rnd.topic - 1].cells, start=1) if not c.played]
     if pending:
         open_cell(t, rnd.topic, pending[0])
         return
