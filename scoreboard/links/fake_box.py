@@ -114,6 +114,15 @@ class FakeBox:
         stamp = self.now_us() if t_us is None else t_us % U32
         self.send_raw(f"EV {self.seq} {stamp} PRESS {seat}\n".encode("ascii"))
 
+    def press_many(self, presses: list[tuple[int, int]]) -> None:
+        """Several presses [(seat, t_us)] reported in one burst, in the order given (a box that scans its
+        buttons may report two presses of one scan in button order rather than time order)."""
+        lines = []
+        for seat, t_us in presses:
+            self.seq = (self.seq + 1) % U32
+            lines.append(f"EV {self.seq} {t_us % U32} PRESS {seat}\n")
+        self.send_raw("".join(lines).encode("ascii"))
+
     def send_raw(self, data: bytes) -> bool:
         """Bytes to the board as they are (tests send garbage this way); False if nobody is connected."""
         with self._write_lock:

@@ -51,6 +51,20 @@ class Inbox:
             on_result(False, "board busy: inbox full")
         return not full
 
+    def put_many(self, entries: list[tuple[Command, str]]) -> None:
+        """Queue several commands at once: a drain sees all of them or none. The box reader puts every
+        press of one read this way, so a frame boundary can never split two presses the box reported
+        together (the board would otherwise submit the later-stamped one first)."""
+        if not entries:
+            return
+        with self._cond:
+            room = max(0, self._max - len(self._items))
+            self.dropped += max(0, len(entries) - room)
+            for cmd, source in entries[:room]:
+                self._seq += 1
+                self._items.append(Item(cmd, source, None, self._seq))
+            self._cond.notify_all()
+
     def drain(self) -> list[Item]:
         """Every queued item, earliest `cmd.at` first (arrival order among equal times)."""
         with self._cond:

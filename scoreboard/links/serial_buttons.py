@@ -179,6 +179,13 @@ class SerialButtons:
             self._feed(data, self.monotonic() if now is None else now)
 
     def _feed(self, data: bytes, now: float) -> None:
+        self._presses: list = []
+        try:
+            self._lines(data, now)
+        finally:
+            self.inbox.put_many(self._presses)    # every press of this read reaches the board together
+
+    def _lines(self, data: bytes, now: float) -> None:
         self._buffer += data
         while True:
             end = self._buffer.find(b"\n")
@@ -246,11 +253,12 @@ class SerialButtons:
                     at = chained
         self._last_press = (ext, at)
         self._bump("presses")
-        self.inbox.put(Command(at, "/sg/button", (press.seat,)), "serial")
+        self._presses.append((Command(at, "/sg/button", (press.seat,)), "serial"))
 
     def _digits(self, data: bytes) -> None:
         at = self.clock()
         limit = self.cfg["players"] or 9
+        presses = []
         for byte in data:
             try:
                 seat = bp.parse_digit(byte)
@@ -263,7 +271,8 @@ class SerialButtons:
                 self._bad(f"seat {seat} above buttons.players={limit}")
                 continue
             self._bump("presses")
-            self.inbox.put(Command(at, "/sg/button", (seat,)), "digits")
+            presses.append((Command(at, "/sg/button", (seat,)), "digits"))
+        self.inbox.put_many(presses)
 
     # --- writing ------------------------------------------------------------------------------------
     def _sync_lamps(self) -> None:

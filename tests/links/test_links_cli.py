@@ -1,0 +1,53 @@
+"""`scoreboard fake-box` as a real process on a real pty, and its press script format."""
+import subprocess
+import sys
+
+import pytest
+
+from linkhelp import drain_n, start_links, wait_until
+from scoreboard.links.cli import parse_script
+
+
+def test_bz3_fake_box_script_presses_at_exact_box_times(tmp_path):
+    """GIVEN `scoreboard fake-box --script` pressing seat 2 at 1.0000 s and seat 3 at 1.0001 s of box time
+    WHEN the board reads it over the pty THEN both presses arrive, in that order, exactly 0.1 ms apart."""
+    link = tmp_path / "box"
+    script = tmp_path / "presses.txt"
+    script.write_text("# seconds seat\n1.0 2\n1.0001 3\n", encoding="utf-8")
+    links, inbox = start_links(str(link))
+    process = subprocess.Popen([sys.executable, "-m", "scoreboard", "fake-box", "--pty", str(link),
+                                "--players", "3", "--script", str(script), "--exit"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert wait_until(lambda: links.status()["buttons_online"], timeout=5), links.status()
+        items = drain_n(inbox, 2, timeout=5)
+        assert [item.cmd.args for item in items] == [(2,), (3,)]
+        assert abs(items[1].cmd.at - items[0].cmd.at - 0.0001) < 1e-6
+        assert process.wait(timeout=5) == 0
+        assert f'buttons.port = "{link}"' in process.stdout.read()
+    finally:
+        if process.poll() is None:
+            process.kill()
+        links.stop()
+
+
+@pytest.mark.parametrize("text, error", [
+    ("1.0 2\n0.5 1\n", "s.txt:2: time 0.5 goes back"),
+    ("1.0\n", "s.txt:1: expected SECONDS SEAT"),
+    ("x 1\n", "s.txt:1: could not convert"),
+    ("1 0\n", "s.txt:1: seat 0 outside"),
+])
+def test_fake_box_bad_script_line_named(text, error):
+    """GIVEN a malformed press script WHEN parsed THEN the error names the file, line and reason."""
+    with pytest.raises(ValueError, match=error):
+        parse_script(text, "s.txt")
+
+
+def test_fake_box_bad_script_exits_2_with_reason(tmp_path):
+    """GIVEN a script with a bad line WHEN fake-box starts THEN it exits 2 naming the line, opening nothing."""
+    script = tmp_path / "bad.txt"
+    script.write_text("2 1\n1 1\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "scoreboard", "fake-box", "--pty", str(tmp_path / "b"),
+                           "--script", str(script), "--exit"], capture_output=True, text=True, timeout=20)
+    assert done.returncode == 2 and "bad.txt:2: time 1.0 goes back" in done.stderr
+    assert not (tmp_path / "b").exists()

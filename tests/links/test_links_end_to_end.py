@@ -1,0 +1,63 @@
+"""A whole question across every link: the host's client over real UDP, the fake box on a real pty, and a
+board loop draining the inbox into a real session (the display process is the board agent's; this runs its
+loop contract on a thread)."""
+import time
+
+from linkhelp import wait_until
+from scoreboard.links import Inbox, Links
+from scoreboard.links.bench import BoardThread, bench_arbitration, bench_arbitration_digits
+from scoreboard.links.fake_box import FakeBox
+from scoreboard.links.osc_client import OscClient
+from scoreboard.session import Session
+
+
+def test_bz3_g6_whole_question_host_remote_and_box(tmp_path):
+    """GIVEN a board with OSC and a button box, and a host client connected with the passcode
+    WHEN the host sets up a game, opens a cell, ends the reading; seats 3 and 1 press 0.1 ms apart by the box
+    clock, reported in one burst in button order (1 before 3); the host judges right
+    THEN seat 3 answers, its lamp lights and the box is disarmed while it answers; after the verdict seat 3
+    has +10 (G6) and the game shows the answer (reveal); every host command was acked exactly once."""
+    epoch = time.monotonic()
+    clock = lambda: time.monotonic() - epoch          # noqa: E731  engine seconds from 0
+    box = FakeBox(players=3, link=str(tmp_path / "box")).start()
+    inbox = Inbox()
+    links = Links({"osc": {"bind": "127.0.0.1", "port": 0, "passcode": "tablet"},
+                   "buttons": {"port": box.url}}, inbox, clock)
+    links.start()
+    board = BoardThread(links, inbox, Session()).start()
+    host = OscClient("127.0.0.1", links.osc.address[1], "tablet", bind=("127.0.0.1", 0))
+    try:
+        assert wait_until(lambda: links.status()["buttons_online"])
+        host.connect()
+        for address, *args in [("/sg/game/new", "novosibirsk-2007", "1/9", 3, 0),
+                               ("/sg/topics", "Реки", "Горы", "Птицы", "Кино"), ("/sg/game/start",),
+                               ("/sg/chooser", 1), ("/sg/select", 1, 1), ("/sg/reading/done",)]:
+            assert host.command(address, *args) == (True, None), address
+        host.wait_state(lambda s: s["phase"] == "buzz_window")
+        assert box.wait_for(lambda b: b.armed)
+        t = box.now_us() - 1000
+        box.press_many([(1, t + 100), (3, t)])
+        state = host.wait_state(lambda s: s["phase"] == "answering")
+        assert state["answering"] == 3
+        assert box.wait_for(lambda b: b.leds.get(3) == "on" and not b.armed)
+        assert host.command("/sg/judge/right") == (True, None)
+        state = host.wait_state(lambda s: s["phase"] == "reveal")
+        assert [p["score"] for p in state["players"]] == [0, 0, 10]
+        assert box.wait_for(lambda b: b.leds.get(3) == "off")
+        hosts = [c for c in board.applied if c.address != "/sg/button"]
+        assert len(hosts) == 7 and len({(c.address, c.args) for c in hosts}) == 7
+        assert links.status()["osc"]["duplicates"] == 0
+    finally:
+        host.close()
+        board.stop()
+        links.stop()
+        box.stop()
+
+
+def test_bz3_arbitration_bench_orders_every_trial(tmp_path):
+    """GIVEN the arbitration benchmark at small size (presses 0.1 ms apart by box time, random wire order,
+    150 ppm drift, the u32 wrap; one-digit presses 2 ms apart) THEN every trial is ordered right."""
+    events = bench_arbitration(str(tmp_path), 300)
+    assert events["right"] == events["trials"] == 300
+    digits = bench_arbitration_digits(str(tmp_path), 60)
+    assert digits["right"] == digits["trials"] == 60

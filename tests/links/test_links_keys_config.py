@@ -1,0 +1,74 @@
+"""Keyboard/gamepad seats (BZ9's rehearsal/backup path) and the [osc]/[buttons] config keys."""
+import pygame
+import pytest
+
+from scoreboard.links import Inbox, Links, validate
+from scoreboard.links.config import resolve
+from scoreboard.links.keys import KeySeats
+
+
+@pytest.fixture
+def pg():
+    pygame.display.init()
+    yield
+    pygame.display.quit()
+
+
+def test_bz3_mapped_keys_press_once_and_repeat_is_ignored(pg):
+    """GIVEN keys {"1": 1, "q": 2} WHEN 1 goes down, repeats, goes up and down again, and Q goes down
+    THEN seat 1 presses twice (once per stroke), seat 2 once, an unmapped key never, each stamped `at`."""
+    seats = KeySeats({"1": 1, "Q": 2})
+    down = lambda key: pygame.event.Event(pygame.KEYDOWN, key=key)   # noqa: E731
+    up = lambda key: pygame.event.Event(pygame.KEYUP, key=key)       # noqa: E731
+    events = [down(pygame.K_1), down(pygame.K_1), up(pygame.K_1), down(pygame.K_1), down(pygame.K_q),
+              down(pygame.K_z)]
+    commands = [seats.command_for(event, at=2.5) for event in events]
+    assert [(c.address, c.args, c.at) if c else None for c in commands] == [
+        ("/sg/button", (1,), 2.5), None, None, ("/sg/button", (1,), 2.5), ("/sg/button", (2,), 2.5), None]
+
+
+def test_bz3_gamepad_buttons_by_pad_or_any_pad(pg):
+    """GIVEN gamepad {"pad0:3": 1, "pad:5": 4} WHEN pad 0 button 3, pad 1 button 5, pad 1 button 3 are pressed
+    THEN seats 1 and 4 press, and the third is unmapped."""
+    seats = KeySeats.from_config(resolve({"buttons": {"gamepad": {"pad0:3": 1, "pad:5": 4}}})["buttons"])
+    press = lambda pad, button: pygame.event.Event(pygame.JOYBUTTONDOWN, instance_id=pad, button=button)  # noqa
+    assert [seats.seat_for(press(0, 3)), seats.seat_for(press(1, 5)), seats.seat_for(press(1, 3))] == [1, 4, None]
+
+
+def test_config_defaults_and_every_bad_key_named():
+    """GIVEN sections with wrong types and unknown keys WHEN validated THEN every error names section.key
+    and the reason; a valid config resolves with defaults filled in."""
+    errors = validate({"osc": {"port": 70000, "allow": ["10.0.0.0/8", "not-an-ip"], "pasword": "x",
+                               "idle_timeout": 0},
+                       "buttons": {"mode": "morse", "baud": "fast", "reopen_interval": 5,
+                                   "keys": {"1": 0}, "gamepad": {"joystick": 1}}})
+    joined = "\n".join(errors)
+    for key in ("osc.port", "osc.allow: not an IP address or network: 'not-an-ip'", "osc.pasword: unknown key",
+                "osc.idle_timeout", "buttons.mode", "buttons.baud", "buttons.reopen_interval",
+                "buttons.keys.1", "buttons.gamepad.joystick"):
+        assert key in joined, key
+    assert len(errors) == 9
+    assert validate({"osc": {"passcode": "1234"}, "buttons": {"port": "/dev/ttyUSB0"}}) == []
+    full = resolve({"osc": {"passcode": "1234"}})
+    assert full["osc"]["port"] == 9000 and full["buttons"]["port"] == "" and full["buttons"]["baud"] == 115200
+
+
+def test_config_links_refuses_bad_config_before_opening_anything():
+    """GIVEN an invalid [osc] section WHEN Links is built THEN it raises with the key named, nothing opened."""
+    with pytest.raises(ValueError, match="osc.port"):
+        Links({"osc": {"port": -1}}, Inbox(), lambda: 0.0)
+
+
+def test_inbox_drains_in_time_order_and_refuses_when_full():
+    """GIVEN commands put out of time order WHEN drained THEN they come earliest first, ties in arrival order;
+    GIVEN a full inbox WHEN one more is put THEN it is refused through on_result."""
+    from scoreboard.engine.commands import Command
+    inbox = Inbox(max_items=3)
+    inbox.put(Command(2.0, "/sg/button", (1,)), "serial")
+    inbox.put(Command(1.0, "/sg/button", (2,)), "serial")
+    inbox.put(Command(1.0, "/sg/button", (3,)), "keys")
+    results = []
+    assert not inbox.put(Command(0.5, "/sg/undo"), "osc:1", lambda ok, reason: results.append((ok, reason)))
+    assert results == [(False, "board busy: inbox full")] and inbox.dropped == 1
+    assert [item.cmd.args for item in inbox.drain()] == [(2,), (3,), (1,)]
+    assert inbox.drain() == []
