@@ -115,9 +115,12 @@ def cmd_screenshot(args) -> int:
     import pygame
     from scoreboard.display import scenes
     from scoreboard.display.theme import load_theme
-    from scoreboard.script import ScriptError, simulate
+    from scoreboard.script import ScriptError, load_script, run_script
+    from scoreboard.session import Session
+    session = Session()
     try:
-        session = simulate(args.script)
+        lines = load_script(args.script)
+        run_script(lines, session, name=args.script)
     except ScriptError as error:
         print("\n".join(error.problems), file=sys.stderr)
         return 1
@@ -126,7 +129,9 @@ def cmd_screenshot(args) -> int:
     for problem in theme.problems:
         print(f"theme: {problem}", file=sys.stderr)
     snapshot = session.snapshot()
-    now = args.at if args.at is not None else float(snapshot.get("time") or 0.0)
+    # The script's last time, which may be a clock-only line after the last command (a countdown mid-way).
+    last = max((line.at for line in lines), default=0.0)
+    now = args.at if args.at is not None else max(last, float(snapshot.get("time") or 0.0))
     surface = pygame.Surface(args.size)
     scenes.draw(surface, snapshot, theme, now, args.role, host_question=session.host_question(), animate=False)
     out = Path(args.out)

@@ -47,7 +47,10 @@ def demo_plan(regulation: str, stage: str) -> dict:
 
 
 class Director:
-    def __init__(self, regulation: str = "novosibirsk-2007", stage: str | None = None, players: int | None = None):
+    def __init__(self, regulation: str = "novosibirsk-2007", stage: str | None = None, players: int | None = None,
+                 pack: bool = True):
+        """`pack=False` plays the same game from topic names alone (P3), as a simulation script can."""
+        self.pack = pack
         self.regulation = regulation
         self.reg = _regulation(regulation)
         self.stage = stage or DEFAULT_STAGE.get(regulation) or next(iter(self.reg.stages))
@@ -56,12 +59,16 @@ class Director:
         self.story: dict[tuple, dict] = {}  # per question: what has happened in its story
         self.shown: set[str] = set()        # one-off moments already staged (screens, pause)
         self.final_plan: dict[int, tuple[int, str]] | None = None
+        self.plan = demo_plan(self.regulation, self.stage)
 
     # -- the start ---------------------------------------------------------------------------------------
     def opening(self) -> list[Step]:
         steps = [Step(0, "/sg/game/new", (self.regulation, self.stage, self.players), note="new game")]
         steps += [Step(0, "/sg/player/name", (seat, NAMES[seat - 1])) for seat in range(1, self.players + 1)]
-        steps.append(Step(0, "/sg/pack/load", ("builtin:demo",), data=demo_plan(self.regulation, self.stage)))
+        if self.pack:
+            steps.append(Step(0, "/sg/pack/load", ("builtin:demo",), data=self.plan))
+        else:
+            steps.append(Step(0, "/sg/topics", self._names(0)))
         steps.append(Step(2.0, "/sg/game/start", note="game starts"))
         return steps
 
@@ -72,8 +79,15 @@ class Director:
         handler = getattr(self, f"_on_{phase}", None)
         return handler(snap) if handler else None
 
+    def _names(self, index: int) -> tuple[str, ...]:
+        return tuple(t["name"] for t in self.plan["rounds"][index]["topics"])
+
     def _on_round_intro(self, snap: dict) -> Step | None:
         rnd = snap["round"]
+        if not self.pack and 0 < rnd["index"] < len(self.plan["rounds"]) and not rnd.get("tiebreak") \
+                and f"topics{rnd['index']}" not in self.shown:
+            self.shown.add(f"topics{rnd['index']}")
+            return Step(1.0, "/sg/topics", self._names(rnd["index"]), note="the red round's topics")
         if rnd["index"] > 0 and not rnd.get("tiebreak") and f"scores{rnd['index']}" not in self.shown:
             if snap.get("screen") != "scores":
                 return Step(1.5, "/sg/screen", ("scores",), note="between rounds: the scores")
@@ -152,6 +166,8 @@ class Director:
 
     def _on_final_stakes(self, snap: dict) -> Step | None:
         final = snap["final"]
+        if not self.pack and not final.get("topic") and self.plan.get("final"):
+            return Step(1.0, "/sg/final/topic", (self.plan["final"]["topic"],), note="the final topic")
         if self.final_plan is None:
             self.final_plan = self._plan_final(snap)
         for seat in final["eligible"]:
@@ -216,11 +232,19 @@ class Director:
         return min(free, key=lambda p: (p["score"], p["seat"]))["seat"]
 
     def _select(self, snap: dict, delay: float) -> Step | None:
-        for t, topic in enumerate(snap["round"]["topics"], start=1):
+        rnd = snap["round"]
+        for t, topic in enumerate(rnd["topics"], start=1):
             for c, cell in enumerate(topic["cells"], start=1):
                 if not cell["played"]:
-                    return Step(delay, "/sg/select", (t, c))
+                    return Step(delay, "/sg/select", (t, c, "auction") if self._auction_cell(rnd, t, c) else (t, c))
         return Step(delay, "/sg/next")
+
+    def _auction_cell(self, rnd: dict, t: int, c: int) -> bool:
+        """Without a pack the host marks the auction when it is chosen (AU1): the same cells as the pack's."""
+        if self.pack or not self.reg.auctions or rnd.get("tiebreak") or rnd["index"] >= len(self.plan["rounds"]):
+            return False
+        topics = self.plan["rounds"][rnd["index"]]["topics"]
+        return t <= len(topics) and topics[t - 1]["questions"][c - 1].get("auction", False)
 
     @staticmethod
     def _board_empty(snap: dict) -> bool:

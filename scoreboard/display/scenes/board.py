@@ -86,8 +86,8 @@ def draw_topic_intro(canvas: Canvas, snapshot: dict, now: float, layout: Layout)
     topic = topics[index - 1] if 1 <= index <= len(topics) else {}
     main = layout.main
     name_box = pygame.Rect(main.left, main.top, main.w, main.h * 62 // 100)
-    canvas.text(name_box.inflate(-4 * layout.m, -layout.m), topic.get("name", ""), "title", theme.color("text"),
-                tag="topic_intro:name", max_lines=3)
+    canvas.text(name_box.inflate(-4 * layout.m, -layout.m), topic.get("name", ""), int(canvas.h * 0.13),
+                theme.color("text"), tag="topic_intro:name", max_lines=3)
     cells = topic.get("cells") or []
     if cells:
         gap = layout.m

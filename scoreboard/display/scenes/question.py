@@ -93,7 +93,7 @@ def draw_answering(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -
     canvas.text(pygame.Rect(inner.left, inner.top, inner.w, inner.h // 3), theme.text("answering"), "body",
                 theme.color("muted"), tag="answering:label")
     canvas.text(pygame.Rect(inner.left, inner.top + inner.h // 3, inner.w, inner.h * 2 // 3), name_of(snapshot, seat),
-                "title", theme.color("text"), tag="answering:name", max_lines=2)
+                int(canvas.h * 0.11), theme.color("text"), tag="answering:name", max_lines=2)
     left = remaining(snapshot, question.get("deadline"), now)
     started = question.get("answer_started")
     elapsed = (clock_now(snapshot, now) - float(started)) if (left is None and started is not None) else None
