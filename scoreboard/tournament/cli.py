@@ -199,6 +199,14 @@ def _guard(func):
     return run
 
 
+def _bench(args):
+    from scoreboard.tournament.bench import run
+    return run(args)
+
+
+BENCHES = {"tournament": _bench}
+
+
 def register(subparsers) -> None:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--file", help="the tournament file (default: $TOURNAMENT)")

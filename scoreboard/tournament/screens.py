@@ -31,8 +31,15 @@ def fitting_size(surface, texts, width, height, style) -> int:
     return size
 
 
-def fit(surface, text, rect, color, style, align="left", bold=False, size=None):
-    """Draw `text` in `rect`, as large as fits (at most the rect's height), never below the minimum size."""
+def short_name(name: str) -> str:
+    """'Максим Орлов' → 'М. Орлов': what a person name becomes when the full one cannot fit."""
+    words = str(name).split()
+    return f"{words[0][0]}. {' '.join(words[1:])}" if len(words) > 1 else str(name)
+
+
+def fit(surface, text, rect, color, style, align="left", bold=False, size=None, alt=None):
+    """Draw `text` in `rect`, as large as fits (at most the rect's height), never below the minimum size;
+    then the shorter `alt` if given, and only then cut with an ellipsis."""
     text = str(text)
     floor = max(8, int(surface.get_height() * MIN_TEXT))
     size = max(floor, min(size or rect.height, int(rect.height * 0.78)))
@@ -40,6 +47,8 @@ def fit(surface, text, rect, color, style, align="left", bold=False, size=None):
     while size > floor and font.size(text)[0] > rect.width:
         size = max(floor, int(size * 0.9))
         font = _font(style.get("font_path"), size)
+    if alt and font.size(text)[0] > rect.width:
+        text = str(alt)
     while text and font.size(text)[0] > rect.width and len(text) > 1:
         text = text[:-2] + "…"
     font.set_bold(bold)
@@ -70,7 +79,7 @@ def _game_box(surface, game, rect, style, size):
         color = style["accent"] if p.get("won") else style["muted"] if p.get("placeholder") else style["fg"]
         score_w = rect.width * 0.22 if p.get("score") is not None else 0
         fit(surface, p["name"], pygame.Rect(line.left, line.top, line.width - score_w - pad, line.height), color,
-            style, bold=p.get("won", False), size=size)
+            style, bold=p.get("won", False), size=size, alt=None if p.get("placeholder") else short_name(p["name"]))
         if score_w:
             fit(surface, f"{p['score']:g}", pygame.Rect(line.right - score_w, line.top, score_w, line.height), color,
                 style, "right", size=size)
@@ -114,7 +123,7 @@ def _bracket(surface, view, body, style):
 def _round(surface, view, body, style):
     """Every game of the round as a card: ✓ and gold for who went on, Σ by cup sum, WC a wild card."""
     games = view["games"]
-    cols = 3 if len(games) <= 9 else 5       # names stay readable: a 3×3 grid up to nine games
+    cols = 3 if len(games) <= 9 else 4 if len(games) <= 12 else 5     # as wide as the names need
     cols = min(cols, max(1, len(games)))
     rows = -(-len(games) // cols)
     foot_h = body.height * 0.07
@@ -137,8 +146,9 @@ def _round(surface, view, body, style):
             y = cell.top + (j + 1) * lh
             gone_on = p.get("advanced") or p.get("won")
             color = style["accent"] if gone_on else style["fg"]
-            fit(surface, ("✓ " if p.get("advanced") else "") + p["name"],
-                pygame.Rect(cell.left + 8, y, cell.width * 0.55 - 8, lh), color, style, bold=bool(gone_on), size=size)
+            mark = "✓ " if p.get("advanced") else ""
+            fit(surface, mark + p["name"], pygame.Rect(cell.left + 8, y, cell.width * 0.55 - 8, lh), color, style,
+                bold=bool(gone_on), size=size, alt=mark + short_name(p["name"]))
             fit(surface, _tag(p), pygame.Rect(cell.left + cell.width * 0.55, y, cell.width * 0.45 - 12, lh), color,
                 style, "right", size=size)
     if view.get("note"):
@@ -166,23 +176,28 @@ def _standings(surface, view, body, style):
     blocks = min(blocks, 2)
     shown = rows[: per_col * blocks]
     block_w = body.width / blocks
-    weights = [0.08, 0.42] + [0.5 / max(len(view["columns"]) - 2, 1)] * (len(view["columns"]) - 2)
+    numeric = [max(len(c), 4) for c in view["columns"][2:]]        # wider headers get wider columns
+    weights = [0.07, 0.37] + [0.56 * n / max(sum(numeric), 1) for n in numeric]
     row_h = min(body.height / (per_col + 1), surface.get_height() * 0.07)
     for b in range(blocks):
         x0 = body.left + b * block_w
         xs = [x0]
         for wgt in weights:
             xs.append(xs[-1] + wgt * block_w * 0.96)
+        head = min(fitting_size(surface, [name], xs[k + 1] - xs[k] - 6, row_h, style)
+                   for k, name in enumerate(view["columns"]))
+        cells = fitting_size(surface, [str(v) for row in shown for v in row[1:2]], xs[2] - xs[1] - 6, row_h, style)
+        gap = block_w * 0.015
         for k, name in enumerate(view["columns"]):
-            fit(surface, name, pygame.Rect(xs[k], body.top, xs[k + 1] - xs[k] - 6, row_h), style["muted"], style,
-                "left" if k == 1 else "right")
+            fit(surface, name, pygame.Rect(xs[k] + gap * (k == 1), body.top, xs[k + 1] - xs[k] - 6, row_h),
+                style["muted"], style, "left" if k == 1 else "right", size=head)
         for r, row in enumerate(shown[b * per_col:(b + 1) * per_col]):
             index = b * per_col + r
             y = body.top + (r + 1) * row_h
             color = style["accent"] if index < view.get("highlight", 0) else style["fg"]
             for k, value in enumerate(row):
-                fit(surface, value, pygame.Rect(xs[k], y, xs[k + 1] - xs[k] - 6, row_h), color, style,
-                    "left" if k == 1 else "right")
+                fit(surface, value, pygame.Rect(xs[k] + gap * (k == 1), y, xs[k + 1] - xs[k] - 6, row_h), color,
+                    style, "left" if k == 1 else "right", size=cells, alt=short_name(value) if k == 1 else None)
     if len(rows) > len(shown):
         fit(surface, f"+{len(rows) - len(shown)} more", pygame.Rect(body.left, body.bottom - row_h, body.width, row_h),
             style["muted"], style, "right")
@@ -209,7 +224,7 @@ def _cross(surface, view, body, style):
         y = body.top + (i + 1) * row_h
         color = style["accent"] if p["place"] <= 3 and p["points"] > 0 else style["fg"]
         fit(surface, f"{p['number']}. {p['name']}", pygame.Rect(body.left, y, name_w - 6, row_h), color, style,
-            size=name_size)
+            size=name_size, alt=f"{p['number']}. {short_name(p['name'])}")
         for j, cell in enumerate(view["cells"][i]):
             rect = pygame.Rect(body.left + name_w + j * cell_w, y, cell_w, row_h)
             if cell is None:

@@ -87,7 +87,7 @@ def standings_view(t) -> dict:
         rows = [[x["rank"], x["name"], f"{x['points']:g}", f"{x['summer_points']:g}", x["wins"], f"{x['weighted']:g}"]
                 for x in st["season"]]
         return {"kind": "standings", "title": "Championship", "highlight": 9,
-                "columns": ["#", "Player", "Points", "Summer", "Wins", "Weighted"], "rows": rows}
+                "columns": ["#", "Player", "Points", "Summer", "Wins", "Wtd Σ"], "rows": rows}
     rows = [[p["place"], p["name"], f"{p['score']:g}"] for p in st["places"]]
     return {"kind": "standings", "title": _title(t) + (" · final" if rows else " · no final yet"), "highlight": 3,
             "columns": ["#", "Player", "Score"], "rows": rows}

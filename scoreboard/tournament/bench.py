@@ -1,0 +1,94 @@
+"""`scoreboard bench tournament`: how long an organiser waits for a draw, a topic assignment, a recorded result,
+and a screen. Every figure is measured on real parts: the pure draws, a real SQLite file (WAL, fsync), pygame
+headless. Output: median and p99 per operation and the ratio to a 100 ms budget (what feels instant to a room).
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import tempfile
+import time
+from pathlib import Path
+
+from scoreboard.tournament import draw, lots, novosibirsk, samara, topics
+
+BUDGET_S = 0.1
+
+
+def _stats(samples: list[float]) -> dict:
+    ordered = sorted(samples)
+    pick = lambda q: ordered[min(len(ordered) - 1, int(q * (len(ordered) - 1) + 0.5))]  # noqa: E731
+    return {"n": len(ordered), "median_ms": round(pick(0.5) * 1e3, 3), "p99_ms": round(pick(0.99) * 1e3, 3),
+            "p99_to_budget": round(pick(0.99) / BUDGET_S, 4)}
+
+
+def _timed(func, runs):
+    out = []
+    for k in range(runs):
+        start = time.perf_counter()
+        func(k)
+        out.append(time.perf_counter() - start)
+    return out
+
+
+def _bracket(k):
+    rnd = random.Random(k)
+    players = [f"p{i}" for i in range(27)]
+    pool = players[:]
+    rnd.shuffle(pool)
+    teams = {"A": pool[:7], "B": pool[7:13], "C": pool[13:17]}
+    novosibirsk.draw_first_stage(players, pool[17:26], teams, lots.rng(k, "1/9"))
+
+
+def _cup(k):
+    players = [f"p{i}" for i in range(45)]
+    groups = [draw.Group(f"relatives {a}/{b}", (a, b), apart=True, priority=-1)
+              for a, b in (("p1", "p2"), ("p2", "p3"), ("p10", "p11"), ("p20", "p21"))]
+    groups.append(draw.Group("super nine", tuple(players[30:39])))
+    draw.draw_games(players, samara.first_round_sizes(45), groups, lots.rng(k, "r1"))
+
+
+def _topics(k):
+    rnd = random.Random(k)
+    players = [f"p{i}" for i in range(45)]
+    games = {f"G{g}": players[3 * g:3 * g + 3] for g in range(15)}
+    pool = [topics.Topic(f"t{i}", f"name{i % 70}", rnd.choice(players)) for i in range(120)]
+    topics.assign(games, 4, pool, {p: f"team{i % 9}" for i, p in enumerate(players)}, lots.rng(k, "topics"))
+
+
+def run(args) -> int:
+    from scoreboard.tournament.demo import build
+    runs = 20 if getattr(args, "quick", False) else 200
+    figures = {"bracket draw (27 players, 3 teams, 9 seeded)": _stats(_timed(_bracket, runs)),
+               "samara round 1 (45 players, relatives, Super Nine spread)": _stats(_timed(_cup, runs)),
+               "topic assignment (15 games x 4 of 120 topics)": _stats(_timed(_topics, runs))}
+    with tempfile.TemporaryDirectory() as tmp:
+        second = build(Path(tmp) / "b.sqlite", "novosibirsk-2007", None)
+        games = [g["id"] for g in second.store.games()]
+        results = {g["id"]: g["result"] for g in second.store.games()}
+        second.store.db.execute("UPDATE stages SET state = 'drawn'")   # let results be re-recorded
+
+        def record(k):
+            gid = games[k % len(games)]
+            second.store.db.execute("UPDATE games SET result = NULL WHERE id = ?", (gid,))
+            seats = {str(s["seat"]): s["score"] for s in results[gid]["seats"]}
+            second.record_typed(gid, seats, results[gid]["winner"])
+
+        figures["record a result (SQLite WAL, fsync)"] = _stats(_timed(record, runs))
+        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+        import pygame
+        from scoreboard.tournament import screens, views
+        pygame.font.init()
+        surface = pygame.Surface((1920, 1080))
+        screens.draw(surface, "bracket", views.bracket_view(second), screens.DEFAULT_STYLE)   # fonts loaded once
+        figures["bracket view + draw 1920x1080 (no PNG)"] = _stats(_timed(
+            lambda k: screens.draw(surface, "bracket", views.bracket_view(second), screens.DEFAULT_STYLE),
+            max(5, runs // 4)))
+    if getattr(args, "json", False):
+        print(json.dumps(figures, ensure_ascii=False, indent=1))
+    else:
+        for name, f in figures.items():
+            print(f"{name:<58} median {f['median_ms']:8.3f} ms  p99 {f['p99_ms']:8.3f} ms  "
+                  f"p99/100ms {f['p99_to_budget']:.4f}  (n={f['n']})")
+    return 0
