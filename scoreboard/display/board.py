@@ -21,11 +21,29 @@ from scoreboard.display.theme import load_theme
 HOST_KEYS = {pygame.K_SPACE: "/sg/next", pygame.K_F9: "/sg/pause", pygame.K_F10: "/sg/unpause"}
 
 
+def unfinished_journal(folder: Path) -> Path | None:
+    """The newest journal in `folder` whose game has not ended (what a kiosk restart should come back to)."""
+    from scoreboard.session import replay_snapshot
+    for path in sorted(folder.glob("*.sqlite"), key=lambda p: p.stat().st_mtime, reverse=True):
+        try:
+            if not replay_snapshot(path).get("game_over"):
+                return path
+        except Exception:  # an unreadable journal is not one to resume; `scoreboard resume` explains why
+            continue
+    return None
+
+
 def journal_path(board: dict) -> tuple[Path, bool]:
-    """(path, exists): the configured journal, or a new one under journal_dir named by the date and time."""
+    """(path, exists): the configured journal, the newest unfinished one (`resume`), or a new one under
+    journal_dir named by the date and time."""
     if board.get("journal"):
         path = Path(board["journal"])
         return path, path.exists() and path.stat().st_size > 0
+    folder = Path(board.get("journal_dir") or "games")
+    if board.get("resume") and folder.is_dir():
+        found = unfinished_journal(folder)
+        if found is not None:
+            return found, True
     stamp = datetime.now().strftime("%Y-%m-%d_%H-%M-%S")
     return Path(board.get("journal_dir") or "games") / f"{stamp}.sqlite", False
 
@@ -198,6 +216,8 @@ class Board:
 
 
 def run(config: dict, out=print) -> int:
+    import os
+    os.environ.setdefault("SDL_VIDEO_ALLOW_SCREENSAVER", "0")   # a projector must never blank mid-game
     pygame.init()
     board = config["board"]
     theme = load_theme(board.get("theme"))

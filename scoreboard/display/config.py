@@ -21,6 +21,7 @@ BOARD_DEFAULTS: dict[str, Any] = {
     "theme": "classic",
     "journal": "",                 # a journal file; empty: games/<date-time>.sqlite (a new game each start)
     "journal_dir": "games",
+    "resume": False,               # start by recovering the newest unfinished journal in journal_dir (kiosk restarts)
     "rehearsal": False,            # live theme reload; keys 1–9 press the buttons of seats 1–9
     "sounds": True,
     "fps": 60,

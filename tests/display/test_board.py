@@ -175,3 +175,17 @@ def test_clock_tick_redraw_matches_a_full_redraw(games):
             assert pygame.image.tobytes(ticking.surface, "RGB") == pygame.image.tobytes(fresh.surface, "RGB"), \
                 f"{snap['phase']} at +{step}"
         assert drew >= 2
+
+
+def test_kiosk_restart_resumes_the_newest_unfinished_game(tmp_path):
+    """GIVEN `resume = true` and a journal folder with an unfinished game WHEN the board starts again (a kiosk
+    restart after a crash) THEN it recovers that game instead of starting a new one."""
+    config = default_config()
+    config["board"].update(journal_dir=str(tmp_path), resume=True)
+    first, path, _ = open_session(config["board"], out=lambda *_: None)
+    first.submit(make(3.0, "/sg/player/name", 2, "Борис"))
+    first.close()
+    again, again_path, start = open_session(config["board"], out=lambda *_: None)
+    assert again_path == path and start >= 3.0
+    assert again.snapshot()["players"][1]["name"] == "Борис"
+    again.close()
