@@ -90,9 +90,10 @@ class BoardThread:
                 self.links.publish(self.session.snapshot(), self.session.host_question())
 
 
-def _serial_links(url: str, mode: str = "events") -> tuple[Links, Inbox]:
+def _serial_links(url: str, mode: str = "events", ping: float = 1.0) -> tuple[Links, Inbox]:
     inbox = Inbox()
-    links = Links({"osc": {"enabled": False}, "buttons": {"port": url, "mode": mode}}, inbox, time.monotonic)
+    links = Links({"osc": {"enabled": False}, "buttons": {"port": url, "mode": mode, "ping_interval": ping}},
+                  inbox, time.monotonic)
     links.start()
     deadline = time.monotonic() + 3
     while not links.status()["buttons_online"]:
@@ -127,19 +128,24 @@ def bench_press_to_inbox(folder: str, trials: int) -> dict:
         box.stop()
 
 
-def bench_arbitration(folder: str, trials: int, gap_us: int = 100) -> dict:
-    """Two presses `gap_us` apart by box time, the box clock drifting 150 ppm and wrapping its u32 counter
-    during the run. Half the trials report them as a box that sends in time order does (two writes); half
-    as one burst in random order (a box reporting one scan in button order). The board's first drained
-    press (what it would submit first) must be the earlier one."""
+def bench_arbitration(folder: str, trials: int, gap_us: int = 100, pace: float = 0.0008) -> dict:
+    """Two presses `gap_us` apart by box time, one trial every `pace` seconds so that the run lasts long
+    enough for the box clock (150 ppm fast) to be fitted from PONGs and for its u32 counter to wrap. Half
+    the trials report the presses as a box that sends in time order does (two writes); half as one burst in
+    random order (a box reporting one scan in button order). The board's first drained press (what it
+    would submit first) must be the earlier one."""
     rng = random.Random(7)
-    box = FakeBox(players=8, link=os.path.join(folder, "arb"), t0_us=2**32 - 1_500_000, drift_ppm=150).start()
-    links, inbox = _serial_links(box.url)
-    right = 0
+    box = FakeBox(players=8, link=os.path.join(folder, "arb"), t0_us=2**32 - 300_000, drift_ppm=150).start()
+    links, inbox = _serial_links(box.url, ping=0.25)
+    right = wrapped = 0
     try:
+        start = time.monotonic()
         for trial in range(trials):
+            while time.monotonic() < start + trial * pace:
+                time.sleep(0.0002)
             first, second = rng.sample(range(1, 9), 2)
             t = box.now_us()
+            wrapped += t < 2**31
             lines = [(first, t), (second, t + gap_us)]
             if trial % 2:
                 box.press(first, t_us=t)
@@ -150,8 +156,9 @@ def bench_arbitration(folder: str, trials: int, gap_us: int = 100) -> dict:
             items = _wait_items(inbox, 2)
             right += len(items) == 2 and items[0].cmd.args == (first,)
         status = links.status()
-        return {"trials": trials, "right": right, "gap_ms": gap_us / 1000, "pongs": status["pongs"],
-                "box_drift_ppm_estimated": status["box_drift_ppm"]}
+        return {"trials": trials, "right": right, "gap_ms": gap_us / 1000, "after_wrap": wrapped,
+                "seconds": round(time.monotonic() - start, 1), "pongs": status["pongs"],
+                "drift_ppm_fitted": status["box_drift_ppm"]}
     finally:
         links.stop()
         box.stop()
