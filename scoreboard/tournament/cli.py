@@ -119,9 +119,17 @@ def cmd_result(args):
     if args.journal:
         from scoreboard.tournament.service import record_from_journal
         out = record_from_journal(_path(args), args.game, args.journal, args.replace)
+    elif args.snapshot:
+        from scoreboard.tournament.service import record_snapshot
+        try:
+            text = sys.stdin.read() if args.snapshot == "-" else open(args.snapshot, encoding="utf-8").read()
+            snapshot = json.loads(text)
+        except (OSError, ValueError) as error:
+            raise TournamentError(f"{args.snapshot}: cannot read a JSON snapshot ({error})") from None
+        out = record_snapshot(_path(args), args.game, snapshot, args.replace, args.snapshot)
     else:
         if not args.scores:
-            raise TournamentError("give --scores SEAT=SCORE,… (or NAME=SCORE) or --journal FILE")
+            raise TournamentError("give --scores SEAT=SCORE,… (or NAME=SCORE), --journal FILE or --snapshot FILE")
         out = _open(args).record_typed(args.game, _pairs(args.scores, "--scores"), args.winner,
                                        _pairs(args.tiebreak, "--tiebreak"), _pairs(args.right, "--right"), args.replace)
     print(f"{out['game']}: " + ("recorded" if out["recorded"] else "already recorded, nothing changed")
@@ -247,6 +255,7 @@ def register(subparsers) -> None:
     p.add_argument("--tiebreak", help="extra-topic points SEAT=POINTS,… (never added to sums)")
     p.add_argument("--right", help="questions answered right SEAT=N,… (america wild-card tie-break)")
     p.add_argument("--journal", help="the board's journal: read the result from it")
+    p.add_argument("--snapshot", help="a final snapshot as JSON (a file, or - for stdin)")
     p.add_argument("--replace", action="store_true", help="correct an already recorded result")
     add("advance", cmd_advance, "close the current stage: who goes on and why")
     add("standings", cmd_standings, "the current standings")

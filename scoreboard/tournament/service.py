@@ -268,11 +268,23 @@ def record_from_journal(tournament_path, game_id: str, journal_path, replace: bo
         snapshot = replay_snapshot(journal_path)
     except JournalError as error:
         raise TournamentError(f"{journal_path}: {error}") from None
+    return record_snapshot(tournament_path, game_id, snapshot, replace, str(journal_path))
+
+
+def record_snapshot(tournament_path, game_id: str, snapshot: dict, replace: bool = False,
+                    source: str = "the snapshot") -> dict:
+    """Record a board's final snapshot (PROTOCOL.md §3) as `game_id`'s result; keyed by game id + snapshot hash."""
+    if not isinstance(snapshot, dict):
+        raise TournamentError(f"{source}: a snapshot is a JSON object")
     t = Tournament(tournament_path)
     try:
         if snapshot.get("regulation") not in (None, t.format):
-            raise TournamentError(f"{journal_path} is a {snapshot.get('regulation')} game; the tournament is {t.format}")
+            raise TournamentError(f"{source} is a {snapshot.get('regulation')} game; the tournament is {t.format}")
         game = t._game(game_id)
+        stage = t.store.stage(game["stage"])
+        if snapshot.get("stage") not in (None, stage["engine_stage"]):
+            raise TournamentError(f"{source} is a {snapshot.get('stage')} game; {game_id} is "
+                                  f"{stage['engine_stage']}")
         result = res.from_snapshot(snapshot, game["players"])
         return t.record(game_id, result, snapshot_hash(snapshot), replace)
     finally:

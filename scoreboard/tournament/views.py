@@ -130,6 +130,17 @@ def screen_view(t, scene: str) -> tuple[str, dict]:
     raise TournamentError(f"no tournament screen {scene!r} (bracket, standings)")
 
 
+def load_screen(tournament_path, scene: str) -> tuple[str, dict]:
+    """For the board: open the file read-only-ish, build the view for `/sg/screen SCENE`, close. Call it when the
+    scene is entered or a result arrives, not every frame."""
+    from scoreboard.tournament.service import Tournament
+    t = Tournament(tournament_path)
+    try:
+        return screen_view(t, scene)
+    finally:
+        t.close()
+
+
 def build(t, kind: str) -> dict:
     return {"bracket": bracket_view, "round": round_view, "standings": standings_view, "cross": cross_view}[kind](t)
 

@@ -91,3 +91,20 @@ def test_ta6_two_rooms_record_at_once_without_losing_or_doubling(cup, path, tmp_
     t = Tournament(path)
     assert sum(1 for a in t.store.audit_log() if a["what"] == "result") == len(jobs)
     assert len(t.advance()["qualified"]) == 9
+
+
+def test_snapshot_piped_from_another_machine_is_recorded(cup, path, tmp_path, monkeypatch, capsys):
+    """GIVEN a board's final snapshot as JSON on stdin (`… --json | ssh host scoreboard tournament result G
+    --snapshot -`) THEN it is recorded like a journal; broken JSON is refused and changes nothing."""
+    import io
+    import json
+
+    from scoreboard.cli import main
+    game = cup.store.games()[2]
+    snap = play_samara_game(tmp_path / "j.sqlite", game["players"], {1: 2, 3: 2})
+    monkeypatch.setattr("sys.stdin", io.StringIO("{not json"))
+    assert main(["tournament", "result", game["id"], "--snapshot", "-", "--file", str(path)]) == 2
+    assert "cannot read a JSON snapshot" in capsys.readouterr().err
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(snap)))
+    assert main(["tournament", "result", game["id"], "--snapshot", "-", "--file", str(path)]) == 0
+    assert Tournament(path).store.game(game["id"])["result"]["winner"] == game["players"][1]

@@ -72,3 +72,17 @@ def test_text_shrinks_to_fit_and_never_below_three_percent(fonts):
 def test_unknown_scene_is_refused(season):
     with pytest.raises(Exception, match="no tournament screen"):
         views.screen_view(season, "winner")
+
+
+def test_board_gets_game_setup_and_screen_from_the_file(tmp_path):
+    """GIVEN a drawn novosibirsk 1/9 WHEN the board asks for game 1/9-4's setup and for `/sg/screen bracket`
+    THEN it gets the /sg/game/new arguments with a per-game seed, the players by seat, and the bracket view."""
+    t = demo.build(tmp_path / "n.sqlite", "novosibirsk-2007", "1/9")
+    setup = views.game_setup(t, "1/9-4")
+    players = t.store.game("1/9-4")["players"]
+    assert setup["game_new"][:4] == ["/sg/game/new", "novosibirsk-2007", "1/9", len(players)]
+    assert [p["name"] for p in setup["players"]] == players and setup["done"] is True
+    assert views.game_setup(t, "1/9-4")["seed"] == setup["seed"] != views.game_setup(t, "1/9-5")["seed"]
+    kind, view = views.load_screen(tmp_path / "n.sqlite", "bracket")
+    assert kind == "bracket" and [c["title"] for c in view["columns"]] == ["1/9", "1/3", "final"]
+    assert sum(p["won"] for g in view["columns"][0]["games"] for p in g["players"]) == 9
