@@ -70,9 +70,10 @@ class Screen:
                 kwargs["fullscreen_desktop"] = True
             displays = pygame.display.get_desktop_sizes() if pygame.display.get_init() else []
             index = spec.display if 0 <= spec.display < len(displays) else 0
-            position = pygame.WINDOWPOS_CENTERED_DISPLAY(index) if hasattr(pygame, "WINDOWPOS_CENTERED_DISPLAY") \
-                else pygame.WINDOWPOS_CENTERED
-            self.window = pygame.Window(title, spec.size, position=position, **kwargs)
+            # SDL_WINDOWPOS_CENTERED_DISPLAY(i): centred on display i (pygame-ce has no name for it); a fullscreen
+            # window then covers that display.
+            centred = pygame.WINDOWPOS_CENTERED | index
+            self.window = pygame.Window(title, spec.size, position=(centred, centred), **kwargs)
             self.surface = self.window.get_surface()
         else:
             self.surface = pygame.Surface(spec.size)
