@@ -30,6 +30,23 @@ class ClockEstimate:
         return self.clock() + (self.offset or 0.0)
 
 
+class Follower:
+    """Draws what an OSC client last received; `step()` once per frame."""
+
+    def __init__(self, client, screen: Screen, clock=time.monotonic):
+        self.client, self.screen = client, screen
+        self.clock = ClockEstimate(clock)
+        self.rev = None
+
+    def step(self) -> bool:
+        rev, snapshot = self.client.state
+        if snapshot is None:
+            return False
+        self.clock.observe(snapshot)
+        self.rev = rev
+        return self.screen.render(snapshot, self.clock.now(), host_question=self.client.question)
+
+
 def parse_target(text: str) -> tuple[str, int]:
     host, _, port = text.rpartition(":")
     if not host or not port.isdigit() or not 0 < int(port) < 65536:
@@ -56,7 +73,7 @@ def run(target: str, role: str, passcode: str, theme_name: str | None, size, ful
     theme = load_theme(theme_name)
     screen = Screen(ScreenSpec(role, 0, size, fullscreen, f"Своя игра — {role} ({target})"), theme)
     pygame.mouse.set_visible(not fullscreen)
-    clock, tick = ClockEstimate(), pygame.time.Clock()
+    follower, tick = Follower(client, screen), pygame.time.Clock()
     try:
         while True:
             for event in pygame.event.get():
@@ -64,10 +81,7 @@ def run(target: str, role: str, passcode: str, theme_name: str | None, size, ful
                     return 0
                 if event.type in (pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED):
                     screen.resized()
-            rev, snapshot = client.state
-            if snapshot is not None:
-                clock.observe(snapshot)
-                screen.render(snapshot, clock.now(), host_question=client.question)
+            follower.step()
             tick.tick(30)
     finally:
         screen.close()

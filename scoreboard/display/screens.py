@@ -79,6 +79,7 @@ class Screen:
             self.surface = pygame.Surface(spec.size)
         self._last_key: tuple | None = None
         self._live: list[pygame.Rect] = []
+        self.last_log: list = []
         self.frames = 0
 
     @property
@@ -123,6 +124,7 @@ class Screen:
         if not drawn:
             canvas = scenes.draw(self.surface, snapshot, self.theme, now, self.spec.role, **args)
             self._live = live_boxes(canvas.log)
+        self.last_log = canvas.log   # what the last frame drew (for tests and diagnostics)
         if overlay:
             overlay(self.surface)
         if self.window is not None:
