@@ -37,7 +37,7 @@ def test_parse_target_refuses_what_is_not_host_port():
 
 def test_follower_draws_the_boards_state_over_real_udp(tmp_path):
     """GIVEN a board with its OSC server on loopback and a follower connected as a view session WHEN the host
-    names a player THEN the follower receives that rev and draws it, the name on its screen."""
+    names a player and starts THEN the follower receives that rev and draws it, the name on its screen."""
     config = default_config()
     config["board"].update(journal=str(tmp_path / "g.sqlite"), sounds=False)
     config["osc"].update(bind="127.0.0.1", port=0, passcode="1234", view_passcode="0000", state_interval=0.1)
@@ -54,6 +54,7 @@ def test_follower_draws_the_boards_state_over_real_udp(tmp_path):
     try:
         client.connect()
         session.submit(make(board.now(), "/sg/player/name", 1, "Зоя"))
+        session.submit(make(board.now(), "/sg/game/start"))   # round_intro: the score bar is on screen
         board.frame()                                        # publishes the new rev
         follower = Follower(client, Screen(ScreenSpec("audience", size=(480, 270)), theme, window=False))
         snap = client.wait_state(lambda s: s["rev"] == session.rev, timeout=3.0)
