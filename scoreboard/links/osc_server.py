@@ -31,6 +31,7 @@ log = logging.getLogger("scoreboard.links.osc")
 CMD_PREFIX = "/sg/cmd/"
 # Largest state we try to send in one UDP datagram (IPv4 limit minus headers).
 MAX_DATAGRAM = 65_000
+NOT_CONNECTED_EVERY = 0.5     # seconds between "not connected" replies to one address
 COUNTERS = ("packets", "bad_packets", "unauthorized", "denied", "bad_commands", "internal_refused",
             "view_refused", "duplicates", "commands", "acks_sent", "states_sent", "send_errors",
             "state_too_big")
@@ -69,6 +70,7 @@ class OscServer:
         # Pushes come from the board thread (publish) and the server thread (timer); serialising them means
         # an older state can never be sent after a newer one.
         self._push_lock = threading.RLock()
+        self._told: dict[tuple[str, int], float] = {}   # when each stranger was last told "not connected"
         self._state: Optional[bytes] = None
         self._question: Optional[bytes] = None
         self._sock: Optional[socket.socket] = None
@@ -80,7 +82,12 @@ class OscServer:
         if _QUIET not in logging.getLogger().filters:
             logging.getLogger().addFilter(_QUIET)
         sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        sock.bind((self.config["bind"], int(self.config["port"])))
+        try:
+            sock.bind((self.config["bind"], int(self.config["port"])))
+        except OSError as error:
+            sock.close()
+            raise OSError(f"osc: cannot listen on udp {self.config['bind']}:{self.config['port']}: "
+                          f"{error.strerror or error}") from None
         sock.settimeout(min(0.1, float(self.config["state_interval"])))
         self._sock = sock
         self._running = True
@@ -156,7 +163,12 @@ class OscServer:
             session = self.table.lookup(addr, now)
         if session is None:
             self._count("unauthorized")
-            if address.startswith("/sg/"):
+            # Tell a client whose session expired, but at most twice a second per address: a stranger
+            # spraying packets (or spoofing someone else's address) gets no stream of replies.
+            if address.startswith("/sg/") and now - self._told.get(addr, -1e9) >= NOT_CONNECTED_EVERY:
+                if len(self._told) > 1024:
+                    self._told.clear()
+                self._told[addr] = now
                 self._send(build("/sg/denied", "not connected: send /sg/connect passcode [host|view]"), addr)
             return
         if address == "/sg/ping":
