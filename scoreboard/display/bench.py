@@ -143,7 +143,7 @@ def run(args) -> int:
         "cpu": os.cpu_count(),
     }
     for size in ("1920x1080", "3840x2160"):
-        busiest = max(figures[size], key=lambda name: figures[size][name]["p99_ms"])
+        busiest = max(figures[size], key=lambda name: figures[size][name]["p50_ms"])  # the costliest scene
         figures[size + "_busiest"] = {"scene": busiest, **figures[size][busiest]}
     if getattr(args, "json", False):
         print(json.dumps(figures, indent=1))
