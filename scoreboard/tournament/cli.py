@@ -197,6 +197,19 @@ def cmd_demo(args):
     print(f"demo {t.format} tournament in {t.store.path}, played to {t.last_stage()['id']}")
 
 
+def cmd_snapshot(args):
+    """Print the final snapshot of a journal (read-only) — to send a result from a board on another machine."""
+    try:
+        from scoreboard.journal import JournalError
+        from scoreboard.session import replay_snapshot
+    except ImportError as error:
+        raise TournamentError(f"cannot read journals: {error}") from None
+    try:
+        print(json.dumps(replay_snapshot(args.journal), ensure_ascii=False))
+    except JournalError as error:
+        raise TournamentError(f"{args.journal}: {error}") from None
+
+
 def _guard(func):
     def run(args):
         try:
@@ -272,6 +285,9 @@ def register(subparsers) -> None:
     p.add_argument("--format", required=True, choices=["novosibirsk-2007", "america-2005", "samara-2003"])
     p.add_argument("--stage", help="stop after drawing and playing this stage (default: play it all)")
     p.add_argument("--seed", type=int, default=2024)
+    p = sub.add_parser("snapshot", help="print a journal's final snapshot as JSON (read-only; for --snapshot -)")
+    p.add_argument("journal")
+    p.set_defaults(func=_guard(cmd_snapshot))
     p = add("render", cmd_render, "draw a tournament screen into a PNG (headless)")
     p.add_argument("kind", choices=["bracket", "standings", "round", "cross"])
     p.add_argument("--out", required=True)

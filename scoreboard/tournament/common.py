@@ -1,6 +1,8 @@
 """Helpers shared by the three flows: stage and game rows, winners, walkovers, plain reasons."""
 from __future__ import annotations
 
+import json
+
 from scoreboard.tournament.errors import TournamentError
 from scoreboard.tournament.results import GameResult, Seat
 from scoreboard.tournament.service import clean_name
@@ -14,7 +16,7 @@ def closed_after_draw(t, cups=None):
     return "active"
 
 
-def no_cups(cups, check_open=None, only=None):
+def no_cups(t, cups, already=()):
     if cups:
         raise TournamentError("cups are a samara-2003 thing")
     return []
@@ -28,7 +30,7 @@ def add_stage(t, stage_id, kind, engine_stage, draw: dict, game_ids: list[str]):
         if len(players) == 1:
             walkover = GameResult((Seat(1, players[0], 0),), players[0])
             t.store.db.execute("UPDATE games SET result = ?, recorded_at = datetime('now') WHERE id = ?",
-                               (__import__("json").dumps(walkover.as_json(), ensure_ascii=False), gid))
+                               (json.dumps(walkover.as_json(), ensure_ascii=False), gid))
 
 
 def winners(t, stage_id) -> dict[str, str | None]:

@@ -18,23 +18,24 @@ def _started(t, cup) -> bool:
 
 
 def registration_status(t, cups=None):
-    for cup in cups_entered(cups):
-        if _started(t, cup):
-            raise TournamentError(f"the {cup} cup has started: entries are closed")
+    cups_entered(t, cups)          # refuses a cup that has started
     return "active"
 
 
-def cups_entered(cups, check_open=None, only=None):
-    """T-S1: any subset of the cups; none given means every cup that has not started."""
-    chosen = list(samara.CUPS) if cups is None else [c.strip().lower() for c in cups]
-    bad = [c for c in chosen if c not in samara.CUPS]
-    if bad:
-        raise TournamentError(f"unknown cup {bad[0]!r}: cups are {', '.join(samara.CUPS)}")
-    if check_open is not None:
-        if only and _started(check_open, only):
-            raise TournamentError(f"the {only} cup has started: entries are closed")
-        chosen = [c for c in chosen if c == only or not _started(check_open, c)] if only else chosen
-    return [c for c in samara.CUPS if c in chosen]
+def cups_entered(t, cups, already=()):
+    """T-S1: any subset of the cups; none given means every cup that has not started. Entries close when a cup's
+    first round is drawn."""
+    if cups is None:
+        chosen = [c for c in samara.CUPS if not _started(t, c)]
+    else:
+        chosen = [str(c).strip().lower() for c in cups]
+        bad = [c for c in chosen if c not in samara.CUPS]
+        if bad:
+            raise TournamentError(f"unknown cup {bad[0]!r}: cups are {', '.join(samara.CUPS)}")
+        late = [c for c in chosen if _started(t, c) and c not in already]
+        if late:
+            raise TournamentError(f"the {late[0]} cup has started: entries are closed")
+    return [c for c in samara.CUPS if c in chosen or c in already]
 
 
 # -- where the season stands

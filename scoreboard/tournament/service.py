@@ -80,7 +80,7 @@ class Tournament:
             entered = db.execute("SELECT COALESCE(MAX(entered), 0) + 1 FROM players").fetchone()[0]
             db.execute("INSERT INTO players(name, team, seeded, status, entered, cups) VALUES (?, ?, ?, ?, ?, ?)",
                        (name, team, int(bool(seeded)), status, entered,
-                        json.dumps(self.flow.cups_entered(cups))))
+                        json.dumps(self.flow.cups_entered(self, cups))))
             for r in relatives:
                 db.execute("INSERT OR IGNORE INTO relatives(a, b) VALUES (?, ?)", tuple(sorted((name, r))))
             self.store.audit("player add", {"name": name, "team": team, "seeded": bool(seeded), "status": status,
@@ -90,7 +90,7 @@ class Tournament:
     def enter_cup(self, name, cup) -> None:
         with self.store.tx() as db:
             player = self._player(name)
-            cups = self.flow.cups_entered(player["cups"] + [cup], check_open=self, only=cup)
+            cups = self.flow.cups_entered(self, [cup], already=player["cups"])
             db.execute("UPDATE players SET cups = ? WHERE name = ?", (json.dumps(cups), player["name"]))
             self.store.audit("cup enter", {"name": player["name"], "cup": cup})
 

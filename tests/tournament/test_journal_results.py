@@ -108,3 +108,14 @@ def test_snapshot_piped_from_another_machine_is_recorded(cup, path, tmp_path, mo
     monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(snap)))
     assert main(["tournament", "result", game["id"], "--snapshot", "-", "--file", str(path)]) == 0
     assert Tournament(path).store.game(game["id"])["result"]["winner"] == game["players"][1]
+
+
+def test_snapshot_command_prints_the_journal_final_snapshot(cup, tmp_path, capsys):
+    from scoreboard.cli import main
+    game = cup.store.games()[0]
+    play_samara_game(tmp_path / "j.sqlite", game["players"], {1: 1})
+    assert main(["tournament", "snapshot", str(tmp_path / "j.sqlite")]) == 0
+    import json
+    snap = json.loads(capsys.readouterr().out)
+    assert snap["game_over"] and snap["winner"] == 1
+    assert main(["tournament", "snapshot", str(tmp_path / "missing.sqlite")]) == 2

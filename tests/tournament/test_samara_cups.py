@@ -125,3 +125,19 @@ def test_ts4_plus_one_for_advancing_by_sum(path):
     ranked = sorted(game.values(), reverse=True)
     base = 1.0 if game[by_sum] == ranked[1] else 0.0
     assert adv["points"][by_sum] == base + 1
+
+
+def test_ts1_entries_per_cup_close_when_the_cup_starts(path):
+    """GIVEN a season with winter drawn WHEN a new player registers with no cups THEN they enter spring and summer
+    only; entering winter now is refused and changes nothing."""
+    t = Tournament.create(path, "samara-2003", seed=1)
+    register(t, names(6), cups=["winter"])
+    t.draw()
+    assert t.add_player("Новичок")["cups"] == ["spring", "summer"]
+    with pytest.raises(TournamentError, match="winter cup has started"):
+        t.enter_cup("Новичок", "winter")
+    with pytest.raises(TournamentError, match="winter cup has started"):
+        t.add_player("Поздний", cups=["winter", "spring"])
+    t.enter_cup("P01", "spring")
+    assert t.store.player("P01")["cups"] == ["winter", "spring"]
+    assert t.store.player("Поздний") is None
