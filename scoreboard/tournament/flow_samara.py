@@ -7,7 +7,6 @@ from scoreboard.tournament import common, samara, super_nine, topics as topic_ru
 from scoreboard.tournament.draw import Group, draw_games
 from scoreboard.tournament.errors import TournamentError
 from scoreboard.tournament.ranking import cut_reason
-from scoreboard.tournament.results import GameResult
 
 substitute_for = common.substitute_named
 SUPER9 = "super9"

@@ -53,6 +53,17 @@ def test_tn2_seeded_nine_one_per_game_and_three_per_branch():
     assert all(sum(p in seeded for p in g) == 1 for g in out.games)
 
 
+def test_tn2_team_mates_go_to_different_branches_first():
+    """GIVEN a team of 3 and a team of 2 among 27 THEN the three sit in three different 1/3 branches and the two in
+    two different branches, whatever the seed."""
+    players = [f"p{i}" for i in range(27)]
+    teams = {"A": ["p1", "p2", "p3"], "B": ["p4", "p5"]}
+    for seed in range(30):
+        out = novosibirsk.draw_first_stage(players, [], teams, rng(seed, "1/9"))
+        branch = {p: BRANCHES[g] for g, game in enumerate(out.games) for p in game}
+        assert len({branch[p] for p in teams["A"]}) == 3 and branch["p4"] != branch["p5"]
+
+
 def test_draw_is_a_function_of_the_seed():
     """Fairness: the same seed gives the same draw (anyone can re-run it); another seed gives another."""
     players = [f"p{i}" for i in range(27)]

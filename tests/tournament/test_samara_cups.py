@@ -79,6 +79,7 @@ def test_ts3_no_winner_game_sends_nobody_by_win_and_sum_fills_the_round():
     sums = {"a": 100, "b": 50, "c": 20, "d": 0, "e": 0, "f": 0}
     adv = samara.advance(results, sums, rng(1, "x"))
     assert adv.by_win == ["a"] and adv.by_sum == ["b", "c"] and adv.size == 3
+    assert adv.ranked[1].decided_by == "cup sum"          # c (20) above d/e/f (0) on the cup sum
 
 
 def test_ts3_sum_tie_broken_by_points_in_this_round_then_lot():
