@@ -121,7 +121,7 @@ def run_headless(regulation: str, stage: str | None, out_dir: Path, size=(1280, 
 
 
 def run_windowed(regulation: str, stage: str | None, speed: float, size=(1280, 720), fullscreen: bool = False,
-                 theme_name: str | None = None, out=print) -> int:
+                 theme_name: str | None = None, out=print, max_frames: int | None = None) -> int:
     """Real time: the director's steps are due at engine times; the window shows them as they happen."""
     import pygame
     pygame.init()
@@ -137,9 +137,10 @@ def run_windowed(regulation: str, stage: str | None, speed: float, size=(1280, 7
         return (time.monotonic() - epoch) * speed
 
     pending = list(director.opening())
-    due_at, step = 0.0, None
+    step, due_at, decided_rev, waiting = None, 0.0, None, False
     clock = pygame.time.Clock()
     ended_at = None
+    hold = max(1.0, 8.0 / speed)   # how long the last picture stays up (wall seconds)
     while True:
         for event in pygame.event.get():
             if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key in (pygame.K_ESCAPE, pygame.K_q)):
@@ -148,26 +149,40 @@ def run_windowed(regulation: str, stage: str | None, speed: float, size=(1280, 7
             if event.type in (pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED):
                 screen.resized()
         now = engine_now()
-        session.advance(now)
-        if step is None:
-            step = pending.pop(0) if pending else director.decide(session.snapshot())
-            rev = session.rev
-            due_at = now + (step.delay if step else 0)
-        if step is not None and now >= due_at:
-            narrator.step(due_at, step)
-            session.submit(_command(max(due_at, session.time), step))
-            step = None
-        elif step is not None and session.rev != rev and not pending:
-            step = None  # a clock changed the game: decide again
+        # Everything due by now, in engine-time order (as `play` does): a press due before a deadline comes first.
+        while True:
+            if step is None and (not waiting or session.rev != decided_rev):
+                step = pending.pop(0) if pending else director.decide(session.snapshot())
+                decided_rev, waiting = session.rev, step is None   # None: only a running clock moves the game
+                due_at = session.time + (step.delay if step else 0.0)   # decided at the last change
+            deadline = session.next_deadline()
+            if step is not None and due_at <= now and (deadline is None or due_at < deadline):
+                narrator.step(due_at, step)
+                session.submit(_command(due_at, step))
+                step = None
+                narrator.snapshot(due_at, session.snapshot())
+                continue
+            if deadline is not None and deadline <= now and (step is None or deadline <= due_at):
+                session.advance(deadline)
+                if step is not None and not pending:
+                    step = None   # the clock changed the game before the step was due: decide again
+                narrator.snapshot(deadline, session.snapshot())
+                continue
+            break
         snap = session.snapshot()
         narrator.snapshot(now, snap)
         screen.render(snap, now)
-        if snap.get("game_over") and step is None and director.decide(snap) is None:
+        if waiting and snap.get("game_over") and session.next_deadline() is None:
             ended_at = ended_at or time.monotonic()
-            if time.monotonic() - ended_at > 8:
+            if time.monotonic() - ended_at > hold:
                 screen.close()
                 return 0
         clock.tick(60)
+        if max_frames is not None:
+            max_frames -= 1
+            if max_frames <= 0:
+                screen.close()
+                return 1
 
 
 def run(regulation: str, stage: str | None, speed: float, windowed: bool, out_dir: Path, theme_name=None,

@@ -90,3 +90,15 @@ def test_config_init_then_check(tmp_path):
     assert (tmp_path / "config" / "scoreboard.toml").is_file()
     assert scoreboard("config", "check", cwd=tmp_path).returncode == 0
     assert scoreboard("config", "init", cwd=tmp_path).returncode == 1   # never overwrites silently
+
+
+def test_windowed_demo_plays_to_the_end_in_real_time(capsys):
+    """GIVEN the windowed demo (on the dummy driver) at 600× speed WHEN it runs THEN it plays the whole game in its
+    window in real time — auction, final, tie-break, winner, then the chart — and returns 0."""
+    from scoreboard.display.demo import run_windowed
+    lines = []
+    assert run_windowed("novosibirsk-2007", None, speed=600.0, size=(320, 180), out=lines.append,
+                        max_frames=20000) == 0
+    text = "\n".join(lines)
+    for moment in ("phase auction", "phase final_reveal", "tie-break", "WINNER", "the game's chart"):
+        assert moment in text
