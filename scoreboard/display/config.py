@@ -86,7 +86,7 @@ def check_config(raw: dict, where: str) -> tuple[dict, list[Problem]]:
     if not 10 <= board["fps"] <= 240:
         problems.append(Problem(where, "board.fps", f"must be 10..240, got {board['fps']}"))
     try:
-        from scoreboard.engine.regulation import known_regulations
+        from scoreboard.regulations import known_regulations
         known = known_regulations()
         if known and board["regulation"] not in known:
             problems.append(Problem(where, "board.regulation", f"unknown regulation (known: {', '.join(known)})"))

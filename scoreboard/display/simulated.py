@@ -31,7 +31,7 @@ class Step:
 
 @functools.lru_cache(maxsize=4)
 def _regulation(name: str):
-    from scoreboard.engine.regulation import load_regulation
+    from scoreboard.regulations import load_regulation
     return load_regulation(name)
 
 

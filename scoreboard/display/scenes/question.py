@@ -13,7 +13,7 @@ from scoreboard.display.scenes.common import (Layout, clock_now, current_topic, 
 @functools.lru_cache(maxsize=8)
 def _regulation(name: str):
     try:
-        from scoreboard.engine.regulation import load_regulation
+        from scoreboard.regulations import load_regulation
         return load_regulation(name)
     except Exception:  # an unknown or damaged preset only costs the progress bar its length
         return None
