@@ -82,6 +82,31 @@ def _links(config: dict, inbox_box: list, clock, out=print):
     return inbox, links
 
 
+class TournamentScreens:
+    """`/sg/screen bracket|standings` views from the tournament file, re-read at most every `ttl` seconds (results
+    arrive between games; the file stays closed in between so the tournament commands can write to it)."""
+
+    def __init__(self, path: str, ttl: float = 5.0, clock=time.monotonic, out=print):
+        self.path, self.ttl, self.clock, self.out = path, ttl, clock, out
+        self._cache: dict[str, tuple[float, object]] = {}
+        self._reported = False
+
+    def __call__(self, scene: str):
+        cached = self._cache.get(scene)
+        if cached is not None and self.clock() - cached[0] < self.ttl:
+            return cached[1]
+        try:
+            from scoreboard.tournament.views import load_screen
+            view = load_screen(self.path, scene)
+        except Exception as error:  # a missing or damaged file: the screen says "no tournament"
+            if not self._reported:
+                self.out(f"board: tournament {self.path}: {error}")
+                self._reported = True
+            view = None
+        self._cache[scene] = (self.clock(), view)
+        return view
+
+
 class Board:
     def __init__(self, config: dict, session, epoch: float, screens: list[Screen], theme, inbox=None, links=None,
                  clock=time.monotonic, out=print):
@@ -118,16 +143,7 @@ class Board:
 
     def _tournament(self, config):
         path = (config.get("tournament") or {}).get("file")
-        if not path:
-            return None
-        try:
-            from scoreboard.tournament.service import Tournament
-            from scoreboard.tournament.views import screen_view
-            tournament = Tournament(path)
-        except Exception as error:
-            self.out(f"board: tournament {path} not loaded: {error}")
-            return None
-        return lambda scene: screen_view(tournament, scene)
+        return TournamentScreens(path, out=self.out) if path else None
 
     # --- one frame -------------------------------------------------------------------------------------------
     def submit(self, cmd, on_result=None) -> None:
