@@ -52,7 +52,7 @@ class Canvas:
     def rect(self) -> pygame.Rect:
         return self.surface.get_rect()
 
-    def _note(self, kind, tag, rect, box, text="", px=0):
+    def note(self, kind, tag, rect, box, text="", px=0):
         if self.log is not None:
             self.log.append(Drawn(kind, tag, pygame.Rect(rect), pygame.Rect(box), text, px))
 
@@ -63,7 +63,7 @@ class Canvas:
             pygame.draw.rect(self.surface, color, rect, width=width, border_radius=radius)
         else:
             self.surface.fill(color, rect)
-        self._note("box" if not tag.startswith("mark") else "mark", tag, rect, rect)
+        self.note("box" if not tag.startswith("mark") else "mark", tag, rect, rect)
 
     def text(self, box, text: str, size="body", color=None, align: str = "center", font: str = "main",
              tag: str = "", max_lines: int = 0, valign: str = "middle") -> pygame.Rect:
@@ -83,7 +83,7 @@ class Canvas:
             where = self.cache.draw_line(self.surface, path, fit.px, line, color, (x, y))
             ink = ink.union(where) if ink.w or ink.h else where
             y += fit.line_height
-        self._note("text", tag, ink, box, str(text), fit.px)
+        self.note("text", tag, ink, box, str(text), fit.px)
         return ink
 
     def image(self, path: str | None, box, tag: str = "", keep_aspect: bool = True) -> pygame.Rect | None:
@@ -111,7 +111,7 @@ class Canvas:
             _IMAGES[key] = scaled
         where = scaled.get_rect(center=box.center)
         self.surface.blit(scaled, where)
-        self._note("image", tag, where, box)
+        self.note("image", tag, where, box)
         return where
 
     def veil(self, rect, color, alpha: int) -> None:

@@ -1,6 +1,6 @@
 """Sound cues: which theme sound a change of snapshot calls for (buzz, right, wrong, time, tick).
 
-`cues(before, after, now)` is pure, so the rules are tested without an audio device; `Sounds` plays them and stays
+`cues(before, after)` is pure, so the rules are tested without an audio device; `Sounds` plays them and stays
 silent (with the reason kept) when there is no mixer.
 """
 from __future__ import annotations
@@ -8,27 +8,21 @@ from __future__ import annotations
 import math
 
 
-def cues(before: dict | None, after: dict, now: float | None = None, last_tick: float | None = None) -> list[str]:
-    out: list[str] = []
+def cues(before: dict | None, after: dict) -> list[str]:
+    """The sounds a change from `before` to `after` calls for, in order."""
     if before is None:
-        return out
+        return []
+    out: list[str] = []
     phase, was = after.get("phase"), before.get("phase")
-    if after.get("answering") and after.get("answering") != before.get("answering") and phase in ("answering",):
-        out.append("buzz")
-    old = {(a.get("seat"), a.get("verdict")) for a in (before.get("question") or {}).get("answered") or []}
-    new = [(a.get("seat"), a.get("verdict")) for a in (after.get("question") or {}).get("answered") or []]
-    verdicts = [v for key, v in ((k, k[1]) for k in new) if key not in old]
-    if phase == "reveal" and was != "reveal":
-        last = after.get("last") or {}
-        answers = last.get("answers") or []
-        if not answers:
-            verdicts.append("time")
-        elif answers[-1].get("verdict") and (answers[-1].get("seat"), answers[-1].get("verdict")) not in old:
-            verdicts.append(answers[-1]["verdict"])
-    for verdict in verdicts[-1:]:
-        out.append("right" if verdict == "right" else "wrong" if verdict == "wrong" else "time")
-    if phase == "final_reveal" and was == "final_answer":
-        out.append("time")
+    if phase == "answering" and after.get("answering") and after.get("answering") != before.get("answering"):
+        out.append("buzz")                                    # a press won the right to answer (BZ3)
+    if phase == "after_wrong" and was != "after_wrong":
+        out.append("wrong")
+    elif phase == "reveal" and was != "reveal":
+        answers = (after.get("last") or {}).get("answers") or []
+        out.append(answers[-1].get("verdict", "wrong") if answers else "time")   # nobody answered: "Время!"
+    elif phase == "final_reveal" and was == "final_answer":
+        out.append("time")                                    # the writing clock ran out
     return out
 
 

@@ -135,7 +135,7 @@ def draw_tournament(canvas: Canvas, snapshot: dict, now: float, layout: Layout, 
             style = {"font_path": theme.font("main"), "fg": theme.color("text"), "bg": theme.color("background"),
                      "accent": theme.color("accent"), "muted": theme.color("muted")}
             screens.draw(canvas.surface, draw_kind, data, style)
-            canvas._note("image", f"tournament:{draw_kind}", canvas.rect, canvas.rect)
+            canvas.note("image", f"tournament:{draw_kind}", canvas.rect, canvas.rect)
             return
         except Exception as error:  # a tournament drawing bug must not take the board down
             canvas.fill(theme.color("background"))

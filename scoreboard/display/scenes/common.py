@@ -180,7 +180,7 @@ def score_bar(canvas: Canvas, snapshot: dict, now: float, box: pygame.Rect) -> N
                             tag=f"status:{seat}")
             else:
                 if mark and not mark.startswith(("mark:answering", "mark:turn")):
-                    canvas._note("mark", mark, status_box, panel)
+                    canvas.note("mark", mark, status_box, panel)
                 canvas.text(status_box, status, "small", theme.color(color_key), tag=f"status:{seat}")
 
 
