@@ -159,11 +159,10 @@ def add_topic(t, name, author=None, topic_id=None) -> str:
     return topic_id
 
 
-def _pool(t, exclude_stage=None) -> list[topic_rules.Topic]:
-    rows = t.store.db.execute("SELECT id, name, author, game FROM topics ORDER BY id").fetchall()
-    stage_games = {g["id"] for g in t.store.games(exclude_stage)} if exclude_stage else set()
-    return [topic_rules.Topic(r["id"], r["name"], r["author"]) for r in rows
-            if r["game"] is None or r["game"] in stage_games]
+def _pool(t) -> list[topic_rules.Topic]:
+    """The topics not yet played (T-S8: a topic is used at most once in the tournament)."""
+    rows = t.store.db.execute("SELECT id, name, author FROM topics WHERE game IS NULL ORDER BY id").fetchall()
+    return [topic_rules.Topic(r["id"], r["name"], r["author"]) for r in rows]
 
 
 def _solve_topics(t, stage, pool):

@@ -73,10 +73,12 @@ class Tournament:
             if any(p["name"].casefold() == name.casefold() for p in self.store.players()):
                 raise TournamentError(f"{name} is already registered")
             status = self.flow.registration_status(self, cups)
+            known = {p["name"].casefold(): p["name"] for p in self.store.players()}
             relatives = [clean_name(r, "relative") for r in relatives]
             for r in relatives:
-                if not self.store.player(r):
+                if r.casefold() not in known:
                     raise TournamentError(f"relative {r!r} is not registered (add them first)")
+            relatives = [known[r.casefold()] for r in relatives]
             entered = db.execute("SELECT COALESCE(MAX(entered), 0) + 1 FROM players").fetchone()[0]
             db.execute("INSERT INTO players(name, team, seeded, status, entered, cups) VALUES (?, ?, ?, ?, ?, ?)",
                        (name, team, int(bool(seeded)), status, entered,
@@ -123,6 +125,7 @@ class Tournament:
             if absent not in game["players"]:
                 raise TournamentError(f"{absent} does not play game {game_id}")
             by = self.flow.substitute_for(self, by)
+            by = next((p["name"] for p in self.store.players() if p["name"].casefold() == by.casefold()), by)
             seated = {p for g in self.store.games(stage["id"]) for p in g["players"]}
             if by in seated:
                 raise TournamentError(f"{by} already plays in {stage['id']}: a substitute must be a non-qualifier")

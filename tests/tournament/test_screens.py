@@ -1,6 +1,8 @@
 """Tournament screens drawn headless (SDL dummy): every kind draws its view, and text always fits its box."""
 from __future__ import annotations
 
+import json
+
 import pygame
 import pytest
 
@@ -36,8 +38,10 @@ def _colours(surface, rect):
 def test_each_screen_draws_its_view(fonts, tmp_path, fmt, kind, until):
     """GIVEN a demo tournament WHEN a screen is drawn THEN the title is in the accent colour and the body shows text."""
     t = demo.build(tmp_path / "t.sqlite", fmt, until)
+    view = views.build(t, kind)
+    assert json.loads(json.dumps(view, ensure_ascii=False)) == view       # JSON-able, as the board may send it on
     surface = pygame.Surface((1280, 720))
-    screens.draw(surface, kind, views.build(t, kind), STYLE)
+    screens.draw(surface, kind, view, STYLE)
     assert STYLE["accent"] in _colours(surface, pygame.Rect(0, 0, 1280, 80))
     body = _colours(surface, pygame.Rect(0, 90, 1280, 620))
     assert STYLE["fg"] in body or STYLE["accent"] in body
