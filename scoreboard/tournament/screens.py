@@ -154,7 +154,7 @@ def _round(surface, view, body, style):
     if view.get("note"):
         fit(surface, view["note"], pygame.Rect(body.left, body.bottom - 2 * foot_h, body.width, foot_h),
             style["fg"], style, "center")
-    fit(surface, "✓ goes on · Σ by cup sum · WC wild card · gold: won the game", pygame.Rect(
+    fit(surface, view.get("legend", ""), pygame.Rect(
         body.left, body.bottom - foot_h, body.width, foot_h), style["muted"], style, "center")
 
 

@@ -72,8 +72,9 @@ def round_view(t, stage_id: str | None = None) -> dict:
     else:
         title = "Selection games"
     advanced = [{"name": n, "why": reasons.get(n, "")} for n in adv.get("qualified", [])]
+    legend = "✓ goes on · " + ("Σ by cup sum" if t.format == "samara-2003" else "WC wild card") + " · gold: won the game"
     return {"kind": "round", "title": title, "games": games, "advanced": advanced, "note": adv.get("cut") or "",
-            "done": stage["state"] == "advanced"}
+            "done": stage["state"] == "advanced", "legend": legend}
 
 
 def standings_view(t) -> dict:
