@@ -5,7 +5,7 @@ import json
 
 from scoreboard.tournament.errors import TournamentError
 from scoreboard.tournament.results import GameResult, Seat
-from scoreboard.tournament.service import clean_name
+from scoreboard.tournament.service import player_name
 
 
 def closed_after_draw(t, cups=None):
@@ -51,7 +51,7 @@ def seat_lot(t, label, groups: list[list[str]]) -> list[list[str]]:
 def substitute_named(t, by):
     if not by:
         raise TournamentError("name the substitute: --by NAME (any present non-qualifier, T-N3)")
-    return clean_name(by)
+    return player_name(by)
 
 
 def places(result: GameResult) -> list[dict]:

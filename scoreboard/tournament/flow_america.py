@@ -5,7 +5,7 @@ from scoreboard.tournament import america, common
 from scoreboard.tournament.draw import draw_games
 from scoreboard.tournament.errors import TournamentError
 from scoreboard.tournament.ranking import cut_reason
-from scoreboard.tournament.service import clean_name
+from scoreboard.tournament.service import player_name
 
 cups_entered = common.no_cups
 ORDER = ("selection", "1/3", "final")
@@ -19,7 +19,7 @@ def registration_status(t, cups=None):
 
 def substitute_for(t, by):
     if by:
-        return clean_name(by)
+        return player_name(by)
     waiting = t.store.players("waiting")
     if not waiting:
         raise TournamentError("the waiting list is empty: name the substitute with --by NAME")

@@ -7,6 +7,7 @@ from scoreboard.tournament import common, samara, super_nine, topics as topic_ru
 from scoreboard.tournament.draw import Group, draw_games
 from scoreboard.tournament.errors import TournamentError
 from scoreboard.tournament.ranking import cut_reason
+from scoreboard.tournament.service import clean_name
 
 substitute_for = common.substitute_named
 SUPER9 = "super9"
@@ -147,7 +148,7 @@ def redraw(t, stage) -> list[list[str]]:
 
 # -- topics (T-S8)
 def add_topic(t, name, author=None, topic_id=None) -> str:
-    name = common.clean_name(name, "topic name")
+    name = clean_name(name, "topic name")
     with t.store.tx() as db:
         if author:
             author = t._player(author)["name"]

@@ -32,6 +32,13 @@ def clean_name(name: str, what: str = "name") -> str:
     return text
 
 
+def player_name(name: str) -> str:
+    text = clean_name(name)
+    if "," in text or "=" in text:
+        raise TournamentError(f"player name {text!r}: no ',' or '=' (they separate NAME=SCORE pairs in results)")
+    return text
+
+
 class Tournament:
     def __init__(self, path: str | Path):
         self.store = Store(path)
@@ -67,7 +74,7 @@ class Tournament:
 
     # -- registration
     def add_player(self, name, team=None, seeded=False, relatives=(), cups=None) -> dict:
-        name = clean_name(name)
+        name = player_name(name)
         team = clean_name(team, "team") if team else None
         with self.store.tx() as db:
             if any(p["name"].casefold() == name.casefold() for p in self.store.players()):

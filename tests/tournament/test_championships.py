@@ -140,6 +140,7 @@ def test_bad_input_is_refused_and_changes_nothing(path, capsys):
     assert cli(path, "player", "add", "Анна") == 0
     assert cli(path, "player", "add", " анна ") == 2
     assert cli(path, "player", "add", "Борис", "--relative-of", "Никто") == 2
+    assert cli(path, "player", "add", "Иванов, Пётр") == 2
     assert [p["name"] for p in Tournament(path).store.players()] == ["Анна"]
     assert cli(path, "result", "winter-1-1", "--scores", "1=ten") == 2
     assert "is not a number" in capsys.readouterr().err
