@@ -57,21 +57,24 @@ def _native_media(path: str, pack: Pack, issues: list[Issue], limits: Limits) ->
     folder = os.path.realpath(os.path.dirname(os.path.abspath(path)))
     found: dict[str, bytes] = {}
     total = 0
-    for media in pack.all_media():
-        if media.ref in found:
-            continue
-        target = os.path.realpath(os.path.join(folder, media.ref))
-        if os.path.commonpath([folder, target]) != folder:
-            raise PackError(f"{path}: refused: media {media.ref!r} resolves outside the pack's folder (symlink?)")
-        if not os.path.isfile(target):
-            issues.append(Issue(WARNING, "", f"{media.kind} {media.ref!r} is missing; the question plays without it"))
-            continue
-        size = os.path.getsize(target)
-        total += size
-        if size > limits.max_entry_bytes or total > limits.max_total_bytes:
-            raise PackError(f"{path}: refused: media {media.ref!r} takes the pack over its size limit")
-        with open(target, "rb") as handle:
-            found[media.ref] = handle.read(limits.max_entry_bytes + 1)
+    for where, r, t, question in pack.located():
+        for media in question.media + question.answer_media:
+            target = os.path.realpath(os.path.join(folder, media.ref))
+            if os.path.commonpath([folder, target]) != folder:
+                raise PackError(f"{path}: {where}: refused: media {media.ref!r} resolves outside the pack's folder "
+                                "(symlink?)")
+            if not os.path.isfile(target):
+                issues.append(Issue(WARNING, where, f"{media.kind} {media.ref!r} is missing; the question plays "
+                                                    "without it", r, t))
+                continue
+            if media.ref in found:
+                continue
+            size = os.path.getsize(target)
+            total += size
+            if size > limits.max_entry_bytes or total > limits.max_total_bytes:
+                raise PackError(f"{path}: refused: media {media.ref!r} takes the pack over its size limit")
+            with open(target, "rb") as handle:
+                found[media.ref] = handle.read(limits.max_entry_bytes + 1)
     return found
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .errors import Issue
+from .errors import Issue, place
 
 MEDIA_KINDS = ("image", "audio", "video")
 QUESTIONS_PER_TOPIC = 5
@@ -89,6 +89,20 @@ class Pack:
                 yield topic.reserve
         if self.final is not None:
             yield self.final.question
+
+    def located(self):
+        """(where, round index, topic index, question) for every question; extras have round -1, the final None."""
+        for r, round_ in enumerate(self.rounds):
+            for t, topic in enumerate(round_.topics):
+                for n, q in enumerate(topic.questions, 1):
+                    yield place(r, round_.name, t, topic.name, n), r, t, q
+                if topic.reserve is not None:
+                    yield place(r, round_.name, t, topic.name, "reserve"), r, t, topic.reserve
+        for t, topic in enumerate(self.extra):
+            for n, q in enumerate(topic.questions + ([topic.reserve] if topic.reserve else []), 1):
+                yield f"extra topic {t + 1} «{topic.name}», question {n}", -1, t, q
+        if self.final is not None:
+            yield f"final topic «{self.final.topic}»", None, None, self.final.question
 
     def topics(self):
         for round_ in self.rounds:

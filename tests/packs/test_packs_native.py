@@ -97,11 +97,14 @@ def test_media_symlink_out_of_the_pack_folder_is_refused(tmp_path):
 
 
 def test_missing_media_is_a_warning_not_a_crash(tmp_path):
-    """GIVEN a question naming an image that is not there WHEN loaded THEN a warning, and the plan has no media."""
+    """GIVEN a question naming an image that is not there WHEN loaded THEN a warning naming the question, and the
+    plan has no media for it."""
     src = tmp_path / "p"
     shutil.copytree(SAMPLE.parent, src, ignore=shutil.ignore_patterns("*.png"))
     loaded = load(str(src / "sample.toml"))
-    assert any("flag.png" in i.message and "missing" in i.message for i in loaded.issues)
+    missing = [i for i in loaded.issues if "flag.png" in i.message]
+    assert [(i.level, i.where) for i in missing] == [("warning", "round 1 «Синий раунд», topic 2 «Флаги», question 1")]
+    assert "is missing; the question plays without it" in missing[0].message
     plan = load_plan(str(src / "sample.toml"))
     assert plan["rounds"][0]["topics"][1]["questions"][0]["media"] == []
     assert any("flag.png" in w for w in plan["warnings"])
