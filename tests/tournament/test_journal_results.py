@@ -119,3 +119,43 @@ def test_snapshot_command_prints_the_journal_final_snapshot(cup, tmp_path, capsy
     snap = json.loads(capsys.readouterr().out)
     assert snap["game_over"] and snap["winner"] == 1
     assert main(["tournament", "snapshot", str(tmp_path / "missing.sqlite")]) == 2
+
+
+def test_ta4_questions_right_counted_from_history_when_snapshot_has_no_rights():
+    """GIVEN a final snapshot without players[].rights THEN a score going up on a resolution counts as a right
+    answer (manual corrections are not in history)."""
+    from scoreboard.tournament.results import from_snapshot
+    snap = {"game_over": True, "winner": 2,
+            "players": [{"seat": 1, "name": "А", "score": 10}, {"seat": 2, "name": "Б", "score": 70},
+                        {"seat": 3, "name": "В", "score": -20}],
+            "history": [[10, 0, 0], [10, 20, 0], [10, 20, -20], [10, 70, -20], [-20, 70, -20], [10, 70, -20]]}
+    r = from_snapshot(snap, ["В", "Б", "А"])
+    assert (r.right("А"), r.right("Б"), r.right("В")) == (2, 2, 0) and r.winner == "Б"
+
+
+def test_ta6_conflicting_results_from_two_threads_one_wins(cup, path):
+    """GIVEN two operators typing different results for the same game at the same moment (threads, one file)
+    THEN exactly one is recorded and the other is refused as 'a different result'; nothing is half-written."""
+    import threading
+    game = cup.store.games()[0]
+    outcomes, barrier = [], threading.Barrier(2)
+
+    def operator(scores):
+        t = Tournament(path)
+        barrier.wait()
+        try:
+            outcomes.append(t.record_typed(game["id"], scores)["recorded"])
+        except TournamentError as error:
+            outcomes.append(str(error))
+        finally:
+            t.close()
+
+    threads = [threading.Thread(target=operator, args=(s,)) for s in ({"1": 90, "2": 10, "3": 0},
+                                                                      {"1": 10, "2": 90, "3": 0})]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert sum(o is True for o in outcomes) == 1
+    assert any(isinstance(o, str) and "already has a different result" in o for o in outcomes)
+    assert sum(1 for a in Tournament(path).store.audit_log() if a["what"] == "result") == 1
