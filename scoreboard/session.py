@@ -18,20 +18,20 @@ from scoreboard.regulations import REGULATIONS_DIR, load_regulation, read_regula
 from scoreboard.journal import Journal, JournalError
 
 
-def _default_pack_loader(path: str) -> dict:
+def _default_pack_loader(path: str, topics: list[str] | None = None) -> dict:
     try:
         from scoreboard.packs import PackError, load_plan
     except ImportError as error:
         raise Refused(f"packs are not available in this build ({error})") from None
     try:
-        return load_plan(path)
+        return load_plan(path, topics=topics)
     except PackError as error:
         raise Refused(str(error)) from None
 
 
 class Session:
     def __init__(self, journal_path: str | Path | None = None, *, live_seed: bool = False,
-                 pack_loader: Callable[[str], dict] | None = None, regulations_dir: Path | None = None):
+                 pack_loader: Callable[..., dict] | None = None, regulations_dir: Path | None = None):
         """`live_seed`: add a random lot seed to /sg/game/new when it has none (the board); scripts keep 0."""
         self.regulations_dir = regulations_dir or REGULATIONS_DIR
         self.game = Game(lambda name: load_regulation(name, self.regulations_dir))
@@ -84,7 +84,9 @@ class Session:
                 args = (args[0], args[1], players, secrets.randbelow(2 ** 31))
             return Command(cmd.at, cmd.address, args, {"regulation": self._regulation_data(args[0])})
         if cmd.address == "/sg/pack/load" and cmd.args:
-            return Command(cmd.at, cmd.address, cmd.args, self.pack_loader(cmd.args[0]))
+            topics = list(cmd.args[1:]) or None
+            plan = self.pack_loader(cmd.args[0], topics) if topics else self.pack_loader(cmd.args[0])
+            return Command(cmd.at, cmd.address, cmd.args, plan)
         return cmd
 
     def _default_players(self, name: str) -> int:

@@ -36,7 +36,7 @@ SCENES = ("board", "scores", "bracket", "standings", "logo", "winner", "chart")
 SPEC: dict[str, tuple[str, ...]] = {
     "/sg/game/new": ("str", "str", "int?", "int?"),   # regulation stage [players] [seed]
     "/sg/player/name": ("seat", "str"),
-    "/sg/pack/load": ("str",),
+    "/sg/pack/load": ("str", "str*"),   # path [topic…]: which topics the game uses (name, number, R.N)
     "/sg/topics": ("str*",),
     "/sg/game/start": (),
     "/sg/chooser": ("seat",),

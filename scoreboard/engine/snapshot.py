@@ -156,6 +156,22 @@ def host_view(game: "Game") -> dict | None:
     else:
         return None
     planned = planned or {}
-    return {**q_info, "topic_name": topic, "text": planned.get("text"), "answer": planned.get("answer"),
+    return {**q_info, "topic_name": topic, "topic_explanation": _topic_explanation(game),
+            "text": planned.get("text"), "answer": planned.get("answer"),
             "accepts": list(planned.get("accepts") or []), "comment": planned.get("comment"),
-            "source": planned.get("source"), "media": planned.get("media") or None, "rev": game.rev}
+            "source": planned.get("source"), "author": planned.get("author"),
+            "media": planned.get("media") or None, "answer_media": planned.get("answer_media") or None,
+            "rev": game.rev}
+
+
+def _topic_explanation(game: "Game") -> str | None:
+    st, plan = game.st, game.plan
+    if plan is None:
+        return None
+    if st.final is not None and st.phase.startswith("final"):
+        return (plan.get("final") or {}).get("explanation")
+    if st.round is None or st.round.pack_round is None or st.question is None:
+        return None
+    topics = plan["rounds"][st.round.pack_round].get("topics") or []
+    k = st.question.topic - 1
+    return topics[k].get("explanation") if k < len(topics) else None
