@@ -77,7 +77,7 @@ def _round_one_input(t, cup) -> dict:
     return {"players": entrants, "spread": sorted(set(spread) & here), "spread_label": why, "relatives": relatives}
 
 
-def _draw_round(t, stage_id, given) -> list[list[str]]:
+def _draw_round(t, stage_id, given) -> tuple[list[list[str]], list[str]]:
     rnd = t.rng(stage_id)
     if isinstance(given, dict):   # round 1: spread apart (T-S2)
         groups = [Group(f"relatives {a}/{b}", (a, b), apart=True, priority=-1) for a, b in given["relatives"]]
@@ -121,7 +121,7 @@ def _draw_super_nine(t) -> dict:
             "topics_per_game": t.store.meta("topics_per_game", 4),
             "selection": [{"name": r.name, **r.values, "decided_by": r.decided_by} for r in ranked],
             "cut": cut_reason(ranked, 9)}
-    common.add_stage(t, SUPER9, "super9", "cup", draw, ids)
+    common.add_stage(t, SUPER9, "super9", "super9", draw, ids)
     return {"stage": SUPER9, "games": dict(zip(ids, games)), "broken": [], "cut": draw["cut"],
             "topics": _assign_topics(t, SUPER9)}
 

@@ -6,7 +6,7 @@ from scoreboard.session import Session
 
 
 def play_samara_game(journal_path, names: list[str], answers_by_topic: dict[int, int], finish: bool = True,
-                     extra_topic_seat: int | None = None) -> dict:
+                     extra_topic_seat: int | None = None, stage: str = "cup") -> dict:
     """4 topics; topic k's five questions all go to seat answers_by_topic.get(k) (or nobody).
 
     A tie for the win goes to an extra topic (TB3) whose questions all go to `extra_topic_seat`.
@@ -18,7 +18,7 @@ def play_samara_game(journal_path, names: list[str], answers_by_topic: dict[int,
         clock[0] += 0.5
         return session.submit(make(clock[0], address, *args))
 
-    do("/sg/game/new", "samara-2003", "cup", len(names), 7)
+    do("/sg/game/new", "samara-2003", stage, len(names), 7)
     for seat, name in enumerate(names, start=1):
         do("/sg/player/name", seat, name)
     do("/sg/topics", "A", "B", "C", "D")

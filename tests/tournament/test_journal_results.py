@@ -159,3 +159,23 @@ def test_ta6_conflicting_results_from_two_threads_one_wins(cup, path):
     assert sum(o is True for o in outcomes) == 1
     assert any(isinstance(o, str) and "already has a different result" in o for o in outcomes)
     assert sum(1 for a in Tournament(path).store.audit_log() if a["what"] == "result") == 1
+
+
+def test_ts7_super_nine_game_from_the_engine_journal(tmp_path):
+    """GIVEN a season played to the Super Nine draw WHEN game S9-1 is played on the engine (stage super9) and
+    recorded from its journal THEN the Super Nine table counts it: 3 points for the winner, 1 for a positive second;
+    a cup-stage journal is refused for it."""
+    from scoreboard.tournament import demo
+    from scoreboard.tournament.views import game_setup
+    t = demo.build(tmp_path / "s.sqlite", "samara-2003", "summer-4")
+    assert t.draw()["stage"] == "super9"
+    setup = game_setup(t, "S9-1")
+    assert setup["stage"] == "super9"
+    names_ = [p["name"] for p in setup["players"]]
+    play_samara_game(tmp_path / "cup.sqlite", names_, {1: 1, 2: 2}, extra_topic_seat=1)
+    with pytest.raises(TournamentError, match="is a cup game"):
+        record_from_journal(tmp_path / "s.sqlite", "S9-1", tmp_path / "cup.sqlite")
+    play_samara_game(tmp_path / "s9.sqlite", names_, {1: 1, 2: 1, 3: 2}, stage="super9")
+    assert record_from_journal(tmp_path / "s.sqlite", "S9-1", tmp_path / "s9.sqlite")["winner"] == names_[0]
+    lines = {x["name"]: x for x in Tournament(tmp_path / "s.sqlite").standings()["super9"]["lines"]}
+    assert (lines[names_[0]]["points"], lines[names_[1]]["points"], lines[names_[2]]["points"]) == (3, 1, 0)
