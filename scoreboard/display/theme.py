@@ -43,7 +43,7 @@ SCHEMA: dict[str, dict[str, str]] = {
     },
     "images": {"background": "image", "logo": "image"},
     "sounds": {"buzz": "sound", "right": "sound", "wrong": "sound", "time": "sound", "tick": "sound", "volume": "volume"},
-    "animation": {"reveal": "seconds", "flash": "seconds", "fade": "seconds", "timer_low": "seconds"},
+    "animation": {"reveal": "seconds", "timer_low": "seconds"},
 }
 LANGUAGES = ("ru", "en")
 LAYOUT_SIZES = ("margin", "score_bar", "header")  # sizes of boxes, not of text: no 3% floor
