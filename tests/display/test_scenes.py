@@ -202,6 +202,9 @@ def test_pause_and_buttons_offline_are_overlaid(games, theme):
     paused = dict(snap, paused=True, paused_at=at)
     canvas = scenes.draw(pygame.Surface(SIZE), paused, theme, at + 100, status={"buttons_online": False}, record=True)
     assert canvas.texts("paused") and canvas.texts("badge:buttons_offline")
+    no_box = scenes.draw(pygame.Surface(SIZE), snap, theme, at, record=True,
+                         status={"buttons_online": False, "buttons_configured": False})
+    assert not no_box.texts("badge:buttons_offline")   # no box configured: nothing can be offline
     # Paused clocks stand still: 100 s later the window countdown shows what it showed at the pause.
     left = canvas.texts("timer:left")[0].text
     assert float(left) == pytest.approx(snap["question"]["deadline"] - at, abs=0.11)

@@ -210,7 +210,9 @@ def overlays(canvas: Canvas, snapshot: dict, status: dict | None) -> None:
     """Pause veil, and badges for buttons offline / manual mode: drawn last, on top of any scene."""
     theme = canvas.theme
     badges = []
-    if status is not None and status.get("buttons_online") is False and not snapshot.get("game_over"):
+    # Only a configured box can be offline; a board run with OSC or keyboard buttons alone shows no badge.
+    if status is not None and status.get("buttons_online") is False and status.get("buttons_configured", True) \
+            and not snapshot.get("game_over"):
         badges.append((theme.text("buttons_offline"), "wrong", "badge:buttons_offline"))
     if snapshot.get("buttons_manual"):
         badges.append((theme.text("manual"), "accent", "badge:manual"))
