@@ -22,11 +22,19 @@ def _font(path, size):
     return _fonts[key]
 
 
-def fitting_size(surface, texts, width, height, style) -> int:
+def _width(font, text: str, bold: bool) -> int:
+    font.set_bold(bold)
+    try:
+        return font.size(text)[0]
+    finally:
+        font.set_bold(False)
+
+
+def fitting_size(surface, texts, width, height, style, bold=False) -> int:
     """One font size that fits every text of a column or grid (so a table reads evenly)."""
     floor = max(8, int(surface.get_height() * MIN_TEXT))
     size = max(floor, int(height * 0.78))
-    while size > floor and any(_font(style.get("font_path"), size).size(str(t))[0] > width for t in texts):
+    while size > floor and any(_width(_font(style.get("font_path"), size), str(t), bold) > width for t in texts):
         size = max(floor, int(size * 0.9))
     return size
 
@@ -44,12 +52,12 @@ def fit(surface, text, rect, color, style, align="left", bold=False, size=None, 
     floor = max(8, int(surface.get_height() * MIN_TEXT))
     size = max(floor, min(size or rect.height, int(rect.height * 0.78)))
     font = _font(style.get("font_path"), size)
-    while size > floor and font.size(text)[0] > rect.width:
+    while size > floor and _width(font, text, bold) > rect.width:
         size = max(floor, int(size * 0.9))
         font = _font(style.get("font_path"), size)
-    if alt and font.size(text)[0] > rect.width:
+    if alt and _width(font, text, bold) > rect.width:
         text = str(alt)
-    while text and font.size(text)[0] > rect.width and len(text) > 1:
+    while len(text) > 1 and _width(font, text, bold) > rect.width:
         text = text[:-2] + "…"
     font.set_bold(bold)
     image = font.render(text, True, color)
@@ -60,6 +68,8 @@ def fit(surface, text, rect, color, style, align="left", bold=False, size=None, 
 
 
 def draw(surface, kind: str, view: dict, style: dict | None = None) -> None:
+    if kind not in ("bracket", "round", "standings", "cross"):
+        raise ValueError(f"no tournament screen kind {kind!r} (bracket, round, standings, cross)")
     style = {**DEFAULT_STYLE, **(style or {})}
     surface.fill(style["bg"])
     w, h = surface.get_size()
@@ -74,41 +84,64 @@ def _game_box(surface, game, rect, style, size):
     n = max(len(game["players"]), 1)
     line_h = rect.height / n
     pad = rect.width * 0.04
+    font = _font(style.get("font_path"), size)
+    scores = [f"{p['score']:g}" for p in game["players"] if p.get("score") is not None]
+    score_w = max((_width(font, x, True) for x in scores), default=0) + pad if scores else 0
     for i, p in enumerate(game["players"]):
         line = pygame.Rect(rect.left + pad, rect.top + i * line_h, rect.width - 2 * pad, line_h)
         color = style["accent"] if p.get("won") else style["muted"] if p.get("placeholder") else style["fg"]
-        score_w = rect.width * 0.22 if p.get("score") is not None else 0
-        fit(surface, p["name"], pygame.Rect(line.left, line.top, line.width - score_w - pad, line.height), color,
+        fit(surface, p["name"], pygame.Rect(line.left, line.top, line.width - score_w, line.height), color,
             style, bold=p.get("won", False), size=size, alt=None if p.get("placeholder") else short_name(p["name"]))
-        if score_w:
+        if p.get("score") is not None:
             fit(surface, f"{p['score']:g}", pygame.Rect(line.right - score_w, line.top, score_w, line.height), color,
-                style, "right", size=size)
+                style, "right", bold=p.get("won", False), size=size)
 
 
 def _bracket(surface, view, body, style):
+    """Columns of games joined by the tree. When the first column cannot hold all its games at the minimum text
+    size (27 names of a 1/9 final), each group of games that feeds one game is laid out in a row before it."""
     columns = view["columns"]
-    col_w = body.width / len(columns)
+    h = surface.get_height()
+    line = _font(style.get("font_path"), max(8, int(h * MIN_TEXT))).get_linesize()
+    area_top, area_h = body.top + body.height * 0.06, body.height * 0.94
+    first_lines = sum(max(len(g["players"]), 3) for g in columns[0]["games"])
+    grouped = len(columns) > 1 and first_lines * line * 1.1 > area_h and len(columns[0]["games"]) > len(columns[1]["games"])
+    per = len(columns[0]["games"]) // max(len(columns[1]["games"]), 1) if grouped else 1
+    units = per + len(columns) - 1 if grouped else len(columns)
+    unit = body.width / units
     boxes = []
     for c, column in enumerate(columns):
-        x = body.left + c * col_w
-        fit(surface, column["title"], pygame.Rect(x, body.top, col_w * 0.8, body.height * 0.05), style["muted"],
-            style, "center")
-        area_top, area_h = body.top + body.height * 0.06, body.height * 0.94
-        slot = area_h / len(column["games"])
-        rows = max([len(g["players"]) for g in column["games"]] + [3])
-        box_h = min(slot * 0.9, rows * surface.get_height() * 0.065)
-        names = [p["name"] for g in column["games"] for p in g["players"]]
-        size = fitting_size(surface, names, col_w * 0.8 * 0.70, box_h / rows, style)
-        here = []
-        for i, game in enumerate(column["games"]):
-            rect = pygame.Rect(x, area_top + i * slot + (slot - box_h) / 2, col_w * 0.8, box_h)
+        games = column["games"]
+        rows = max([len(g["players"]) for g in games] + [3])
+        if grouped and c == 0:
+            slot = area_h / max(len(columns[1]["games"]), 1)
+            rects = [pygame.Rect(body.left + (i % per) * unit, area_top + (i // per) * slot, unit * 0.9,
+                                 min(slot * 0.75, rows * h * 0.065)) for i in range(len(games))]
+            title = pygame.Rect(body.left, body.top, unit * per * 0.97, body.height * 0.05)
+        else:
+            x = body.left + ((per - 1 + c) if grouped else c) * unit
+            slot = area_h / len(games)
+            box_h = min(slot * 0.9, rows * h * 0.065)
+            top = (lambda i: area_top + i * slot) if grouped and c == 1 else \
+                (lambda i: area_top + i * slot + (slot - box_h) / 2)
+            rects = [pygame.Rect(x, top(i), unit * 0.8, box_h) for i in range(len(games))]
+            title = pygame.Rect(x, body.top, unit * 0.8, body.height * 0.05)
+        fit(surface, column["title"], title, style["muted"], style, "center")
+        names = [p["name"] for g in games for p in g["players"]]
+        size = fitting_size(surface, names, rects[0].width * 0.76, rects[0].height / rows, style, bold=True)
+        for game, rect in zip(games, rects):
             _game_box(surface, game, rect, style, size)
-            here.append(rect)
-        boxes.append(here)
-    for left, right in zip(boxes, boxes[1:]):       # the tree: each game joins the game its winner goes to
-        per = max(len(left) // max(len(right), 1), 1)
+        boxes.append(rects)
+    for c, (left, right) in enumerate(zip(boxes, boxes[1:])):   # each game joins the game its winner goes to
+        step = max(len(left) // max(len(right), 1), 1)
         for i, rect in enumerate(left):
-            target = right[min(i // per, len(right) - 1)]
+            target = right[min(i // step, len(right) - 1)]
+            if grouped and c == 0:      # down from each game onto a bus that runs to the game they feed
+                bus = rect.bottom + (area_h / len(right) - rect.height) * 0.25
+                pygame.draw.lines(surface, style["muted"], False,
+                                  [rect.midbottom, (rect.centerx, bus), (target.left - unit * 0.05, bus),
+                                   (target.left - unit * 0.05, target.centery), target.midleft], 2)
+                continue
             mid_x = (rect.right + target.left) // 2
             pygame.draw.lines(surface, style["muted"], False,
                               [rect.midright, (mid_x, rect.centery), (mid_x, target.centery), target.midleft], 2)
@@ -116,8 +149,11 @@ def _bracket(surface, view, body, style):
         last = boxes[-1][0]
         champion = view["champion"]
         champion = ", ".join(champion) if isinstance(champion, list) else champion
-        fit(surface, f"Champion: {champion}", pygame.Rect(last.left, last.bottom + body.height * 0.03, last.width,
-                                                           body.height * 0.07), style["accent"], style, "center", True)
+        width = body.right - last.left
+        fit(surface, "Champion", pygame.Rect(last.left, last.bottom + body.height * 0.02, width, body.height * 0.06),
+            style["muted"], style, "left")
+        fit(surface, champion, pygame.Rect(last.left, last.bottom + body.height * 0.08, width, body.height * 0.08),
+            style["accent"], style, "left", True, alt=short_name(champion))
 
 
 def _round(surface, view, body, style):
@@ -134,7 +170,7 @@ def _round(surface, view, body, style):
     lh = min((cell_h - 12) / lines, surface.get_height() * 0.075)
     texts = [("✓ " if p.get("advanced") else "") + p["name"] for g in games for p in g["players"]]
     tags = [_tag(p) for g in games for p in g["players"]]
-    size = min(fitting_size(surface, texts, cell_w * 0.55 - 8, lh, style),
+    size = min(fitting_size(surface, texts, cell_w * 0.55 - 8, lh, style, bold=True),
                fitting_size(surface, [t for t in tags if t] or ["0"], cell_w * 0.45 - 16, lh, style))
     for i, game in enumerate(games):
         r, c = divmod(i, cols)
