@@ -9,6 +9,7 @@ import argparse
 import csv
 import io
 import json
+import math
 import os
 import sys
 
@@ -25,7 +26,9 @@ def _pairs(text: str, what: str) -> dict[str, float]:
         try:
             number = float(value)
         except ValueError:
-            raise TournamentError(f"{what}: {value!r} in {item!r} is not a number") from None
+            number = math.nan
+        if not math.isfinite(number):
+            raise TournamentError(f"{what}: {value!r} in {item!r} is not a number")
         out[key.strip()] = int(number) if number.is_integer() else number
     return out
 

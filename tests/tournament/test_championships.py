@@ -144,6 +144,8 @@ def test_bad_input_is_refused_and_changes_nothing(path, capsys):
     assert [p["name"] for p in Tournament(path).store.players()] == ["Анна"]
     assert cli(path, "result", "winter-1-1", "--scores", "1=ten") == 2
     assert "is not a number" in capsys.readouterr().err
+    assert cli(path, "result", "winter-1-1", "--scores", "1=nan,2=inf") == 2
+    assert "is not a number" in capsys.readouterr().err
     assert cli(path, "new", "--format", "samara-2003") == 2
     assert "never overwritten" in capsys.readouterr().err
     (path.parent / "junk.sqlite").write_text("not a database")

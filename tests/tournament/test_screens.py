@@ -90,3 +90,11 @@ def test_board_gets_game_setup_and_screen_from_the_file(tmp_path):
     kind, view = views.load_screen(tmp_path / "n.sqlite", "bracket")
     assert kind == "bracket" and [c["title"] for c in view["columns"]] == ["1/9", "1/3", "final"]
     assert sum(p["won"] for g in view["columns"][0]["games"] for p in g["players"]) == 9
+
+
+def test_bold_text_fits_too(fonts):
+    """A winner's name is drawn bold; it is measured bold, so it never spills out of its box."""
+    surface = pygame.Surface((1280, 720))
+    box = pygame.Rect(10, 10, 200, 40)
+    drawn = screens.fit(surface, "Богдан Эйдельман-Широковский", box, (255, 255, 255), STYLE, bold=True)
+    assert drawn.width <= box.width
