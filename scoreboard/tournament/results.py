@@ -59,7 +59,16 @@ def from_snapshot(snapshot: dict, expected: list[str]) -> GameResult:
     """The result a board's final snapshot shows, checked against the players the tournament seated."""
     if not snapshot.get("game_over"):
         raise TournamentError("the journal's game is not over yet (game_over is false)")
-    players = snapshot.get("players") or []
+    players = snapshot.get("players")
+    if not isinstance(players, list) or not players:
+        raise TournamentError("the snapshot has no players list")
+    for i, p in enumerate(players):
+        ok = (isinstance(p, dict) and _is_int(p.get("seat")) and isinstance(p.get("name"), str)
+              and _is_number(p.get("score")) and _is_number(p.get("tiebreak_score", 0) or 0)
+              and (p.get("rights") is None or _is_int(p.get("rights"))))
+        if not ok:
+            raise TournamentError(f"snapshot players[{i}]: needs an integer seat, a name, numeric score and "
+                                  f"tiebreak_score; got {p!r:.120}")
     by_norm = {_norm(n): n for n in expected}
     names = [_norm(p.get("name", "")) for p in players]
     if sorted(names) != sorted(by_norm):
@@ -72,7 +81,9 @@ def from_snapshot(snapshot: dict, expected: list[str]) -> GameResult:
         seats.append(Seat(seat, by_norm[_norm(p["name"])], p.get("score", 0), p.get("tiebreak_score", 0) or 0,
                           p.get("right", p.get("rights", right.get(seat)))))
     winner = snapshot.get("winner")
-    if isinstance(winner, int) and not isinstance(winner, bool):
+    if winner is not None and not (_is_int(winner) or isinstance(winner, str)):
+        raise TournamentError(f"snapshot winner must be a seat number; got {winner!r:.40}")
+    if _is_int(winner):
         match = [s.name for s in seats if s.seat == winner]
         if not match:
             raise TournamentError(f"the journal's winner is seat {winner}, which has no player")
@@ -84,6 +95,14 @@ def from_snapshot(snapshot: dict, expected: list[str]) -> GameResult:
     return GameResult(tuple(sorted(seats, key=lambda s: s.seat)), winner)
 
 
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_number(v) -> bool:
+    return (_is_int(v) or isinstance(v, float)) and v == v and v not in (float("inf"), float("-inf"))
+
+
 def _right_answers(snapshot: dict) -> dict[int, int]:
     """Questions answered right per seat, from `history` (a score going up on a resolution is a right answer).
 
@@ -91,6 +110,8 @@ def _right_answers(snapshot: dict) -> dict[int, int]:
     """
     seats = [int(p["seat"]) for p in snapshot.get("players") or []]
     history = snapshot.get("history") or []
+    if not isinstance(history, list) or not all(isinstance(r, list) and all(map(_is_number, r)) for r in history):
+        return {s: 0 for s in seats}
     count = {s: 0 for s in seats}
     previous = [0] * len(seats)
     for row in history:

@@ -179,3 +179,16 @@ def test_ts7_super_nine_game_from_the_engine_journal(tmp_path):
     assert record_from_journal(tmp_path / "s.sqlite", "S9-1", tmp_path / "s9.sqlite")["winner"] == names_[0]
     lines = {x["name"]: x for x in Tournament(tmp_path / "s.sqlite").standings()["super9"]["lines"]}
     assert (lines[names_[0]]["points"], lines[names_[1]]["points"], lines[names_[2]]["points"]) == (3, 1, 0)
+
+
+@pytest.mark.parametrize("snap, reason", [
+    ({"game_over": True}, "no players list"),
+    ({"game_over": True, "players": [{"seat": "x", "name": "А", "score": 1}]}, "integer seat"),
+    ({"game_over": True, "players": [{"seat": 1, "name": "А", "score": "100"}]}, "numeric score"),
+    ({"game_over": True, "winner": [1], "players": [{"seat": 1, "name": "А", "score": 1},
+                                                    {"seat": 2, "name": "Б", "score": 0}]}, "winner must be"),
+])
+def test_malformed_snapshot_is_refused_with_the_reason(snap, reason):
+    from scoreboard.tournament.results import from_snapshot
+    with pytest.raises(TournamentError, match=reason):
+        from_snapshot(snap, ["А", "Б"])
