@@ -46,9 +46,13 @@ def bracket_view(t) -> dict:
             count = {"1/9": 9, "1/3": 3, "final": 1}[stage_id]
             cells = []
             for k in range(1, count + 1):
-                feed = (["selection winners", "and wild cards", ""] if t.format == "america-2005" and stage_id == "1/3"
-                        else [f"winner {order[order.index(stage_id) - 1]}-{j}" for j in
-                              ((3 * k - 2, 3 * k - 1, 3 * k) if stage_id == "1/3" else (1, 2, 3))])
+                if order.index(stage_id) == 0:
+                    feed = ["to be drawn"]
+                elif t.format == "america-2005" and stage_id == "1/3":
+                    feed = ["selection winners", "and wild cards"]
+                else:
+                    feed = [f"winner {order[order.index(stage_id) - 1]}-{j}" for j in
+                            ((3 * k - 2, 3 * k - 1, 3 * k) if stage_id == "1/3" else (1, 2, 3))]
                 cells.append({"id": f"{stage_id}-{k}" if count > 1 else "final", "done": False,
                               "players": [{"name": f, "score": None, "won": False, "placeholder": True} for f in feed if f]})
         columns.append({"title": stage_id, "games": cells})

@@ -98,3 +98,19 @@ def test_bold_text_fits_too(fonts):
     box = pygame.Rect(10, 10, 200, 40)
     drawn = screens.fit(surface, "Богдан Эйдельман-Широковский", box, (255, 255, 255), STYLE, bold=True)
     assert drawn.width <= box.width
+
+
+@pytest.mark.parametrize("fmt", ["novosibirsk-2007", "america-2005", "samara-2003"])
+def test_screens_before_the_first_draw(fonts, tmp_path, fmt):
+    """GIVEN a tournament with players but no draw yet WHEN the board shows `bracket` and `standings`
+    THEN both draw, and an undrawn 1/9 final says 'to be drawn' (never a winner of a game that does not exist)."""
+    from scoreboard.tournament.service import Tournament
+    t = Tournament.create(tmp_path / "t.sqlite", fmt, seed=1)
+    for i in range(18):
+        t.add_player(f"Игрок {i + 1}")
+    for scene in ("bracket", "standings"):
+        kind, view = views.screen_view(t, scene)
+        screens.draw(pygame.Surface((1280, 720)), kind, view, STYLE)
+        if kind == "bracket" and fmt == "novosibirsk-2007":
+            assert view["columns"][0]["games"][0]["players"][0]["name"] == "to be drawn"
+            assert "winner 1/9-1" in [p["name"] for p in view["columns"][1]["games"][0]["players"]]
