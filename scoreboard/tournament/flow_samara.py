@@ -141,8 +141,9 @@ def numbers(stage) -> dict[str, int]:
 
 
 def redraw(t, stage) -> list[list[str]]:
-    if stage["id"] == SUPER9:
-        return _super_nine_games(t, stage["draw"]["input"])
+    if stage["id"] == SUPER9:     # the selection is re-run too, from the cups' stored results
+        chosen, _ = samara.super_nine(season_lines(t), t.rng("super nine selection"))
+        return _super_nine_games(t, chosen)
     return _draw_round(t, stage["id"], stage["draw"]["input"])[0]
 
 

@@ -151,3 +151,17 @@ def test_bad_input_is_refused_and_changes_nothing(path, capsys):
     (path.parent / "junk.sqlite").write_text("not a database")
     assert main(["tournament", "games", "--file", str(path.parent / "junk.sqlite")]) == 2
     assert "not a tournament file" in capsys.readouterr().err
+
+
+def test_verify_reruns_the_super_nine_selection_from_the_cups(tmp_path):
+    """GIVEN a finished season WHEN a cup result is edited behind the tournament's back
+    THEN `draw --verify` reports that the re-run differs (the selection or an advancement no longer matches)."""
+    from scoreboard.tournament import demo
+    t = demo.build(tmp_path / "s.sqlite", "samara-2003")
+    assert t.verify() == []
+    g = t.store.game("summer-1-1")
+    r = g["result"]
+    loser = [s for s in r["seats"] if s["name"] != r["winner"]][-1]
+    loser["score"] = 5000
+    t.store.db.execute("UPDATE games SET result = ? WHERE id = ?", (json.dumps(r), g["id"]))
+    assert t.verify()
