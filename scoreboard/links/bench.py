@@ -61,6 +61,7 @@ class BoardThread:
         self.session = session if session is not None else _StandIn()
         self.real = not isinstance(self.session, _StandIn)
         self.applied: list = []
+        self.refused: list = []          # (command, reason): what the game said no to
         self._running = True
         self._thread = threading.Thread(target=self._run, name="board-loop", daemon=True)
 
@@ -83,6 +84,7 @@ class BoardThread:
                     self.applied.append(item.cmd)
                 except Refused as refusal:
                     ok, reason = False, str(refusal)
+                    self.refused.append((item.cmd, reason))
                 if item.on_result is not None:
                     item.on_result(ok, reason)
             if self.session.rev != rev:

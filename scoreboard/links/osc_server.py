@@ -1,10 +1,10 @@
 """The board's OSC server (PROTOCOL.md §2): sessions, commands onto the inbox, acks, state push.
 
-One thread owns the UDP socket's receiving side: it parses each datagram, checks the sender's session and
-puts commands on the inbox. Acks are sent when the board loop reports the result (`on_result`, called on the
-board's thread), so an ack means "applied" or "refused", never just "received". `publish` (board thread)
-pushes state at once; the server thread re-sends the latest state every `state_interval` seconds and expires
-idle sessions. Bundle time tags are ignored (strict timing off): everything is applied as it arrives.
+One thread owns the UDP socket: it parses each datagram, checks the sender's session and puts commands on
+the inbox. Acks are sent when the board loop reports the result (`on_result`, called on the board's thread),
+so an ack means "applied" or "refused", never just "received". `publish` (board thread) stores the state and
+wakes the server thread, which pushes it at once, re-sends the latest every `state_interval` seconds and
+expires idle sessions. Bundle time tags are ignored (strict timing off): everything is applied as it arrives.
 
 Nothing from the network is trusted: a datagram that does not parse, a sender without a session, a `view`
 session that commands, an internal address (`/sg/clock`) or bad arguments are counted and answered or
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import select
 import socket
 import threading
 import time
@@ -67,10 +68,12 @@ class OscServer:
                                   float(osc_config["idle_timeout"]), int(osc_config["max_sessions"]))
         self.counts = dict.fromkeys(COUNTERS, 0)
         self._lock = threading.Lock()        # sessions, counters and the latest state
-        # Pushes come from the board thread (publish) and the server thread (timer); serialising them means
-        # an older state can never be sent after a newer one.
+        # Pushes run on the server thread (publish only wakes it); the lock keeps a test or a future caller
+        # on another thread from interleaving an older state after a newer one.
         self._push_lock = threading.RLock()
         self._told: dict[tuple[str, int], float] = {}   # when each stranger was last told "not connected"
+        self._dirty = False
+        self._wake_r = self._wake_w = None
         self._state: Optional[bytes] = None
         self._question: Optional[bytes] = None
         self._sock: Optional[socket.socket] = None
@@ -88,8 +91,13 @@ class OscServer:
             sock.close()
             raise OSError(f"osc: cannot listen on udp {self.config['bind']}:{self.config['port']}: "
                           f"{error.strerror or error}") from None
-        sock.settimeout(min(0.1, float(self.config["state_interval"])))
+        # Non-blocking: an ack or a state that does not fit the send buffer is dropped (the client retries,
+        # the state is re-sent), never a stall of the board's frame loop that sent it.
+        sock.setblocking(False)
         self._sock = sock
+        self._wake_r, self._wake_w = socket.socketpair()
+        self._wake_r.setblocking(False)
+        self._wake_w.setblocking(False)
         self._running = True
         self._thread = threading.Thread(target=self._serve, name="osc-server", daemon=True)
         self._thread.start()
@@ -97,42 +105,68 @@ class OscServer:
 
     def stop(self) -> None:
         self._running = False
+        self._wake()
         if self._thread is not None:
             self._thread.join(timeout=2)
-        if self._sock is not None:
-            self._sock.close()
-        self._thread = self._sock = None
+        for sock in (self._sock, self._wake_r, self._wake_w):
+            if sock is not None:
+                sock.close()
+        self._thread = self._sock = self._wake_r = self._wake_w = None
 
     @property
     def address(self) -> tuple[str, int]:
         assert self._sock is not None, "server not started"
         return self._sock.getsockname()
 
+    def _wake(self) -> None:
+        try:
+            if self._wake_w is not None:
+                self._wake_w.send(b"!")
+        except OSError:             # already awake (buffer full) or closing
+            pass
+
     def _serve(self) -> None:
-        next_push = self.monotonic() + float(self.config["state_interval"])
+        interval = float(self.config["state_interval"])
+        next_push = self.monotonic() + interval
         while self._running:
+            timeout = min(0.1, max(0.0, next_push - self.monotonic()))
             try:
-                data, addr = self._sock.recvfrom(65_535)
-            except socket.timeout:
-                data = None
-            except OSError:
-                if not self._running:
-                    return
-                # e.g. ICMP port unreachable surfacing on some platforms: keep serving
-                data = None
-            if data is not None:
+                readable, _, _ = select.select([self._sock, self._wake_r], [], [], timeout)
+            except (OSError, ValueError):
+                return
+            if self._wake_r in readable:
                 try:
-                    self.handle_datagram(data, addr)
-                except Exception:               # a bug here must never take the board's remote control down
-                    log.exception("OSC datagram from %s crashed the handler", addr)
-                    self._count("bad_packets")
+                    while self._wake_r.recv(4096):
+                        pass
+                except OSError:
+                    pass
+                if self._dirty:
+                    self._dirty = False
+                    self._push_all()
+            if self._sock in readable:
+                self._receive_some()
             now = self.monotonic()
             if now >= next_push:
-                next_push = now + float(self.config["state_interval"])
+                next_push = now + interval
                 with self._lock:
                     for session in self.table.expire(now):
                         log.info("OSC session %d (%s) expired", session.sid, session.role)
                 self._push_all()
+
+    def _receive_some(self, limit: int = 256) -> None:
+        """Handle what is queued (up to `limit` datagrams, so pushes and expiry still get their turn)."""
+        for _ in range(limit):
+            try:
+                data, addr = self._sock.recvfrom(65_535)
+            except BlockingIOError:
+                return
+            except OSError:
+                return        # e.g. ICMP port unreachable surfacing on some platforms: keep serving
+            try:
+                self.handle_datagram(data, addr)
+            except Exception:                   # a bug here must never take the board's remote control down
+                log.exception("OSC datagram from %s crashed the handler", addr)
+                self._count("bad_packets")
 
     # --- receiving ----------------------------------------------------------------------------------
     def handle_datagram(self, data: bytes, addr: tuple[str, int]) -> None:
@@ -266,14 +300,15 @@ class OscServer:
 
     # --- state --------------------------------------------------------------------------------------
     def publish(self, snapshot: dict, host_question: Optional[dict]) -> None:
-        """Remember the latest state and push it to every session now (any thread)."""
+        """Remember the latest state; the server thread pushes it to every session at once (any thread)."""
         rev = int(snapshot.get("rev", 0))
         state = build("/sg/state", rev, json.dumps(snapshot, ensure_ascii=False, separators=(",", ":")))
         question = build("/sg/host/question", json.dumps(host_question, ensure_ascii=False,
                                                          separators=(",", ":")), rev)
         with self._lock:
             self._state, self._question = state, question
-        self._push_all()
+            self._dirty = True
+        self._wake()                    # the server thread sends it: the board's thread does no state I/O
 
     def _push_all(self) -> None:
         with self._push_lock:

@@ -33,17 +33,17 @@ def test_bz3_g6_whole_question_host_remote_and_box(tmp_path):
                                ("/sg/topics", "Реки", "Горы", "Птицы", "Кино"), ("/sg/game/start",),
                                ("/sg/chooser", 1), ("/sg/select", 1, 1), ("/sg/reading/done",)]:
             assert host.command(address, *args) == (True, None), address
-        host.wait_state(lambda s: s["phase"] == "buzz_window")
-        assert box.wait_for(lambda b: b.armed)
+        host.wait_state(lambda s: s["phase"] == "buzz_window", timeout=10)
+        assert box.wait_for(lambda b: b.armed, timeout=10)
         t = box.now_us() - 1000
         box.press_many([(1, t + 100), (3, t)])
-        state = host.wait_state(lambda s: s["phase"] == "answering")
-        assert state["answering"] == 3
-        assert box.wait_for(lambda b: b.leds.get(3) == "on" and not b.armed)
+        state = host.wait_state(lambda s: s["phase"] != "buzz_window", timeout=10)
+        assert (state["phase"], state["answering"]) == ("answering", 3), board.refused
+        assert box.wait_for(lambda b: b.leds.get(3) == "on" and not b.armed, timeout=10)
         assert host.command("/sg/judge/right") == (True, None)
-        state = host.wait_state(lambda s: s["phase"] == "reveal")
+        state = host.wait_state(lambda s: s["phase"] == "reveal", timeout=10)
         assert [p["score"] for p in state["players"]] == [0, 0, 10]
-        assert box.wait_for(lambda b: b.leds.get(3) == "off")
+        assert box.wait_for(lambda b: b.leds.get(3) == "off", timeout=10)
         hosts = [c for c in board.applied if c.address != "/sg/button"]
         assert len(hosts) == 7 and len({(c.address, c.args) for c in hosts}) == 7
         assert links.status()["osc"]["duplicates"] == 0
