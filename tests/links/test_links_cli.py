@@ -51,3 +51,25 @@ def test_fake_box_bad_script_exits_2_with_reason(tmp_path):
                            "--script", str(script), "--exit"], capture_output=True, text=True, timeout=20)
     assert done.returncode == 2 and "bad.txt:2: time 1.0 goes back" in done.stderr
     assert not (tmp_path / "b").exists()
+
+
+def test_fake_box_piped_seats_and_tcp(tmp_path):
+    """GIVEN `scoreboard fake-box --tcp PORT` fed seats on a pipe WHEN the board opens socket://127.0.0.1:PORT
+    and the pipe says 3 THEN a press of seat 3 arrives."""
+    import socket
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    process = subprocess.Popen([sys.executable, "-m", "scoreboard", "fake-box", "--tcp", str(port)],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    links, inbox = start_links(f"socket://127.0.0.1:{port}")
+    try:
+        assert wait_until(lambda: links.status()["buttons_online"], timeout=5), links.status()
+        process.stdin.write("3\n")
+        process.stdin.flush()
+        assert [item.cmd.args for item in drain_n(inbox, 1, timeout=5)] == [(3,)]
+    finally:
+        process.kill()
+        process.wait(timeout=5)
+        links.stop()
