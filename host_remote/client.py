@@ -3,7 +3,7 @@
 Theory of operation. One UDP socket talks to one board. `connect()` sends `/sg/connect passcode role` and repeats
 it with backoff until the board answers `/sg/connected session_id` or `/sg/denied reason`. Every command goes out in
 the exactly-once form `/sg/cmd/<address without /sg> id args…`; the board applies each (session, id) once and acks
-every copy, so the client simply re-sends a command (50 ms, doubling to 1 s) until its `/sg/ack id …` arrives.
+every copy, so the client simply re-sends a command (50 ms, doubling to 0.4 s) until its `/sg/ack id …` arrives.
 
 One background thread owns the socket's receive side and the retry clock. It never touches pygame: everything the
 UI needs goes onto `events` (a queue the UI drains each frame), and a few summary fields (connection state, the
@@ -37,7 +37,7 @@ from pythonosc.osc_message import OscMessage, ParseError
 from pythonosc.osc_message_builder import BuildError, OscMessageBuilder
 
 FIRST_RETRY = 0.05      # seconds before the first re-send of an unacked command
-MAX_RETRY = 1.0         # the backoff ceiling
+MAX_RETRY = 0.4         # the backoff ceiling: on a LAN a tap must not wait a second for its next try
 QUIET_AFTER = 2.5       # the board pushes state once a second: this much silence is suspicious
 LOST_AFTER = 5.0        # ... and this much means the link is gone
 SYNC_AFTER = 0.15       # no new state this long after an ok ack: ask for it

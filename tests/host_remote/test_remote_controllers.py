@@ -12,7 +12,7 @@ from scoreboard.session import Session
 
 from host_remote import controllers
 from host_remote.client import build_message
-from remote_board_loop import PASSCODE, BoardLoop
+from host_remote.harness import PASSCODE, BoardLoop
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "controllers"
 

@@ -9,8 +9,8 @@ from scoreboard.engine.commands import make
 from scoreboard.session import Session
 
 from host_remote.client import RemoteClient
-from remote_board_loop import PASSCODE, BoardLoop
-from remote_relay import LossyRelay
+from host_remote.harness import PASSCODE, BoardLoop
+from host_remote.harness import LossyRelay
 
 
 def started_session() -> Session:
