@@ -53,7 +53,7 @@ def rejudge(t: Table, seat: int, verdict: str) -> None:
         t.score(s, new - old, "rejudge")
         was = s in before and before[s].verdict == "right"
         now = s in after and after[s].verdict == "right"
-        st.player(s).rights += int(now) - int(was)
+        t.count_right(s, int(now) - int(was))
     q.answers = answers
     if t.reg.order == "choice":
         st.chooser = chooser_after(q)
@@ -81,7 +81,7 @@ def replace(t: Table) -> None:
     for a in q.answers:
         t.score(a.seat, -a.delta, "replace")
         if a.verdict == "right":
-            st.player(a.seat).rights -= 1
+            t.count_right(a.seat, -1)
     topic.reserve_used = True
     st.chooser = q.chooser_at_open
     st.auction = None

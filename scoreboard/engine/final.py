@@ -106,7 +106,7 @@ def reveal(t: Table, seat: int) -> None:
     amount = f.stakes[seat]
     t.score(seat, amount if f.verdicts[seat] == "right" else -amount, "final")
     if f.verdicts[seat] == "right":
-        t.st.player(seat).rights += 1
+        t.count_right(seat, 1)
     f.revealed.append(seat)
     if len(f.revealed) == len(f.eligible):
         decide(t, list(f.eligible))

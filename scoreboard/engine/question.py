@@ -189,7 +189,7 @@ def record(t: Table, seat: int, verdict: str, delta: int, kind: str) -> None:
     player = st.player(seat)
     player.answered = True
     if verdict == "right":
-        player.rights += 1
+        t.count_right(seat, 1)
     q.answers.append(Answer(seat, verdict, delta))
     t.score(seat, delta, kind)
 

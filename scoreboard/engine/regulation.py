@@ -38,6 +38,7 @@ class StageSpec:
     rounds: tuple[RoundSpec, ...]
     final: bool
     tiebreak_topics: int
+    tiebreak: bool              # False: a tie for first is a shared place (samara Super Nine, T-S7)
 
 
 @dataclass(frozen=True)
@@ -215,7 +216,9 @@ def parse_regulation(data: dict, source: str = "<regulation>") -> Regulation:
         if has_final and final_kind == "none":
             r.problem(f"{path}.final", "the stage has a final but [final] kind is none")
         tb_topics = r.get(stage, path, "tiebreak_topics", int, default=1, minimum=1)
-        stages[stage_name] = StageSpec(stage_name, tuple(rounds), bool(has_final), tb_topics or 1)
+        tb_on = r.get(stage, path, "tiebreak", bool, default=True)
+        stages[stage_name] = StageSpec(stage_name, tuple(rounds), bool(has_final), tb_topics or 1,
+                                       True if tb_on is None else tb_on)
     if r.problems:
         raise RegulationError(r.problems)
     return Regulation(

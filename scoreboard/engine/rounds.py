@@ -168,6 +168,10 @@ def decide(t: Table, candidates: list[int]) -> None:
     if len(tied) == 1:
         finish(t, tied[0])
         return
+    if not t.stage.tiebreak:
+        st.shared = sorted(tied)
+        finish(t, None, "shared first place (T-S7): " + ", ".join(map(str, sorted(tied))))
+        return
     open_tiebreak(t, tied)
 
 

@@ -20,7 +20,7 @@ def build_snapshot(game: "Game") -> dict[str, Any]:
                 "phase": "setup", "paused": False, "paused_at": None, "players": [], "chooser": None,
                 "answering": None, "buttons_manual": False, "buttons_live": False, "round": None, "question": None,
                 "last": None, "auction": None, "final": None, "winner": None, "game_over": False,
-                "no_winner_reason": None, "screen": "board", "adjustments": [], "lots": [], "history": [],
+                "no_winner_reason": None, "shared_first": [], "screen": "board", "adjustments": [], "lots": [], "history": [],
                 "order": None, "title": None}
     reg = game.reg
     live = (st.phase in ("reading", "buzz_window") and not st.paused and not st.buttons_manual)
@@ -51,6 +51,7 @@ def build_snapshot(game: "Game") -> dict[str, Any]:
         "winner": st.winner,
         "game_over": st.game_over,
         "no_winner_reason": st.no_winner_reason,
+        "shared_first": list(st.shared),
         "screen": st.screen,
         "adjustments": [dict(a) for a in st.adjustments],
         "lots": [dict(lot, among=list(lot["among"])) for lot in st.lots],

@@ -19,7 +19,7 @@ class Player:
     pressed: bool = False       # pressed on the open question (BZ4, america)
     locked_until: float | None = None   # false-start lockout end (BZ7)
     in_play: bool = True        # takes part in the current round (tie-breaks: only the tied players)
-    rights: int = 0             # questions answered right in the game (T-A4 wild-card tie-break)
+    rights: int = 0             # questions answered right, tie-breaks excluded (T-A4 wild-card tie-break)
 
 
 @dataclass
@@ -136,6 +136,7 @@ class State:
     winner: int | None = None
     game_over: bool = False
     no_winner_reason: str | None = None
+    shared: list[int] = field(default_factory=list)   # seats sharing first place where the stage has no tie-break
     screen: str = "board"
     adjustments: list[dict[str, Any]] = field(default_factory=list)
     lots: list[dict[str, Any]] = field(default_factory=list)

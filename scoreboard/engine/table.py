@@ -56,6 +56,11 @@ class Table:
             player.score += delta
         self.st.ledger.append(Entry(seat, delta, kind, tiebreak))
 
+    def count_right(self, seat: int, change: int) -> None:
+        """Questions answered right (T-A4 wild cards): tie-break questions do not count."""
+        if not (self.st.round is not None and self.st.round.tiebreak):
+            self.st.player(seat).rights += change
+
     def lot(self, what: str, among: list[int]) -> int:
         """TB4/G5: a lot drawn from the game's seed and the lot's number, so a replay draws the same."""
         rng = random.Random(f"{self.st.seed}:{len(self.st.lots)}:{what}")

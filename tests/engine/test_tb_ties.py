@@ -152,3 +152,34 @@ def test_tb5_america_top_score_wins_whatever_its_sign():
         g.step("/sg/score/adjust", seat, d, "t")
     g.step("/sg/next")
     assert g.snap["game_over"] and g.snap["winner"] == 1
+
+
+def test_tb3_t_s7_super_nine_tie_for_first_is_a_shared_place_without_extra_topic():
+    # GIVEN samara's Super Nine (the stage has no tie-break) WHEN two players tie for first THEN the game ends shared
+    g = Play("samara-2003", "super9", seed=2)
+    for k in range(1, 5):
+        for q in range(1, 6):
+            g.unanswered(k, q)
+    g.step("/sg/score/adjust", 1, 40, "t")
+    g.step("/sg/score/adjust", 3, 40, "t")
+    g.step("/sg/next")
+    snap = g.snap
+    assert snap["game_over"] and snap["winner"] is None and snap["shared_first"] == [1, 3]
+    assert "T-S7" in snap["no_winner_reason"] and snap["lots"][-1]["what"] == "first chooser"
+
+
+def test_tb2_extra_question_right_answers_do_not_count_for_wild_cards():
+    # GIVEN an america tie-break WHEN seat 3 answers the extra question right THEN rights (T-A4) stay unchanged
+    g = Play("america-2005", "selection")
+    while not (g.snap["phase"] == "reveal" and all(c["played"] for t in g.snap["round"]["topics"] for c in t["cells"])):
+        g.step({"round_intro": "/sg/next", "topic_intro": "/sg/next", "reveal": "/sg/next",
+                "reading": "/sg/reading/done", "buzz_window": "/sg/time"}[g.snap["phase"]])
+    g.step("/sg/score/adjust", 1, 30, "t")
+    g.step("/sg/score/adjust", 3, 30, "t")
+    g.step("/sg/next")
+    for step in ("/sg/next", "/sg/next", "/sg/reading/done"):
+        g.step(step)
+    g.step("/sg/button", 3)
+    g.step("/sg/judge/right")
+    g.step("/sg/next")
+    assert g.snap["winner"] == 3 and g.player(3)["rights"] == 0 and g.player(3)["tiebreak_score"] == 10
