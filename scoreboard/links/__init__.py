@@ -54,6 +54,14 @@ class Links:
             if link is not None:
                 link.stop()
 
+    @property
+    def deadline_grace(self) -> float:
+        """Seconds the board should let its deadlines lag (`session.advance(now - grace)`): a press stamped
+        by the box before a deadline but delivered after it (USB adapters buffer up to ~16 ms) then still
+        counts, instead of being refused as older than the deadline. 0 without an event box."""
+        buttons = self.config["buttons"]
+        return float(buttons["grace"]) if buttons["port"] and buttons["mode"] == "events" else 0.0
+
     def publish(self, snapshot: dict, host_question: Optional[dict]) -> None:
         """The board's state changed: push it to remotes and drive the box's ARM and lamps."""
         if self.osc is not None:

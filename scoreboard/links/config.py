@@ -29,6 +29,7 @@ BUTTONS_DEFAULTS: dict[str, Any] = {
     "reopen_interval": 0.5,   # seconds between attempts to reopen an unplugged box (<= 1)
     "ping_interval": 1.0,     # seconds between PINGs (liveness and clock mapping)
     "offline_after": 3.5,     # seconds without any line from an event box before it counts as gone
+    "grace": 0.03,            # seconds the board should let deadlines lag so late-delivered presses count
     "keys": {},               # keyboard keys standing in for seats: {"1" = 1, "q" = 2}
     "gamepad": {},            # gamepad buttons standing in for seats: {"pad0:0" = 1, "pad:3" = 2}
 }
@@ -95,7 +96,7 @@ def _check_buttons(section: dict, errors: list[str]) -> None:
         if not isinstance(players, int) or isinstance(players, bool) or not 0 <= players <= 99:
             bad("players", f"expected an integer 0..99, got {players!r}")
     for key, low, high in (("reopen_interval", 0.05, 1.0), ("ping_interval", 0.1, 10.0),
-                           ("offline_after", 0.5, 60.0)):
+                           ("offline_after", 0.5, 60.0), ("grace", 0.0, 0.2)):
         if key in section and (not _is_number(section[key]) or not low <= section[key] <= high):
             bad(key, f"expected seconds between {low} and {high}, got {section[key]!r}")
     for key in ("keys", "gamepad"):

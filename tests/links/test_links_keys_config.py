@@ -72,3 +72,31 @@ def test_inbox_drains_in_time_order_and_refuses_when_full():
     assert results == [(False, "board busy: inbox full")] and inbox.dropped == 1
     assert [item.cmd.args for item in inbox.drain()] == [(2,), (3,), (1,)]
     assert inbox.drain() == []
+
+
+def test_bz2_deadline_grace_only_with_an_event_box():
+    """GIVEN an event box, a digit box, or no box WHEN the board asks for the deadline grace
+    THEN it is buttons.grace for the event box (its presses are stamped in the past) and 0 otherwise."""
+    inbox = Inbox()
+    assert Links({"buttons": {"port": "/dev/ttyUSB0", "grace": 0.05}}, inbox, lambda: 0.0).deadline_grace == 0.05
+    assert Links({"buttons": {"port": "/dev/ttyUSB0", "mode": "digits"}}, inbox, lambda: 0.0).deadline_grace == 0
+    assert Links({}, inbox, lambda: 0.0).deadline_grace == 0
+    assert "buttons.grace" in validate({"buttons": {"grace": 1}})[0]
+
+
+def test_bz2_bz3_late_delivered_press_counts_with_grace():
+    """GIVEN a real session whose 5 s window (BZ2) closes at 5.0 and a box press stamped 4.995, delivered at
+    5.010 WHEN the board advanced its clock to now - grace before submitting THEN the press wins (BZ3);
+    WHEN it advanced to now itself THEN the window had closed and the press is refused."""
+    from linkhelp import session_in_buzz_window
+    from scoreboard.engine.commands import Command, Refused
+    grace = Links({"buttons": {"port": "/dev/ttyUSB0"}}, Inbox(), lambda: 0.0).deadline_grace
+    press = Command(4.995, "/sg/button", (2,))
+    with_grace = session_in_buzz_window(at=0.0)
+    with_grace.advance(5.010 - grace)
+    assert with_grace.submit(press)["answering"] == 2
+    without = session_in_buzz_window(at=0.0)
+    without.advance(5.010)
+    with pytest.raises(Refused):
+        without.submit(press)
+    assert without.snapshot()["answering"] is None
