@@ -133,14 +133,19 @@ class SerialButtons:
                 pass
 
     def _reset_link(self) -> None:
-        """Forget everything about the box at the other end (a new open, or it said HELLO again)."""
-        self.box_clock.reset()
+        """A new open: no partial line, and nothing known about the box at the other end."""
         self._buffer = bytearray()
         self._skipping = False
+        self._hello_sent = 0.0
+        self._reset_box()
+
+    def _reset_box(self) -> None:
+        """The box (re)started: its clock, seq and lamps mean nothing any more; the read buffer stays
+        (lines after its HELLO in the same read are still to be parsed)."""
+        self.box_clock.reset()
         self._pings: dict[int, float] = {}
         self._nonce = 0
         self._next_ping = 0.0
-        self._hello_sent = 0.0
         self._last_seq: Optional[int] = None
         self._last_press: Optional[tuple[int, float]] = None     # (unwrapped box µs, engine seconds)
         with self._lock:
@@ -226,7 +231,7 @@ class SerialButtons:
         self._bump("hellos")
         if self._online:
             log.info("button box %s said HELLO again (reset)", hello.name)
-        self._reset_link()
+        self._reset_box()
         self.box_name, self.box_players = hello.name, hello.players
         self._online = True
         self._next_ping = 0.0

@@ -134,15 +134,18 @@ def test_proto5_silent_box_goes_offline(tmp_path):
 
 
 def test_proto5_hello_again_means_a_reset_and_lamps_are_resent(box, board):
-    """GIVEN an armed box WHEN it says HELLO again (it rebooted) THEN the board re-sends ARM and lamps."""
-    links, _ = board
+    """GIVEN an armed box WHEN it says HELLO again (it rebooted), with its first press in the same read
+    THEN the board re-sends ARM and lamps, and the press after the HELLO still counts."""
+    links, inbox = board
     links.publish({"rev": 1, "buttons_live": True, "answering": 1}, None)
     assert box.wait_for(lambda b: b.armed and b.leds[1] == "on")
     box.armed = False
     box.leds.clear()
-    box.send_raw(b"HELLO fakebox proto=1 players=4\n")
+    box.send_raw(b"HELLO fakebox proto=1 players=4\nEV 1 500 PRESS 4\n")
     assert box.wait_for(lambda b: b.armed and b.leds.get(1) == "on" and b.leds.get(2) == "off")
     assert links.status()["hellos"] == 2
+    assert [item.cmd.args for item in drain_n(inbox, 1)] == [(4,)]
+    assert links.status()["seq_gaps"] == 0           # seq starts again after a reset
 
 
 def test_proto5_one_digit_mode_stamps_arrival(tmp_path):
