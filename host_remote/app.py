@@ -76,7 +76,7 @@ class RemoteApp:
                 break
             if event.kind == "connection":
                 if event.value == "connected" and self.control is None:
-                    self.control = ControlScreen(f"{client.board[0]}:{client.board[1]}")
+                    self.control = ControlScreen(f"{client.board[0]}:{client.board[1]}", self.role == "view")
                 elif event.value == "denied" and self.control is None:
                     self.connect_screen.fail(f"Табло отказало: {client.denied_reason}")
             elif event.kind == "state" and self.control is not None:
@@ -90,6 +90,10 @@ class RemoteApp:
             elif event.kind == "unknown" and self.control is not None:
                 self.control.last_ack = f"#{event.value} {event.extra}: исход неизвестен, проверьте табло"
                 self.control.last_ack_ok = False
+        if self.control is None and client.state == "connecting":
+            waited = client.connecting_for()
+            if waited >= 2:
+                self.connect_screen.message = f"Подключение… табло не отвечает {waited:.0f} с (адрес, порт, сеть?)"
         if self.control is not None:
             self.control.connection = client.state
             self.control.pending = client.pending_count()

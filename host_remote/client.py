@@ -146,6 +146,7 @@ class RemoteClient:
         self._last_heard = 0.0
         self._connect_next = 0.0
         self._connect_delay = first_retry
+        self._connect_started = 0.0
         self._question_rev = -1
         self._last_sent = 0.0
         self.errors: list[tuple[str, str]] = []   # /sg/error address reason (a malformed command of ours)
@@ -163,6 +164,11 @@ class RemoteClient:
         with self._lock:
             return self._state
 
+    def connecting_for(self) -> float:
+        """Seconds since connect() while no answer has come (0 once connected)."""
+        with self._lock:
+            return self._clock() - self._connect_started if self._state == "connecting" else 0.0
+
     def pending_count(self) -> int:
         with self._lock:
             return len(self._pending)
@@ -171,6 +177,7 @@ class RemoteClient:
         """Start (or restart) connecting; returns at once. Watch `events` / `state` for the outcome."""
         with self._lock:
             self.denied_reason = ""
+            self._connect_started = self._clock()
             self._connect_delay = self.first_retry
             self._connect_next = 0.0
             self._set_state("connecting")

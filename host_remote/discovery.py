@@ -33,12 +33,19 @@ class Discovery:
             self.available = False   # no multicast on this network: typing the address still works
 
     def _on_change(self, zeroconf, service_type, name, state_change) -> None:
-        # Runs on zeroconf's thread: only update the dict; the UI reads it with boards().
+        # Runs on zeroconf's own thread, which must not block: resolving the address waits on the network, so it
+        # gets a thread of its own. Only the dict is shared; the UI reads it with boards().
         if getattr(state_change, "name", "") == "Removed":
             with self._lock:
                 self._found.pop(name, None)
             return
-        info = zeroconf.get_service_info(service_type, name, timeout=1000)
+        threading.Thread(target=self._resolve, args=(zeroconf, service_type, name), daemon=True).start()
+
+    def _resolve(self, zeroconf, service_type, name) -> None:
+        try:
+            info = zeroconf.get_service_info(service_type, name, timeout=1000)
+        except Exception:   # a board that vanished mid-lookup, or a closed Zeroconf: it simply is not listed
+            return
         if info is None:
             return
         addresses = info.parsed_addresses() if hasattr(info, "parsed_addresses") else []

@@ -39,8 +39,9 @@ RIGHT = pygame.Rect(452, 54, 562, 536)
 
 
 class ControlScreen:
-    def __init__(self, board_label: str = "") -> None:
+    def __init__(self, board_label: str = "", view_only: bool = False) -> None:
         self.board_label = board_label
+        self.view_only = view_only      # a `view` session: the board refuses its commands, so no buttons
         self.snapshot: dict | None = None
         self.question: dict | None = None
         self.connection = "idle"
@@ -60,7 +61,7 @@ class ControlScreen:
         self.snapshot = snapshot
         self.rev = rev
         self.received_at = time.monotonic()
-        self.actions = act.allowed_actions(snapshot)
+        self.actions = [] if self.view_only else act.allowed_actions(snapshot)
         if self.pad_action is not None and act.find(self.actions, self.pad_action.key) is None:
             self.pad, self.pad_action = None, None   # the phase moved on under the pad: close it
         self._layout()
@@ -253,6 +254,10 @@ class ControlScreen:
                 heading += " · аукцион"
         elif snap.get("final"):
             heading = f"Финал · {snap['final'].get('topic') or ''}"
+        elif snap.get("phase") == "topic_intro":
+            index = (snap.get("round") or {}).get("topic")
+            if isinstance(index, int) and 0 < index <= len(topics):
+                heading = f"Тема: {topics[index - 1].get('name', index)}"
         y = inner.top
         if heading:
             surface.blit(w.text(heading, 20, w.ACCENT), (inner.left, y))
@@ -278,6 +283,10 @@ class ControlScreen:
         if comment:
             y = w.draw_text_block(surface, "Комментарий: " + comment, 15,
                                   pygame.Rect(inner.left, y, inner.width, inner.bottom - y), w.DIM, max_lines=3)
+        if info.get("media"):
+            kinds = ", ".join(str(m.get("kind", "?")) for m in info["media"] if isinstance(m, dict))
+            y = w.draw_text_block(surface, f"Медиа на экране: {kinds}", 15,
+                                  pygame.Rect(inner.left, y, inner.width, 20), w.ACCENT, max_lines=1)
         source = info.get("source") or ""
         if source and y < inner.bottom - 18:
             w.draw_text_block(surface, "Источник: " + source, 14, pygame.Rect(inner.left, y, inner.width, 20),

@@ -128,7 +128,7 @@ def test_connect_screen_to_play_screen_over_udp(pygame_display):
 def test_connect_screen_rejects_a_bad_port(pygame_display):
     """GIVEN port "99999" WHEN the host presses connect THEN nothing connects and the reason is shown."""
     app = RemoteApp("127.0.0.1", 99999)
-    key(app.connect_screen, pygame.K_RETURN)
+    app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r"))
     assert app.client is None and "65535" in app.connect_screen.message
 
 
@@ -154,3 +154,66 @@ def test_screenshots_render_every_scene_of_a_real_game(tmp_path, pygame_display)
     assert image.get_size() == (1024, 600)
     panel = [image.get_at((x, y))[:3] for x in range(22, 420, 3) for y in range(96, 130, 3)]
     assert any(colour == w.TEXT or sum(colour) > 500 for colour in panel)   # the question's words
+
+
+def test_console_script_starts_connects_and_exits_on_ctrl_c():
+    """GIVEN a board (double) on loopback WHEN `scoreboard-remote 127.0.0.1:PORT --passcode 1234` runs headless
+    THEN it connects (the board sees /sg/connect with the passcode and role host) and Ctrl+C ends it cleanly."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    board = BoardDouble()
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    process = subprocess.Popen([sys.executable, "-c", "import sys; from host_remote.app import main; sys.exit(main())",
+                                f"127.0.0.1:{board.address[1]}", "--passcode", "1234"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        deadline = time.monotonic() + 15
+        while ("/sg/connect", ["1234", "host"]) not in board.received:
+            assert process.poll() is None, process.stderr.read()
+            assert time.monotonic() < deadline, "the remote never connected"
+            time.sleep(0.05)
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=10) == 130
+        assert "Traceback" not in process.stderr.read()
+    finally:
+        if process.poll() is None:
+            process.kill()
+        board.close()
+
+
+def test_view_role_shows_state_without_buttons(pygame_display):
+    """GIVEN a `view` session (the board refuses its commands) WHEN a state arrives THEN no button is offered,
+    and taps and keys send nothing."""
+    screen = ControlScreen(view_only=True)
+    screen.set_state(base("answering", answering=1, question=question(reading=False)))
+    assert screen.buttons == [] and key(screen, pygame.K_r) is None
+
+
+def test_connect_screen_says_when_the_board_does_not_answer(pygame_display):
+    """GIVEN an address where nothing listens WHEN the host connects THEN after 2 s the connect screen says the board
+    does not answer (and the app keeps trying)."""
+    silent = socket_for_nothing()
+    app = RemoteApp("127.0.0.1", silent.getsockname()[1], "1234")
+    try:
+        app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r"))
+        assert app.client is not None
+
+        def told():
+            app.pump()
+            return "не отвечает" in app.connect_screen.message
+        assert app.client.wait_for(told, 4)
+        assert app.client.state == "connecting"
+    finally:
+        app.close()
+        silent.close()
+
+
+def socket_for_nothing():
+    """A bound UDP socket that never answers (so no ICMP unreachable either)."""
+    import socket
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sock.bind(("127.0.0.1", 0))
+    return sock
