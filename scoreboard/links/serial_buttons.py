@@ -86,10 +86,10 @@ class SerialButtons:
     def _run(self) -> None:
         interval = float(self.cfg["reopen_interval"])
         while not self._stop.is_set():
-            if self._port is None and not self._open():
-                self._stop.wait(interval)
-                continue
             try:
+                if self._port is None and not self._open():
+                    self._stop.wait(interval)
+                    continue
                 self._service()
             except (serial.SerialException, OSError, ValueError, TypeError) as error:
                 # TypeError/ValueError: pyserial's socket backend after the peer vanished
