@@ -277,3 +277,53 @@ def test_proto2_empty_passcode_refuses_everyone():
             OscClient(*board_addr(links), "", bind=("127.0.0.1", 0)).connect(timeout=1)
     finally:
         links.stop()
+
+
+def test_proto2_exactly_once_under_any_interleaving():
+    """GIVEN a host session WHEN copies of commands (each id sent 1–4 times) arrive in any order, interleaved
+    with the board draining and applying at any point THEN each id reaches the game exactly once, and the
+    acks sent are exactly one per resolution plus one per copy that arrived after its resolution."""
+    from hypothesis import given, settings, strategies as st
+
+    from scoreboard.links.osc_server import build
+
+    server = OscServer(resolve({"osc": {"bind": "127.0.0.1", "port": 0, "passcode": PASS}})["osc"],
+                       Inbox(), lambda: 1.0)
+    server.start()
+    peer = RawPeer(("127.0.0.1", server.address[1]))
+    try:
+        peer.send("/sg/connect", PASS)
+        assert of(peer.receive(1.0, until=lambda m: of(m, "/sg/connected")), "/sg/connected")
+
+        fresh = iter(range(1, 10**9, 100))             # fresh ids for every example (the session remembers)
+
+        @settings(max_examples=40, deadline=None)
+        @given(st.lists(st.integers(1, 4), min_size=1, max_size=8), st.randoms(use_true_random=False))
+        def run(copies, rng):
+            base = next(fresh)
+            events = [base + i for i, n in enumerate(copies) for _ in range(n)] + [None] * 3
+            rng.shuffle(events)
+            events.append(None)                        # None: the board drains and applies
+            queued: list[int] = []                     # ids in the order their command reached the inbox
+            resolved: set[int] = set()
+            applied = late = 0
+            acks_before = server.status()["acks_sent"]
+            for cid in events:
+                if cid is not None:
+                    late += cid in resolved
+                    known = cid in queued
+                    server.handle_datagram(build("/sg/cmd/pause", cid), peer.addr)
+                    if not known:
+                        queued.append(cid)
+                    continue
+                for item in server.inbox.drain():
+                    applied += 1
+                    resolved.add(queued[len(resolved)])
+                    item.on_result(True, None)
+            assert applied == len(copies) == len(set(queued))
+            assert server.status()["acks_sent"] - acks_before == len(copies) + late
+
+        run()
+    finally:
+        peer.close()
+        server.stop()
