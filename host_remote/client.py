@@ -36,6 +36,8 @@ from typing import Any
 from pythonosc.osc_message import OscMessage, ParseError
 from pythonosc.osc_message_builder import BuildError, OscMessageBuilder
 
+from .snapshot_check import problems, question_problems
+
 FIRST_RETRY = 0.05      # seconds before the first re-send of an unacked command
 MAX_RETRY = 0.4         # the backoff ceiling: on a LAN a tap must not wait a second for its next try
 QUIET_AFTER = 2.5       # the board pushes state once a second: this much silence is suspicious
@@ -386,7 +388,10 @@ class RemoteClient:
             snapshot = json.loads(args[1])
         except ValueError:
             return False
-        if not isinstance(snapshot, dict):
+        found = problems(snapshot)
+        if found:
+            # Keep the last good state on screen and say why this one was refused.
+            self.events.put(Event("error", ("/sg/state", "; ".join(found))))
             return False
         with self._lock:
             self._heard()
@@ -407,7 +412,9 @@ class RemoteClient:
             question = json.loads(args[0])
         except ValueError:
             return False
-        if question is not None and not isinstance(question, dict):
+        found = question_problems(question)
+        if found:
+            self.events.put(Event("error", ("/sg/host/question", "; ".join(found))))
             return False
         rev = args[1] if len(args) > 1 and isinstance(args[1], int) else None
         with self._lock:

@@ -188,3 +188,21 @@ def test_addresses_and_arguments_are_checked_before_sending():
         build_message("/sg/score/adjust", (1, [2]))
     with pytest.raises(ValueError, match="role"):
         RemoteClient("127.0.0.1", 9, role="admin")
+
+
+def test_malformed_state_is_refused_and_reported(board):
+    """GIVEN a connected remote WHEN the board's port sends a state whose players field is not a list
+    THEN the remote keeps the last good state and reports the problem naming the field."""
+    client = connected_client(board)
+    try:
+        board.send_state(client.local_address, rev=7, snapshot={"phase": "reveal", "players": "x"})
+        assert client.wait_for(lambda: client.ignored >= 1, 2)
+        assert client.rev == 0 and client.snapshot["phase"] == "choosing"
+        errors = []
+        while not client.events.empty():
+            event = client.events.get()
+            if event.kind == "error":
+                errors.append(event.value)
+        assert errors and errors[0][0] == "/sg/state" and "players" in errors[0][1]
+    finally:
+        client.close()
