@@ -29,10 +29,16 @@ class NotConnected(Exception):
 
 class OscClient:
     def __init__(self, host: str, port: int, passcode: str, role: str = "host",
-                 bind: tuple[str, int] = ("0.0.0.0", 0), keepalive: float = 5.0):
+                 bind: tuple[str, int] = ("0.0.0.0", 0), keepalive: float = 5.0, reconnect_after: float = 3.5):
         self.board = (host, port)
         self.passcode, self.role = passcode, role
         self.keepalive = keepalive
+        # Once connected, a board silent this long (restarted, or our session expired) is asked again.
+        # A new session does not know the old one's ids: only use command() again after a reconnect if
+        # a repeat of an unacked command is harmless (followers only read state).
+        self.reconnect_after = reconnect_after
+        self._joined = False
+        self._last_heard = self._last_try = 0.0
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.sock.bind(bind)
         self.sock.settimeout(0.05)
@@ -68,6 +74,7 @@ class OscClient:
                 self._cond.wait_for(lambda: self.session is not None or self.denied is not None,
                                     timeout=min(retry, max(0.0, deadline - time.monotonic())))
                 if self.session is not None:
+                    self._joined = True
                     return self.session
                 if self.denied is not None:
                     raise NotConnected(self.denied)
@@ -118,6 +125,7 @@ class OscClient:
             return self.state[1]
 
     def close(self) -> None:
+        self._joined = False
         if self.session is not None:
             try:
                 self._send("/sg/disconnect")
@@ -138,14 +146,19 @@ class OscClient:
                 data = None
                 if not self._running:
                     return
+            now = time.monotonic()
             if data is not None:
+                self._last_heard = now
                 self._handle(data)
-            if (self.session is not None and self.keepalive
-                    and time.monotonic() - self._last_sent > self.keepalive):
-                try:
+            try:
+                if (self._joined and self.reconnect_after and now - self._last_try > 1.0
+                        and (self.session is None or now - self._last_heard > self.reconnect_after)):
+                    self._last_try = now
+                    self._send("/sg/connect", self.passcode, self.role)
+                elif self.session is not None and self.keepalive and now - self._last_sent > self.keepalive:
                     self._send("/sg/ping")
-                except OSError:
-                    pass
+            except OSError:
+                pass                        # no route right now: try again on the next turn
 
     def _handle(self, data: bytes) -> None:
         try:
@@ -156,6 +169,11 @@ class OscClient:
             address, params = message.address, list(message.params)
             with self._cond:
                 if address == "/sg/connected" and params:
+                    if params[0] != self.session:
+                        # A new session may be a restarted board whose revisions start again: the
+                        # next state is taken whatever its rev.
+                        self.state = (-1, self.state[1])
+                        self._question_rev = -1
                     self.session = params[0]
                 elif address == "/sg/denied" and params:
                     self.denied = str(params[0])

@@ -327,3 +327,31 @@ def test_proto2_exactly_once_under_any_interleaving():
     finally:
         peer.close()
         server.stop()
+
+
+def test_proto2_client_reconnects_after_the_board_restarts():
+    """GIVEN a view client following a board WHEN the board's OSC server stops and a new one starts on the
+    same port (a board restart: sessions are gone, a new game's revisions start lower) THEN the client
+    connects again by itself and follows the new board's state."""
+    inbox = Inbox()
+    config = resolve({"osc": {"bind": "127.0.0.1", "port": 0, "passcode": PASS, "state_interval": 0.2}})["osc"]
+    first = OscServer(config, inbox, lambda: 1.0)
+    first.start()
+    port = first.address[1]
+    first.publish({"rev": 4, "phase": "setup"}, None)
+    client = OscClient("127.0.0.1", port, PASS, role="view", bind=("127.0.0.1", 0), reconnect_after=0.6)
+    second = None
+    try:
+        old_session = client.connect()
+        assert client.wait_state(lambda s: s["rev"] == 4)["phase"] == "setup"
+        first.stop()
+        time.sleep(0.3)
+        second = OscServer({**config, "port": port}, inbox, lambda: 1.0)
+        second.start()
+        second.publish({"rev": 2, "phase": "round_intro"}, None)
+        assert client.wait_state(lambda s: s["rev"] == 2, timeout=5)["phase"] == "round_intro"
+        assert client.session not in (None, old_session) and second.status()["sessions"] == 1
+    finally:
+        client.close()
+        if second is not None:
+            second.stop()
