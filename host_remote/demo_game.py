@@ -60,6 +60,46 @@ def scenes():
         yield scene("auction", pad_key=f"bid:{turn}", last_ack="#19 /sg/select ok")
     yield scene("lost", connection="lost", pending=2, ack_ok=False,
                 last_ack="#20 /sg/auction/bid: исход неизвестен, проверьте табло")
+    # Play out both rounds quickly (time runs out on every question) to reach the final round.
+    while session.snapshot()["phase"] == "auction":
+        go("/sg/auction/pass", session.snapshot()["auction"]["turn"])
+    if session.snapshot()["phase"] == "auction_answer":
+        go("/sg/judge/right")
+    for _ in range(2):
+        _clear_round(session, go)
+        go("/sg/next")
+    if session.snapshot()["phase"] != "final_stakes":
+        return
+    eligible = session.snapshot()["final"]["eligible"]
+    go("/sg/final/stake", eligible[0], 50)
+    yield scene("final-stakes", pad_key=f"stake:{eligible[1]}", last_ack="#61 /sg/final/stake ok")
+    for seat in eligible[1:]:
+        go("/sg/final/stake", seat, 40)
+    go("/sg/final/start")
+    go("/sg/next")
+    go("/sg/final/judge", eligible[0], "right")
+    go("/sg/final/reveal", eligible[0])
+    yield scene("final-reveal", last_ack="#66 /sg/final/reveal ok")
+
+
+def _clear_round(session, go):
+    """Open every unplayed cell and let it close unanswered (auctions: passed to the chooser, judged right)."""
+    while session.snapshot()["phase"] in ("reveal", "choosing", "round_intro"):
+        snapshot = session.snapshot()
+        cells = [(t, q) for t, topic in enumerate(snapshot["round"]["topics"], 1)
+                 for q, cell in enumerate(topic["cells"], 1) if not cell["played"]]
+        if not cells:
+            return
+        if snapshot["chooser"] is None:
+            go("/sg/chooser", 1)
+        go("/sg/select", *cells[0])
+        while session.snapshot()["phase"] == "auction":
+            go("/sg/auction/pass", session.snapshot()["auction"]["turn"])
+        if session.snapshot()["phase"] == "auction_answer":
+            go("/sg/judge/right")
+            continue
+        go("/sg/reading/done")
+        go("/sg/time")
 
 
 def _auction_cell(session):

@@ -124,7 +124,11 @@ class ControlScreen:
             y = self.buttons[-1].rect.bottom + 12
         if seat:
             area = pygame.Rect(RIGHT.left, y, RIGHT.width, 200)
-            for action, rect in zip(seat, w.flow_rows(area, len(seat), 56, min_width=170)):
+            # One row per player when each has several buttons (right/wrong; bid/all-in/pass), so that a
+            # thumb never lands on the neighbour's verdict.
+            per_seat = max(sum(1 for a in seat if a.seat == s) for s in {a.seat for a in seat})
+            min_width = (RIGHT.width - 8 * (per_seat - 1)) // per_seat if 2 <= per_seat <= 4 else 170
+            for action, rect in zip(seat, w.flow_rows(area, len(seat), 56, min_width=min_width)):
                 kind = "right" if action.args[-1:] == ("right",) else "wrong" if action.args[-1:] == ("wrong",) else "seat"
                 self._add(rect, action, kind)
         if tools:
@@ -168,6 +172,11 @@ class ControlScreen:
         if phase == "final_stakes" and final:
             waiting = [names.get(s, str(s)) for s in final.get("eligible") or [] if s not in (final.get("stakes_in") or [])]
             return "Ставки сделаны" if not waiting else "Ждём ставки: " + ", ".join(waiting)
+        if phase == "final_reveal" and final.get("revealed"):
+            shown = [f"{names.get(r.get('seat'), r.get('seat'))} {r.get('stake', '')}"
+                     f"{' ✓' if r.get('verdict') == 'right' else ' ✗' if r.get('verdict') == 'wrong' else ''}"
+                     for r in final["revealed"] if isinstance(r, dict)]
+            return "Открыты: " + ", ".join(shown)
         if phase in ("answering", "after_wrong") and snap.get("answering"):
             return f"Отвечает {names.get(snap.get('answering'))}"
         return ""

@@ -211,3 +211,12 @@ def test_tiebreak_round_lists_only_players_in_play():
     snapshot = with_players(base("buzz_window", buttons_manual=True, question=question()), p3={"in_play": False})
     k = keys(snapshot)
     assert {"assign:1", "assign:2"} <= k and "assign:3" not in k
+
+
+def test_fn2_final_answer_offers_only_the_end_of_writing():
+    """FN2: GIVEN the 30 s of writing WHEN asked THEN the host may only end the writing early (`/sg/next`); verdicts
+    wait for final_reveal."""
+    final = {"kind": "final_round", "eligible": [1, 2], "stakes_in": [1, 2], "judged": [], "revealed": []}
+    actions = allowed_actions(base("final_answer", final=final))
+    assert find(actions, "final_end_writing").command() == ("/sg/next", ())
+    assert not any(a.key.startswith(("final_right", "final_wrong", "final_reveal")) for a in actions)
