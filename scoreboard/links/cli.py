@@ -1,4 +1,4 @@
-"""`scoreboard fake-box` and `scoreboard bench links`."""
+"""`scoreboard fake-box`, `scoreboard box-check` and `scoreboard bench links`."""
 from __future__ import annotations
 
 import argparse
@@ -108,6 +108,38 @@ def fake_box(args: argparse.Namespace) -> int:
     return 0
 
 
+def box_check(args: argparse.Namespace) -> int:
+    """Open a button box as the board would and print what it says: for the AV crew at the venue."""
+    from scoreboard.links import Inbox, Links
+    inbox = Inbox()
+    buttons = {"port": args.port, "mode": "digits" if args.digits else "events", "baud": args.baud}
+    try:
+        links = Links({"osc": {"enabled": False}, "buttons": buttons}, inbox, time.monotonic)
+    except ValueError as error:
+        print(f"box-check: {error}", file=sys.stderr)
+        return 2
+    links.start()
+    start, shown, last = time.monotonic(), None, 0.0
+    try:
+        while args.seconds <= 0 or time.monotonic() - start < args.seconds:
+            inbox.wait(0.1)
+            for item in inbox.drain():
+                print(f"{item.cmd.at - start:10.6f} s  press seat {item.cmd.args[0]}  ({item.source})", flush=True)
+            status = links.status()
+            summary = ("online" if status["buttons_online"] else f"offline: {status['buttons_error'] or 'waiting'}",
+                       status.get("box_name"), status.get("box_players"))
+            if summary != shown or time.monotonic() - last >= 5:
+                shown, last = summary, time.monotonic()
+                print(f"box {args.port}: {summary[0]}; name={summary[1]} players={summary[2]} "
+                      f"drift={status['box_drift_ppm']} ppm rtt={status['box_rtt_ms']} ms "
+                      f"bad_lines={status['bad_lines']} seq_gaps={status['seq_gaps']}", flush=True)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        links.stop()
+    return 0 if links.status()["opens"] else 1
+
+
 def register(subparsers) -> None:
     parser = subparsers.add_parser("fake-box", help="a software button box on a pty or TCP port",
                                    description="Speaks the button box protocol (docs/LINKS.md) so the board "
@@ -125,6 +157,15 @@ def register(subparsers) -> None:
     parser.add_argument("--t0-us", type=int, default=0, help="box clock at start (test the u32 wrap)")
     parser.add_argument("--drift-ppm", type=float, default=0.0, help="box clock drift against the board")
     parser.set_defaults(func=fake_box)
+
+    check = subparsers.add_parser("box-check", help="open a button box and print its presses and health",
+                                  description="Opens the box as the board does (handshake, PING, clock "
+                                              "mapping) and prints every press and the link's state.")
+    check.add_argument("port", help="serial URL: /dev/ttyUSB0, hwgrep://VID:PID, socket://host:port, a pty")
+    check.add_argument("--digits", action="store_true", help="one-digit box")
+    check.add_argument("--baud", type=int, default=115200)
+    check.add_argument("--seconds", type=float, default=0, help="stop after this long (0: until Ctrl-C)")
+    check.set_defaults(func=box_check)
 
 
 def _bench(args) -> int:

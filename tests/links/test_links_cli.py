@@ -73,3 +73,35 @@ def test_fake_box_piped_seats_and_tcp(tmp_path):
         process.kill()
         process.wait(timeout=5)
         links.stop()
+
+
+def test_proto5_box_check_prints_handshake_and_presses(tmp_path):
+    """GIVEN a fake box on a pty that presses seat 2 once the board has PINGed it
+    WHEN `scoreboard box-check PTY --seconds 2` runs
+    THEN it prints the box online with its name and player count, and the press of seat 2."""
+    import threading
+    from scoreboard.links.fake_box import FakeBox
+    box = FakeBox(players=3, name="venuebox", link=str(tmp_path / "box")).start()
+
+    def press_when_pinged():
+        if box.wait_for(lambda b: any(line.startswith("PING") for line in b.received), timeout=5):
+            box.press(2)
+
+    presser = threading.Thread(target=press_when_pinged)
+    try:
+        presser.start()
+        done = subprocess.run([sys.executable, "-m", "scoreboard", "box-check", box.url, "--seconds", "2"],
+                              capture_output=True, text=True, timeout=20)
+        assert done.returncode == 0, done.stderr
+        assert f"box {box.url}: online; name=venuebox players=3" in done.stdout
+        assert "press seat 2  (serial)" in done.stdout
+    finally:
+        presser.join()
+        box.stop()
+
+
+def test_proto5_box_check_missing_port_says_why(tmp_path):
+    """GIVEN no box at the path WHEN box-check runs for 1 s THEN it prints offline with the open error, exit 1."""
+    done = subprocess.run([sys.executable, "-m", "scoreboard", "box-check", str(tmp_path / "none"),
+                           "--seconds", "1"], capture_output=True, text=True, timeout=20)
+    assert done.returncode == 1 and "offline: " in done.stdout and "No such file" in done.stdout
