@@ -11,13 +11,15 @@ import os
 import queue
 import sys
 
-import pygame
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")   # the remote's stdout is for its own messages
 
-from .client import RemoteClient
-from .discovery import Discovery
-from .ui import widgets as w
-from .ui.connect_screen import ConnectScreen
-from .ui.control_screen import ControlScreen
+import pygame  # noqa: E402
+
+from .client import RemoteClient  # noqa: E402
+from .discovery import Discovery  # noqa: E402
+from .ui import widgets as w  # noqa: E402
+from .ui.connect_screen import ConnectScreen  # noqa: E402
+from .ui.control_screen import ControlScreen  # noqa: E402
 
 
 class RemoteApp:
@@ -132,6 +134,8 @@ def parse_args(argv):
         width, height = (int(v) for v in args.size.lower().split("x"))
     except ValueError:
         parser.error(f"--size {args.size!r}: expected WIDTHxHEIGHT, e.g. 1024x600")
+    if not (320 <= width <= 8192 and 200 <= height <= 8192):
+        parser.error(f"--size {args.size!r}: out of range (320x200 .. 8192x8192)")
     return args, host, int(port or 9000), (width, height)
 
 

@@ -217,3 +217,49 @@ def socket_for_nothing():
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     sock.bind(("127.0.0.1", 0))
     return sock
+
+
+def test_app_plays_a_question_on_the_real_board(pygame_display):
+    """G5, G6, BZ2: GIVEN the real board side (links OSC server + Session) WHEN the host, on the app, taps Выбирает
+    Анна, the cell Реки·20, Вопрос прочитан, and — after seat 2's press — Верно THEN each tap is applied by the board
+    and the app's screen follows the board's phases to seat 2 at +20."""
+    from scoreboard.engine.commands import make
+    from scoreboard.session import Session
+    from host_remote.harness import PASSCODE, BoardLoop
+    session = Session()
+    session.submit(make(0, "/sg/game/new", "novosibirsk-2007", "1/9", 3, 0))
+    session.submit(make(0, "/sg/player/name", 1, "Анна"))
+    session.submit(make(0, "/sg/game/start"))
+    board = BoardLoop(session).start()
+    app = RemoteApp(*board.address, passcode=PASSCODE)
+    try:
+        app.connect(*board.address, PASSCODE)
+
+        def phase(name):
+            def reached():
+                app.pump()
+                return app.control is not None and (app.control.snapshot or {}).get("phase") == name
+            return reached
+
+        def tap_action(action_key):
+            app.render()
+            rect = button_for(app.control, action_key).rect
+            app.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=rect.center, button=1))
+
+        assert app.client.wait_for(phase("round_intro"), 3)
+        tap_action("chooser:1")
+        assert app.client.wait_for(lambda: app.pump() or (app.control.snapshot or {}).get("chooser") == 1, 3)
+        tap_action("select:1:2")
+        assert app.client.wait_for(phase("reading"), 3)
+        tap_action("reading_done")
+        assert app.client.wait_for(phase("buzz_window"), 3)
+        board.inbox.put(make(board.clock(), "/sg/button", 2), "keys")      # seat 2 presses
+        assert app.client.wait_for(phase("answering"), 3)
+        tap_action("judge_right")
+        assert app.client.wait_for(phase("reveal"), 3)
+        assert [p["score"] for p in app.control.snapshot["players"]] == [0, 20, 0]
+        assert app.control.last_ack_ok and app.control.last_ack.endswith("/sg/judge/right ok")
+        assert [a for a, _, _ in app.sent] == ["/sg/chooser", "/sg/select", "/sg/reading/done", "/sg/judge/right"]
+    finally:
+        app.close()
+        board.stop()
