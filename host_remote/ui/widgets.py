@@ -40,8 +40,15 @@ def font(size: int) -> pygame.font.Font:
     return _fonts[size]
 
 
+def printable(value) -> str:
+    """Text as it may be drawn: control characters (a NUL stops SDL_ttf cold) become a visible mark."""
+    value = str(value)
+    return value if value.isprintable() else "".join(ch if ch.isprintable() else "�" for ch in value)
+
+
 def text(value: str, size: int, colour=TEXT) -> pygame.Surface:
     """Rendered text, cached: the same labels are drawn every frame."""
+    value = printable(value)
     key = (value, size, colour)
     surface = _text_cache.get(key)
     if surface is None:
@@ -57,6 +64,7 @@ def wrap(value: str, size: int, width: int) -> list[str]:
     lines: list[str] = []
     f = font(size)
     for paragraph in str(value).split("\n"):
+        paragraph = printable(paragraph)
         line = ""
         for word in paragraph.split():
             candidate = f"{line} {word}".strip()
@@ -92,6 +100,7 @@ def draw_text_block(surface, value: str, size: int, rect: pygame.Rect, colour=TE
 
 def fit_text(value: str, size: int, width: int) -> int:
     """The largest size <= `size` at which `value` fits in `width` (down to 12)."""
+    value = printable(value)
     while size > 12 and font(size).size(value)[0] > width:
         size -= 2
     return size

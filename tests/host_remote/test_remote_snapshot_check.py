@@ -117,3 +117,12 @@ def test_well_typed_but_odd_values_are_handled(pygame_display, phase, edits):
         replace(snapshot, path, value)
     assert problems(snapshot) == []
     survives(snapshot, HOST_QUESTION)
+
+
+def test_control_characters_in_names_are_drawn_not_fatal(pygame_display):
+    """GIVEN a player name with a NUL and a tab (found by the property test: SDL_ttf refuses a NUL) WHEN the screen
+    draws it THEN it draws a visible replacement mark instead of raising."""
+    snapshot = base("reveal")
+    snapshot["players"][2]["name"] = "Ве\x00ра\t"
+    assert problems(snapshot) == []
+    survives(snapshot, {"text": "a\x00b", "answer": "c"})
