@@ -30,13 +30,15 @@ import select
 import socket
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from pythonosc.osc_message import OscMessage, ParseError
-from pythonosc.osc_message_builder import BuildError, OscMessageBuilder
 
+from .messages import Ack, Event, build_message, cmd_address
 from .snapshot_check import problems, question_problems
+
+__all__ = ["RemoteClient", "Ack", "Event", "build_message", "cmd_address"]
 
 FIRST_RETRY = 0.05      # seconds before the first re-send of an unacked command
 MAX_RETRY = 0.4         # the backoff ceiling: on a LAN a tap must not wait a second for its next try
@@ -45,22 +47,6 @@ LOST_AFTER = 5.0        # ... and this much means the link is gone
 SYNC_AFTER = 0.15       # no new state this long after an ok ack: ask for it
 KEEPALIVE = 5.0         # /sg/ping this often: the board expires sessions idle for 30 s (docs/LINKS.md)
 MAX_DATAGRAM = 65507
-
-
-@dataclass(frozen=True)
-class Ack:
-    """The board's answer to one command."""
-    id: int
-    address: str
-    ok: bool
-    reason: str = ""
-    sent_at: float = 0.0
-    acked_at: float = 0.0
-    attempts: int = 1
-
-    def describe(self) -> str:
-        verdict = "ok" if self.ok else f"refused: {self.reason}"
-        return f"#{self.id} {self.address} {verdict}"
 
 
 @dataclass
@@ -73,41 +59,6 @@ class _Pending:
     next_send: float
     delay: float
     attempts: int = 1
-
-
-@dataclass(frozen=True)
-class Event:
-    """What the UI drains: kind is state | question | ack | connection | unknown | error."""
-    kind: str
-    value: Any = None
-    extra: Any = field(default=None)
-
-
-def build_message(address: str, args: tuple | list) -> bytes:
-    """Encode one OSC message; ints, floats and strings only (what the vocabulary uses)."""
-    builder = OscMessageBuilder(address=address)
-    for arg in args:
-        if isinstance(arg, bool):
-            builder.add_arg(int(arg), "i")
-        elif isinstance(arg, int):
-            builder.add_arg(arg, "i")
-        elif isinstance(arg, float):
-            builder.add_arg(arg, "f")
-        elif isinstance(arg, str):
-            builder.add_arg(arg, "s")
-        else:
-            raise ValueError(f"{address}: argument {arg!r} is not an int, float or string")
-    try:
-        return builder.build().dgram
-    except BuildError as error:
-        raise ValueError(f"{address}: {error}") from None
-
-
-def cmd_address(address: str) -> str:
-    """`/sg/judge/right` -> `/sg/cmd/judge/right` (PROTOCOL.md §2, exactly-once form)."""
-    if not address.startswith("/sg/") or address.startswith("/sg/cmd/"):
-        raise ValueError(f"not a plain /sg/ command address: {address!r}")
-    return "/sg/cmd/" + address[len("/sg/"):]
 
 
 class RemoteClient:
