@@ -35,6 +35,7 @@ class Links:
         self.clock = clock
         self.osc = None
         self.buttons = None
+        self.advertiser = None
         self._lock = threading.Lock()
 
     def start(self) -> None:
@@ -43,6 +44,10 @@ class Links:
             from scoreboard.links.osc_server import OscServer
             self.osc = OscServer(osc, self.inbox, self.clock)
             self.osc.start()
+            if osc["advertise"]:
+                from scoreboard.links.advertise import Advertiser
+                self.advertiser = Advertiser(osc["name"], osc["bind"], self.osc.address[1])
+                self.advertiser.start()
         buttons = self.config["buttons"]
         if buttons["port"]:
             from scoreboard.links.serial_buttons import SerialButtons
@@ -50,7 +55,7 @@ class Links:
             self.buttons.start()
 
     def stop(self) -> None:
-        for link in (self.osc, self.buttons):
+        for link in (self.advertiser, self.osc, self.buttons):
             if link is not None:
                 link.stop()
 
@@ -76,4 +81,7 @@ class Links:
         if self.osc is not None:
             status["osc"] = self.osc.status()
             status["osc_address"] = list(self.osc.address)
+        if self.advertiser is not None:
+            status["osc_advertised"] = self.advertiser.announced
+            status["osc_advertise_error"] = self.advertiser.error
         return status

@@ -19,6 +19,8 @@ OSC_DEFAULTS: dict[str, Any] = {
     "idle_timeout": 30.0,     # seconds without a packet before a session expires
     "state_interval": 1.0,    # seconds between unprompted state re-sends
     "max_sessions": 16,
+    "advertise": True,        # announce the board as _osc._udp on the LAN (needs the zeroconf package)
+    "name": "",               # the announced name; empty: this machine's host name
 }
 
 BUTTONS_DEFAULTS: dict[str, Any] = {
@@ -45,7 +47,7 @@ def _check_osc(section: dict, errors: list[str]) -> None:
     def bad(key: str, reason: str) -> None:
         errors.append(f"osc.{key}: {reason}")
 
-    for key in ("enabled",):
+    for key in ("enabled", "advertise"):
         if key in section and not isinstance(section[key], bool):
             bad(key, f"expected true or false, got {section[key]!r}")
     if "bind" in section:
@@ -57,6 +59,9 @@ def _check_osc(section: dict, errors: list[str]) -> None:
         port = section["port"]
         if not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535:
             bad("port", f"expected a UDP port 0..65535 (0: any free port), got {port!r}")
+    if "name" in section and (not isinstance(section["name"], str) or len(section["name"]) > 60
+                              or "." in section["name"]):
+        bad("name", f"expected a name of at most 60 characters without dots, got {section['name']!r}")
     for key in ("passcode", "view_passcode"):
         if key in section and not isinstance(section[key], str):
             bad(key, f"expected a string, got {type(section[key]).__name__}")
