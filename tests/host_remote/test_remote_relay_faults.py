@@ -60,14 +60,16 @@ def test_every_command_through_a_lossy_relay_is_applied_exactly_once(lossy_board
 
 def test_a_whole_question_through_a_lossy_relay(lossy_board):
     """G6, BZ2, BZ3: GIVEN the lossy relay WHEN the host plays one question tap by tap (select, reading done,
-    a press from an OSC button, right) waiting for each ack THEN each is applied once, in order, and the remote
-    ends on the board's rev with the right score and the choice passed to the player."""
+    a press from an OSC button, right) waiting for each ack THEN each is applied once, in order, after each the remote
+    shows the board's new rev within 2 s, and it ends with the right score and the choice passed to the player."""
     board, relay, client = lossy_board
     assert client.wait_for(lambda: client.state == "connected", 5)
     for address, *args in (("/sg/select", 2, 3), ("/sg/reading/done",), ("/sg/button", 3), ("/sg/judge/right",)):
         command_id = client.send(address, *args)
         assert client.wait_for(lambda: client.last_ack is not None and client.last_ack.id == command_id, 10)
         assert client.last_ack.ok, client.last_ack.reason
+        applied_rev = board.published_rev
+        assert client.wait_for(lambda: client.rev >= applied_rev, 2.0), (address, client.rev, applied_rev)
     assert [c.address for c in board.applied] == ["/sg/select", "/sg/reading/done", "/sg/button", "/sg/judge/right"]
     assert client.wait_for(lambda: client.rev == board.published_rev, 2.0)
     snapshot = client.snapshot
