@@ -41,6 +41,8 @@ class Advertiser:
         self._thread: Optional[threading.Thread] = None
         self.error: Optional[str] = None
         self.announced = False                  # registered on the network
+        self._lock = threading.Lock()
+        self._stopping = False
 
     def start(self) -> bool:
         """False (and nothing started) when the zeroconf package is missing."""
@@ -59,22 +61,35 @@ class Advertiser:
 
     def _register(self, zeroconf_class) -> None:
         try:
-            self._zeroconf = zeroconf_class()
-            self._zeroconf.register_service(self._info)
-            self.announced = True
-            log.info("board announced as %r at %s:%d", self.name, self.address, self.port)
+            zc = zeroconf_class()
+            with self._lock:
+                self._zeroconf = zc
+            zc.register_service(self._info)     # probes the network: about a second
+            with self._lock:
+                self.announced = not self._stopping
+            if self._stopping:                  # stop() came while we were probing: clean up here
+                self._withdraw()
+            else:
+                log.info("board announced as %r at %s:%d", self.name, self.address, self.port)
         except Exception as error:              # no multicast, a name clash: the address can still be typed
             self.error = f"{type(error).__name__}: {error}"
             log.warning("could not announce the board on the LAN: %s", self.error)
 
     def stop(self) -> None:
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-        if self._zeroconf is not None:
+        """Withdraw the announcement; never waits for a registration still probing (it withdraws itself)."""
+        with self._lock:
+            self._stopping = True
+            probing = self._thread is not None and self._thread.is_alive()
+        if not probing:
+            self._withdraw()
+
+    def _withdraw(self) -> None:
+        with self._lock:
+            zc, self._zeroconf = self._zeroconf, None
+            self.announced = False
+        if zc is not None:
             try:
-                self._zeroconf.unregister_service(self._info)
+                zc.unregister_service(self._info)
             except Exception:                   # already gone with the network: closing is what matters
                 pass
-            self._zeroconf.close()
-            self._zeroconf = None
-        self.announced = False
+            zc.close()
