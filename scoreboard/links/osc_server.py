@@ -302,9 +302,11 @@ class OscServer:
     def publish(self, snapshot: dict, host_question: Optional[dict]) -> None:
         """Remember the latest state; the server thread pushes it to every session at once (any thread)."""
         rev = int(snapshot.get("rev", 0))
-        state = build("/sg/state", rev, json.dumps(snapshot, ensure_ascii=False, separators=(",", ":")))
-        question = build("/sg/host/question", json.dumps(host_question, ensure_ascii=False,
-                                                         separators=(",", ":")), rev)
+        # default=str: a value JSON cannot carry (a Path in a question's media) is sent as text rather than
+        # raising into the board's frame loop.
+        encode = lambda value: json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)  # noqa
+        state = build("/sg/state", rev, encode(snapshot))
+        question = build("/sg/host/question", encode(host_question), rev)
         with self._lock:
             self._state, self._question = state, question
             self._dirty = True
