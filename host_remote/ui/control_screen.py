@@ -34,6 +34,7 @@ STATE_LABELS = {"connected": "на связи", "retrying": "повтор…", "
 HINTS = {"backspace": "⌫", "space": "пробел", "return": "Enter"}
 SPECIAL_KINDS = {"judge_right": "right", "judge_wrong": "wrong", "final_start": "right"}
 
+PRESS_FLASH = 0.3   # seconds a tapped button stays lit: the host sees the tap registered
 LEFT = pygame.Rect(10, 54, 430, 536)
 RIGHT = pygame.Rect(452, 54, 562, 536)
 
@@ -54,7 +55,7 @@ class ControlScreen:
         self.pad_action: act.Action | None = None
         self.buttons: list[w.Button] = []
         self.actions: list[act.Action] = []
-        self._pressed_key: str | None = None
+        self._pressed: tuple[str, float] | None = None   # (action key, when): a brief flash under the thumb
 
     # ---- inputs ----------------------------------------------------------------------------------------------
     def set_state(self, snapshot: dict | None, rev: int = -1) -> None:
@@ -80,7 +81,7 @@ class ControlScreen:
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             for button in self.buttons:
                 if button.hit(event.pos):
-                    self._pressed_key = button.payload.key
+                    self._pressed = (button.payload.key, time.monotonic())
                     return self._trigger(button.payload)
         elif event.type == pygame.KEYDOWN:
             return self._shortcut(event)
@@ -197,7 +198,9 @@ class ControlScreen:
         self._draw_scores(surface)
         self._draw_grid_labels(surface)
         for button in self.buttons:
-            button.draw(surface, pressed=button.payload.key == self._pressed_key)
+            flash = self._pressed is not None and self._pressed[0] == button.payload.key and \
+                time.monotonic() - self._pressed[1] < PRESS_FLASH
+            button.draw(surface, pressed=flash)
         if self.snapshot is None:
             message = w.text("Ждём состояние табло…", 28, w.DIM)
             surface.blit(message, message.get_rect(center=RIGHT.center))
