@@ -82,6 +82,32 @@ def scenes():
     yield scene("final-reveal", last_ack="#66 /sg/final/reveal ok")
 
 
+def sequential_scenes():
+    """An america final (sequential order, 3 s answer limit, four players): the topic announcement and an answer."""
+    from scoreboard.engine.commands import make
+    from scoreboard.session import Session
+
+    session = Session()
+    clock = [0.0]
+
+    def go(address, *args):
+        clock[0] += 0.3
+        session.submit(make(clock[0], address, *args))
+
+    go("/sg/game/new", "america-2005", "final", 4, 0)
+    if SAMPLE_PACK.is_file():
+        go("/sg/pack/load", str(SAMPLE_PACK))
+    for seat, name in ((1, "Дмитрий"), (2, "Елена"), (3, "Жанна"), (4, "Захар")):
+        go("/sg/player/name", seat, name)
+    go("/sg/game/start")
+    go("/sg/next")
+    yield "sequential-topic", session.snapshot(), session.host_question(), {"last_ack": "#6 /sg/next ok"}
+    go("/sg/next")
+    go("/sg/reading/done")
+    go("/sg/button", 3)
+    yield "sequential-answering", session.snapshot(), session.host_question(), {"last_ack": "#8 /sg/reading/done ok"}
+
+
 def _clear_round(session, go):
     """Open every unplayed cell and let it close unanswered (auctions: passed to the chooser, judged right)."""
     while session.snapshot()["phase"] in ("reveal", "choosing", "round_intro"):

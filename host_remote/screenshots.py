@@ -44,7 +44,7 @@ def render_connect(message: str = "") -> pygame.Surface:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .demo_game import scenes   # needs the board's engine (scoreboard.session)
+    from .demo_game import scenes, sequential_scenes   # needs the board's engine (scoreboard.session)
     argv = sys.argv[1:] if argv is None else argv
     out = Path(argv[0] if argv else "docs/screenshots")
     out.mkdir(parents=True, exist_ok=True)
@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     pygame.font.init()
     pygame.display.set_mode((1024, 600))
     pygame.image.save(render_connect(), str(out / "remote-connect.png"))
-    for name, snapshot, question, extra in scenes():
+    for name, snapshot, question, extra in [*scenes(), *sequential_scenes()]:
         pygame.image.save(render_control(snapshot, question, **extra), str(out / f"remote-{name}.png"))
         print(out / f"remote-{name}.png")
     return 0
