@@ -19,6 +19,7 @@ OSC_DEFAULTS: dict[str, Any] = {
     "idle_timeout": 30.0,     # seconds without a packet before a session expires
     "state_interval": 1.0,    # seconds between unprompted state re-sends
     "max_sessions": 16,
+    "tcp": False,             # also accept OSC over TCP (SLIP framing) on the same port
     "advertise": True,        # announce the board as _osc._udp on the LAN (needs the zeroconf package)
     "name": "",               # the announced name; empty: this machine's host name
 }
@@ -47,7 +48,7 @@ def _check_osc(section: dict, errors: list[str]) -> None:
     def bad(key: str, reason: str) -> None:
         errors.append(f"osc.{key}: {reason}")
 
-    for key in ("enabled", "advertise"):
+    for key in ("enabled", "advertise", "tcp"):
         if key in section and not isinstance(section[key], bool):
             bad(key, f"expected true or false, got {section[key]!r}")
     if "bind" in section:

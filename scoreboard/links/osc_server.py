@@ -74,6 +74,7 @@ class OscServer:
         self._told: dict[tuple[str, int], float] = {}   # when each stranger was last told "not connected"
         self._dirty = False
         self._wake_r = self._wake_w = None
+        self._tcp = None                    # SlipServer when osc.tcp: SLIP-framed clients on the same port
         self._state: Optional[bytes] = None
         self._question: Optional[bytes] = None
         self._sock: Optional[socket.socket] = None
@@ -95,6 +96,15 @@ class OscServer:
         # the state is re-sent), never a stall of the board's frame loop that sent it.
         sock.setblocking(False)
         self._sock = sock
+        if self.config.get("tcp"):
+            from scoreboard.links.osc_tcp import SlipServer
+            try:
+                self._tcp = SlipServer(self.config["bind"], sock.getsockname()[1],
+                                       2 * int(self.config["max_sessions"]), self.handle_datagram,
+                                       lambda: self._count("bad_packets"), self._tcp_closed)
+            except OSError:
+                sock.close()
+                raise
         self._wake_r, self._wake_w = socket.socketpair()
         self._wake_r.setblocking(False)
         self._wake_w.setblocking(False)
@@ -111,7 +121,9 @@ class OscServer:
         for sock in (self._sock, self._wake_r, self._wake_w):
             if sock is not None:
                 sock.close()
-        self._thread = self._sock = self._wake_r = self._wake_w = None
+        if self._tcp is not None:
+            self._tcp.close_all()
+        self._thread = self._sock = self._wake_r = self._wake_w = self._tcp = None
 
     @property
     def address(self) -> tuple[str, int]:
@@ -131,7 +143,8 @@ class OscServer:
         while self._running:
             timeout = min(0.1, max(0.0, next_push - self.monotonic()))
             try:
-                readable, _, _ = select.select([self._sock, self._wake_r], [], [], timeout)
+                streams = self._tcp.sockets() if self._tcp is not None else []
+                readable, _, _ = select.select([self._sock, self._wake_r, *streams], [], [], timeout)
             except (OSError, ValueError):
                 return
             if self._wake_r in readable:
@@ -145,6 +158,13 @@ class OscServer:
                     self._push_all()
             if self._sock in readable:
                 self._receive_some()
+            for stream in readable:
+                if stream not in (self._sock, self._wake_r):
+                    try:
+                        self._tcp.readable(stream)
+                    except Exception:           # as for datagrams: a bug must not end the server
+                        log.exception("OSC tcp data crashed the handler")
+                        self._count("bad_packets")
             now = self.monotonic()
             if now >= next_push:
                 next_push = now + interval
@@ -229,7 +249,7 @@ class OscServer:
             self._count("denied")
             self._send(build("/sg/denied", str(refusal)), addr)
             return
-        log.info("OSC session %d (%s) for %s:%d", session.sid, session.role, *addr)
+        log.info("OSC session %d (%s) for %s:%d", session.sid, session.role, addr[0], addr[1])
         self._send(build("/sg/connected", session.sid), addr)
         self._send_state(session)
 
@@ -334,9 +354,16 @@ class OscServer:
                 self._send(question, session.addr)
 
     # --- plumbing -----------------------------------------------------------------------------------
+    def _tcp_closed(self, addr: tuple[str, int]) -> None:
+        with self._lock:
+            self.table.drop(addr)           # a stream's session ends with its connection
+
     def _send(self, dgram: bytes, addr: tuple[str, int]) -> None:
         sock = self._sock
         if sock is None:
+            return
+        tcp = self._tcp
+        if tcp is not None and tcp.send(addr, dgram):
             return
         try:
             sock.sendto(dgram, addr)

@@ -1,0 +1,107 @@
+"""OSC over TCP with SLIP framing (osc.tcp = true): the same sessions, acks and state as UDP, on a stream."""
+import socket
+import time
+
+import pytest
+from pythonosc import slip
+from pythonosc.osc_message import OscMessage
+
+from linkhelp import wait_until
+from scoreboard.engine.commands import make
+from scoreboard.links import Inbox, Links
+from scoreboard.links.bench import BoardThread
+from scoreboard.links.osc_server import build
+from scoreboard.session import Session
+
+PASS = "stream"
+
+
+class TcpPeer:
+    def __init__(self, port: int):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=2)
+        self.sock.settimeout(0.05)
+        self.buffer = b""
+
+    def send(self, address: str, *args) -> None:
+        self.sock.sendall(slip.encode(build(address, *args)))
+
+    def receive(self, wait: float = 1.0, until=None) -> list:
+        messages, deadline = [], time.monotonic() + wait
+        while time.monotonic() < deadline:
+            try:
+                data = self.sock.recv(65536)
+            except socket.timeout:
+                continue
+            except OSError:                        # reset by the board: closed as well
+                data = b""
+            if not data:
+                messages.append(("<closed>", []))
+                break
+            self.buffer += data
+            while b"\xc0" in self.buffer:
+                frame, self.buffer = self.buffer.split(b"\xc0", 1)
+                if frame:
+                    message = OscMessage(slip.decode(frame + b"\xc0"))
+                    messages.append((message.address, list(message.params)))
+            if until is not None and until(messages):
+                break
+        return messages
+
+
+def of(messages, address):
+    return [params for addr, params in messages if addr == address]
+
+
+@pytest.fixture
+def tcp_board():
+    inbox = Inbox()
+    links = Links({"osc": {"bind": "127.0.0.1", "port": 0, "passcode": PASS, "tcp": True}}, inbox, lambda: 1.0)
+    links.start()
+    session = Session()
+    session.submit(make(0.0, "/sg/game/new", "novosibirsk-2007", "1/9", 3, 0))
+    board = BoardThread(links, inbox, session).start()
+    yield links, board
+    board.stop()
+    links.stop()
+
+
+def test_proto2_tcp_slip_session_command_ack_and_state(tcp_board):
+    """GIVEN a board with osc.tcp WHEN a TCP client connects with the passcode (SLIP frames) and sends
+    /sg/cmd/player/name twice with one id THEN it gets connected, the state, one application and two acks."""
+    links, board = tcp_board
+    peer = TcpPeer(links.osc.address[1])
+    try:
+        peer.send("/sg/connect", PASS)
+        got = peer.receive(until=lambda m: of(m, "/sg/state"))
+        assert of(got, "/sg/connected") and of(got, "/sg/state")
+        applied = len(board.applied)
+        peer.send("/sg/cmd/player/name", 3, 1, "Ада")
+        peer.send("/sg/cmd/player/name", 3, 1, "Ада")
+        got = peer.receive(2.0, until=lambda m: len(of(m, "/sg/ack")) == 2 and
+                           any("Ада" in s[1] for s in of(m, "/sg/state")))
+        assert of(got, "/sg/ack") == [[3, "ok"], [3, "ok"]]
+        assert len(board.applied) - applied == 1
+    finally:
+        peer.sock.close()
+
+
+def test_proto2_tcp_garbage_counted_and_closing_ends_the_session(tcp_board):
+    """GIVEN a connected TCP client WHEN it sends broken SLIP and non-OSC frames THEN they are counted and
+    nothing changes; WHEN it closes the connection THEN its session is gone; an endless frame is cut off."""
+    links, board = tcp_board
+    rev = board.session.rev
+    peer = TcpPeer(links.osc.address[1])
+    peer.send("/sg/connect", PASS)
+    assert of(peer.receive(until=lambda m: of(m, "/sg/connected")), "/sg/connected")
+    bad_before = links.status()["osc"]["bad_packets"]
+    peer.sock.sendall(b"\xdb\x01\xc0" + b"not osc at all\xc0")
+    assert wait_until(lambda: links.status()["osc"]["bad_packets"] == bad_before + 2)
+    assert links.status()["osc"]["sessions"] == 1 and board.session.rev == rev
+    peer.sock.close()
+    assert wait_until(lambda: links.status()["osc"]["sessions"] == 0)
+    flooder = TcpPeer(links.osc.address[1])
+    try:
+        flooder.sock.sendall(b"x" * 70_000)
+        assert of(flooder.receive(2.0, until=lambda m: of(m, "<closed>")), "<closed>")
+    finally:
+        flooder.sock.close()
