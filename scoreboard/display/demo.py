@@ -189,4 +189,16 @@ def run(regulation: str, stage: str | None, speed: float, windowed: bool, out_di
         size=(1280, 720)) -> int:
     if headless():
         return run_headless(regulation, stage, out_dir, size, theme_name)
-    return run_windowed(regulation, stage, speed, size, fullscreen=not windowed, theme_name=theme_name)
+    import pygame
+    pygame.display.init()
+    if pygame.display.get_driver() in ("offscreen", "dummy"):
+        # SDL found no usable display (e.g. DISPLAY names a dead X server) and fell back to drawing nowhere.
+        print(f"demo: no usable display (SDL chose {pygame.display.get_driver()!r}); running headless instead")
+        pygame.quit()
+        return run_headless(regulation, stage, out_dir, size, theme_name)
+    try:
+        return run_windowed(regulation, stage, speed, size, fullscreen=not windowed, theme_name=theme_name)
+    except pygame.error as error:   # DISPLAY set but unusable (a dead ssh -X, no permission on the console)
+        print(f"demo: cannot open a window ({error}); running headless instead")
+        pygame.quit()
+        return run_headless(regulation, stage, out_dir, size, theme_name)

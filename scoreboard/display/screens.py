@@ -36,6 +36,7 @@ def headless() -> bool:
 
 
 def use_dummy_drivers() -> None:
+    """Draw nowhere: SDL's dummy video driver (and no sound device). Must run before pygame initialises video."""
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 

@@ -102,3 +102,11 @@ def test_windowed_demo_plays_to_the_end_in_real_time(capsys):
     text = "\n".join(lines)
     for moment in ("phase auction", "phase final_reveal", "tie-break", "WINNER", "the game's chart"):
         assert moment in text
+
+
+def test_demo_with_a_dead_display_falls_back_to_headless(tmp_path):
+    """GIVEN DISPLAY naming an X server that is not there (a dead ssh -X) WHEN `scoreboard demo` runs THEN it says
+    so, plays headless and exits 0 instead of running invisibly in real time."""
+    result = scoreboard("demo", "--regulation", "samara-2003", cwd=tmp_path, env_extra={"DISPLAY": ":97"})
+    assert result.returncode == 0, result.stderr
+    assert "running headless instead" in result.stdout and "WINNER" in result.stdout
