@@ -235,6 +235,11 @@ def run(config: dict, out=print) -> int:
     import os
     os.environ.setdefault("SDL_VIDEO_ALLOW_SCREENSAVER", "0")   # a projector must never blank mid-game
     pygame.init()
+    driver = pygame.display.get_driver()
+    if driver in ("offscreen", "dummy") and os.environ.get("SDL_VIDEODRIVER") != driver:
+        out(f"run: no usable display (SDL fell back to {driver!r}); check DISPLAY or use SDL_VIDEODRIVER=kmsdrm")
+        pygame.quit()
+        return 2
     board = config["board"]
     theme = load_theme(board.get("theme"))
     for problem in theme.problems:
