@@ -86,6 +86,13 @@ class Canvas:
         self.note("text", tag, ink, box, str(text), fit.px)
         return ink
 
+    def fit_px(self, box, text: str, size="body", font: str = "main") -> int:
+        """The size `text` would get in `box`: give it to a row of texts so they all match (a board's values)."""
+        box = pygame.Rect(box)
+        max_px = max(self.px(size) if not isinstance(size, int) else size, self.min_px)
+        path = self.theme.font(font) or self.theme.font("main")
+        return self.cache.fit(path, str(text), box.w, box.h, max_px, self.min_px, 1).px
+
     def image(self, path: str | None, box, tag: str = "", keep_aspect: bool = True) -> pygame.Rect | None:
         if not path:
             return None

@@ -97,6 +97,7 @@ def test_g7_played_cells_are_empty_and_au1_auction_cell_hidden(games, theme):
                     assert boxes[0].box.contains(values[0].rect)
                     hidden_checked += (snap["round"]["index"], t, c) in auction_cells
         assert not any("аукцион" in d.text.lower() for d in canvas.texts())
+        assert len({d.px for d in canvas.texts("value:")}) == 1, "every value on a board is drawn at one size"
     assert hidden_checked >= 2
 
 

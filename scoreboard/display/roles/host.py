@@ -9,7 +9,7 @@ import pygame
 
 from scoreboard.display.canvas import Canvas
 from scoreboard.display.scenes import board
-from scoreboard.display.scenes.common import (Layout, background, clock_now, current_topic, elapsed_text, name_of,
+from scoreboard.display.scenes.common import (background, clock_now, current_topic, elapsed_text, name_of,
                                               player_status, remaining, round_title, score_text, seconds_text)
 
 
@@ -27,12 +27,15 @@ def draw(canvas: Canvas, snapshot: dict, now: float, host_question: dict | None)
     left = pygame.Rect(m, head.bottom + m, canvas.w * 62 // 100 - m, canvas.h - head.bottom - 2 * m)
     right = pygame.Rect(left.right + m, left.top, canvas.w - left.right - 2 * m, left.h)
 
-    question = snapshot.get("question")
-    if host_question and question:
+    if host_question and phase != "game_over":
         _question(canvas, snapshot, host_question, left)
     elif phase in ("choosing", "round_intro", "reveal") and (snapshot.get("round") or {}).get("topics"):
-        layout = _Area(left, m)
-        board.draw_grid(canvas, snapshot, now, layout)
+        board.draw_grid(canvas, snapshot, now, _Area(left, m), show_header=False)
+    elif snapshot.get("game_over"):
+        winner = snapshot.get("winner")
+        text = (f"{theme.text('winner')}: {name_of(snapshot, winner)}" if winner is not None else
+                f"{theme.text('no_winner')}: {snapshot.get('no_winner_reason') or ''}")
+        canvas.text(left, text, "title", theme.color("accent"), tag="host:winner", max_lines=3)
     else:
         topic = current_topic(snapshot) or {}
         canvas.text(left, topic.get("name") or theme.text("title"), "title", theme.color("muted"), tag="host:idle")
@@ -52,19 +55,23 @@ class _Area:
 
     def __init__(self, box: pygame.Rect, m: int):
         self.m = m
-        self.header = pygame.Rect(box.left, box.top, box.w, box.h // 10)
-        self.main = pygame.Rect(box.left, self.header.bottom + m, box.w, box.bottom - self.header.bottom - m)
+        self.header = pygame.Rect(box.left, box.top, box.w, 0)
+        self.main = pygame.Rect(box)
         self.bar = pygame.Rect(box.left, box.bottom, box.w, 0)
 
 
 def _question(canvas: Canvas, snapshot: dict, hq: dict, box: pygame.Rect) -> None:
     theme = canvas.theme
     question = snapshot.get("question") or {}
-    topic = current_topic(snapshot) or {}
+    auction = snapshot.get("auction") or {}
+    topic_name = hq.get("topic_name") or (current_topic(snapshot) or {}).get("name", "")
+    if snapshot.get("final"):
+        worth = theme.text("super_question" if hq.get("kind") == "super_question" else "final_round")
+    else:
+        worth = auction.get("stake") if snapshot.get("phase") == "auction_answer" else question.get("value", "")
     m = canvas.px("margin")
     title = pygame.Rect(box.left, box.top, box.w, box.h // 9)
-    canvas.text(title, f"{topic.get('name', '')} — {question.get('value', '')}", "body", theme.color("accent"),
-                align="left", tag="host:topic")
+    canvas.text(title, f"{topic_name} — {worth}", "body", theme.color("accent"), align="left", tag="host:topic")
     text_box = pygame.Rect(box.left, title.bottom + m, box.w, box.h * 55 // 100)
     canvas.fill(theme.color("panel"), text_box, radius=m, tag="host:text:back")
     canvas.text(text_box.inflate(-2 * m, -2 * m), hq.get("text") or "—", "body", theme.color("text"), font="text",

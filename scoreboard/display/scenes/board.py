@@ -22,12 +22,13 @@ def grid_rects(main: pygame.Rect, topics: int, cells: int, gap: int) -> tuple[li
     return names, grid
 
 
-def draw_grid(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> None:
+def draw_grid(canvas: Canvas, snapshot: dict, now: float, layout: Layout, show_header: bool = True) -> None:
     """Played cells are empty; an auction cell looks like any other until it is chosen (AU1)."""
     theme = canvas.theme
     rnd = snapshot.get("round") or {}
     topics = rnd.get("topics") or []
-    header(canvas, layout.header, round_title(snapshot, theme), snapshot.get("stage") or "")
+    if show_header:
+        header(canvas, layout.header, round_title(snapshot, theme), snapshot.get("stage") or "")
     if not topics:
         return
     cells = max(len(t.get("cells") or []) for t in topics)
@@ -35,6 +36,9 @@ def draw_grid(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> Non
     names, grid = grid_rects(layout.main, len(topics), cells, gap)
     radius = max(3, names[0].h // 10)
     pad = max(2, names[0].h // 12)
+    # Every value on the board at one size: the size the widest value ("100") fits at.
+    widest = max((str(c.get("value", "")) for t in topics for c in t.get("cells") or []), key=len, default="")
+    value_px = canvas.fit_px(grid[0][0].inflate(-2 * pad, -pad), widest, "cell_value")
     for t, topic in enumerate(topics):
         canvas.fill(theme.color("panel"), names[t], radius=radius, tag=f"topicbox:{t + 1}")
         canvas.text(names[t].inflate(-2 * pad, -pad), topic.get("name", ""), "topic", theme.color("text"),
@@ -46,7 +50,7 @@ def draw_grid(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> Non
                 canvas.fill(theme.color("cell_played"), rect, radius=radius, tag=f"cell:{where}:played")
                 continue
             canvas.fill(theme.color("cell"), rect, radius=radius, tag=f"cell:{where}")
-            canvas.text(rect.inflate(-2 * pad, -pad), str(cell.get("value", "")), "cell_value",
+            canvas.text(rect.inflate(-2 * pad, -pad), str(cell.get("value", "")), value_px,
                         theme.color("cell_text"), tag=f"value:{where}")
 
 

@@ -138,6 +138,12 @@ def player_status(snapshot: dict, p: dict, now: float, theme) -> tuple[str, str,
             if seat in (final.get("stakes_in") or []):
                 return theme.text("stake_in"), "right", f"mark:stake_in:{seat}"
             return theme.text("stake_waiting"), "muted", f"mark:stake_waiting:{seat}"
+        if phase == "final_reveal":
+            if seat in [r.get("seat") for r in final.get("revealed") or []]:
+                return theme.text("revealed"), "muted", f"mark:revealed:{seat}"
+            if seat in (final.get("judged") or []):
+                return theme.text("judged"), "accent", f"mark:judged:{seat}"
+            return theme.text("to_judge"), "muted", f"mark:to_judge:{seat}"
     if snapshot.get("chooser") == seat and phase in ("round_intro", "choosing", "reveal"):
         return theme.text("chooser"), "accent", f"mark:chooser:{seat}"
     return "", "muted", ""
