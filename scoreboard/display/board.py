@@ -82,6 +82,22 @@ def _links(config: dict, inbox_box: list, clock, out=print):
     return inbox, links
 
 
+class DigitSeats:
+    """Keys standing in for seats when the links package is absent (the links' KeySeats also does gamepads)."""
+
+    def __init__(self, keys: dict):
+        self.keys = {name.lower(): seat for name, seat in keys.items()}
+
+    def command_for(self, event, at: float):
+        if event.type != pygame.KEYDOWN or getattr(event, "repeat", False):
+            return None
+        seat = self.keys.get(pygame.key.name(event.key).lower())
+        if seat is None:
+            return None
+        from scoreboard.engine.commands import Command
+        return Command(at, "/sg/button", (seat,))
+
+
 class TournamentScreens:
     """`/sg/screen bracket|standings` views from the tournament file, re-read at most every `ttl` seconds (results
     arrive between games; the file stays closed in between so the tournament commands can write to it)."""
@@ -132,13 +148,13 @@ class Board:
 
     @staticmethod
     def _key_seats(config):
-        try:
-            from scoreboard.links.keys import KeySeats
-        except ImportError:
-            return None
         keys = dict((config.get("buttons") or {}).get("keys") or {})
         if not keys and config["board"].get("rehearsal"):
             keys = {str(seat): seat for seat in range(1, 10)}
+        try:
+            from scoreboard.links.keys import KeySeats
+        except ImportError:
+            return DigitSeats(keys)
         return KeySeats(keys, (config.get("buttons") or {}).get("gamepad"))
 
     def _tournament(self, config):

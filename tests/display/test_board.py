@@ -189,3 +189,13 @@ def test_kiosk_restart_resumes_the_newest_unfinished_game(tmp_path):
     assert again_path == path and start >= 3.0
     assert again.snapshot()["players"][1]["name"] == "Борис"
     again.close()
+
+
+def test_digit_seats_fallback_maps_keys_to_presses():
+    """GIVEN the board's own key map (used when the links package is absent) WHEN 3 is pressed THEN it is a press of
+    seat 3 at the given time, and an unmapped key is nothing."""
+    from scoreboard.display.board import DigitSeats
+    seats = DigitSeats({str(seat): seat for seat in range(1, 10)})
+    cmd = seats.command_for(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_3, mod=0, unicode="3", scancode=0), 4.5)
+    assert (cmd.at, cmd.address, cmd.args) == (4.5, "/sg/button", (3,))
+    assert seats.command_for(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a, mod=0, unicode="a", scancode=0), 1) is None
