@@ -35,11 +35,18 @@ PASSCODE = "4321"
 
 
 class BoardLoop:
-    def __init__(self, session: Session | None = None, buttons: dict | None = None, state_interval: float = 1.0):
-        self.session = session or Session()
+    def __init__(self, session: Session | None = None, buttons: dict | None = None, state_interval: float = 1.0,
+                 port: int = 0, journal=None):
+        """`journal`: open (or recover) the session from this journal file on the board thread — SQLite objects
+        belong to the thread that made them, and on the real board that is the main thread."""
+        self.journal = journal
+        self.session = session if journal is None else None
+        if self.session is None and journal is None:
+            self.session = Session()
         self.inbox = Inbox()
-        self.epoch = time.monotonic() - (self.session.time or 0.0)
-        config = {"osc": {"bind": "127.0.0.1", "port": 0, "passcode": PASSCODE, "state_interval": state_interval}}
+        self.epoch = time.monotonic() - (self.session.time or 0.0) if self.session is not None else time.monotonic()
+        self._ready = threading.Event()
+        config = {"osc": {"bind": "127.0.0.1", "port": port, "passcode": PASSCODE, "state_interval": state_interval}}
         if buttons:
             config["buttons"] = buttons
         self.links = Links(config, self.inbox, self.clock)
@@ -59,9 +66,24 @@ class BoardLoop:
     def start(self) -> "BoardLoop":
         self.links.start()
         self._thread.start()
+        if not self._ready.wait(10):
+            raise RuntimeError("the board loop did not start")
         return self
 
     def _run(self) -> None:
+        if self.journal is not None:
+            from pathlib import Path
+            exists = Path(self.journal).exists() and Path(self.journal).stat().st_size > 0
+            self.session = Session.recover(self.journal) if exists else Session(self.journal)
+            self.epoch = time.monotonic() - (self.session.time or 0.0)
+        self._ready.set()
+        try:
+            self._loop()
+        finally:
+            if self.journal is not None:
+                self.session.close()
+
+    def _loop(self) -> None:
         while self._running:
             self.inbox.wait(0.01)
             for item in self.inbox.drain():

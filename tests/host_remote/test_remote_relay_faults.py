@@ -75,3 +75,40 @@ def test_a_whole_question_through_a_lossy_relay(lossy_board):
     snapshot = client.snapshot
     assert snapshot["phase"] == "reveal" and snapshot["chooser"] == 3
     assert snapshot["players"][2]["score"] == 30
+
+
+def test_board_restart_pending_command_is_reported_not_doubled(tmp_path):
+    """G8 (a correction as the countable command): GIVEN the remote connected to a board that journals its game
+    WHEN the board process dies, the host taps a correction while it is down, and the board comes back on the same
+    port from its journal THEN the remote re-connects by itself (a new session), reports the tapped correction as
+    of unknown outcome instead of re-sending it, shows the recovered board's rev, and a new tap is applied once."""
+    from host_remote.harness import PASSCODE as passcode
+    journal = tmp_path / "game.sqlite"
+    board = BoardLoop(journal=journal).start()
+    for address, *args in (("/sg/game/new", "novosibirsk-2007", "1/9", 3, 0), ("/sg/game/start",)):
+        board.inbox.put(make(board.clock(), address, *args), "keys")
+    port = board.address[1]
+    client = RemoteClient("127.0.0.1", port, passcode=passcode, quiet_after=0.3, lost_after=0.8)
+    try:
+        client.connect()
+        assert client.wait_for(lambda: client.state == "connected" and (client.snapshot or {}).get("phase")
+                               == "round_intro", 3)
+        first_session = client.session
+        board.stop()
+        lost_tap = client.send("/sg/score/adjust", 1, 10, "while down")
+        assert client.wait_for(lambda: client.state == "lost", 3)
+        board = BoardLoop(journal=journal, port=port).start()
+        assert client.wait_for(lambda: client.session not in (None, first_session) and client.state == "connected", 5)
+        events = []
+        while not client.events.empty():
+            events.append(client.events.get())
+        assert any(e.kind == "unknown" and e.value == lost_tap for e in events)
+        assert client.wait_for(lambda: client.rev == board.published_rev and client.snapshot["paused"], 2)
+        client.send("/sg/score/adjust", 2, 20, "after restart")
+        assert client.wait_for(lambda: client.last_ack is not None and client.last_ack.ok, 3)
+        assert client.wait_for(lambda: client.rev == board.published_rev, 2)
+        reasons = [a["reason"] for a in client.snapshot["adjustments"]]
+        assert reasons == ["after restart"]       # the tap made while the board was down was never applied
+    finally:
+        client.close()
+        board.stop()
