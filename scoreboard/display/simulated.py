@@ -108,10 +108,15 @@ class Director:
         return Step(2.0, "/sg/next")
 
     def _on_reveal(self, snap: dict) -> Step | None:
+        if snap.get("buttons_manual"):
+            return Step(1.0, "/sg/buttons/manual", (0,), note="the buttons work again")
         return Step(2.5, "/sg/next")  # choice play: back to the board, where the chooser picks
 
     def _on_reading(self, snap: dict) -> Step | None:
         story = self._story(snap)
+        if story["kind"] == "manual" and not story.get("manual_on"):
+            story["manual_on"] = True
+            return Step(1.0, "/sg/buttons/manual", (1,), note="the buttons fail: manual mode, на хлопок (BZ9)")
         if story["kind"] == "interrupt" and not story.get("pressed"):
             story["pressed"] = True
             return Step(1.2, "/sg/button", (self._answerer(snap),), note="a press during reading stops it (BZ1)")
@@ -119,6 +124,9 @@ class Director:
 
     def _on_buzz_window(self, snap: dict) -> Step | None:
         story = self._story(snap)
+        if snap.get("buttons_manual"):
+            seat = self._answerer(snap)
+            return Step(1.5, "/sg/assign", (seat,), note="the host names who answers (BZ9)") if seat else None
         if story["kind"] == "silence":
             return None  # nobody presses: the 5 s window closes by itself (BZ2)
         seat = self._answerer(snap)
@@ -128,6 +136,9 @@ class Director:
 
     def _on_answering(self, snap: dict) -> Step | None:
         story = self._story(snap)
+        if story["kind"] == "extend" and (snap.get("question") or {}).get("deadline") and not story.get("extended"):
+            story["extended"] = True
+            return Step(1.0, "/sg/answer/extend", (2,), note="the host gives 2 s more (BZ5)")
         wrong_first = story["kind"] in ("wrong", "false_start") and not story.get("wrong_done")
         if wrong_first:
             story["wrong_done"] = True
@@ -203,7 +214,11 @@ class Director:
             self.opened += 1
             n = self.opened
             tiebreak = snap["round"].get("tiebreak")
-            kinds = {2: "interrupt", 3: "false_start", 5: "silence", 7: "wrong"}
+            # The 6th of every 8: an extension where answers are timed (america), manual mode where nothing
+            # else is staged then (samara: no lockout, no answer clock).
+            sixth = ("extend" if self.reg.answer_limit > 0 else
+                     "manual" if self.reg.false_start_lockout == 0 else "plain")
+            kinds = {2: "interrupt", 3: "false_start", 5: "silence", 6: sixth, 7: "wrong"}
             kind = "plain" if tiebreak else kinds.get(n % 8, "plain")
             story = self.story[key] = {"kind": kind}
         return story

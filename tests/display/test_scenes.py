@@ -220,3 +220,31 @@ def test_sequential_topic_intro_names_the_topic(games, theme):
             assert canvas.texts("topic_intro:name")[0].text == topic
             return
     pytest.fail("no topic_intro in the america game")
+
+
+def test_bz5_answer_clock_and_extension_are_shown(games, theme):
+    """GIVEN america's 3 s answer clock (BZ5) WHEN a player answers THEN the countdown is drawn; after the host
+    extends it by 2 s the extension is shown as +2.0 and the clock includes it."""
+    extended = 0
+    for snap, _, at in games["america-2005"]:
+        q = snap.get("question") or {}
+        if snap["phase"] != "answering" or q.get("deadline") is None:
+            continue
+        canvas = render(snap, theme, at)
+        assert canvas.texts("timer:left"), "america answers run against a clock"
+        if q.get("extended"):
+            assert canvas.texts("answering:extended")[0].text == "+2.0"
+            assert float(canvas.texts("timer:left")[0].text) > 3.0 - 0.5
+            extended += 1
+    assert extended
+
+
+def test_bz9_manual_mode_is_badged(games, theme):
+    """GIVEN samara's host switching to manual mode («на хлопок», BZ9) WHEN drawn THEN the manual badge is on
+    every frame while it lasts and gone after."""
+    seen = 0
+    for snap, _, at in games["samara-2003"]:
+        canvas = render(snap, theme, at)
+        assert bool(canvas.texts("badge:manual")) == bool(snap.get("buttons_manual"))
+        seen += bool(snap.get("buttons_manual"))
+    assert seen
