@@ -79,7 +79,10 @@ class RemoteApp:
             if event.kind == "connection":
                 if event.value == "connected" and self.control is None:
                     self.control = ControlScreen(f"{client.board[0]}:{client.board[1]}", self.role == "view")
-                elif event.value == "denied" and self.control is None:
+                elif event.value == "denied":
+                    # Refused outright (e.g. the board's passcode changed while we were away): back to the
+                    # connect screen, where the host can type the new one.
+                    self.control = None
                     self.connect_screen.fail(f"Табло отказало: {client.denied_reason}")
             elif event.kind == "state" and self.control is not None:
                 self.control.set_state(event.value, event.extra)

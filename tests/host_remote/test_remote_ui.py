@@ -263,3 +263,32 @@ def test_app_plays_a_question_on_the_real_board(pygame_display):
     finally:
         app.close()
         board.stop()
+
+
+def test_passcode_changed_while_away_returns_to_the_connect_screen(pygame_display):
+    """GIVEN the app on the play screen WHEN the board restarts with a new passcode (sessions gone, old passcode
+    denied) THEN after the link is lost the app re-connects, is denied, and shows the connect screen with the reason."""
+    board = BoardDouble()
+    app = RemoteApp()
+    try:
+        app.connect("127.0.0.1", board.address[1], "1234")
+        app.client.quiet_after, app.client.lost_after = 0.2, 0.5
+
+        def on_play_screen():
+            app.pump()
+            return app.control is not None and app.control.snapshot is not None
+        assert app.client.wait_for(on_play_screen, 3)
+        board.passcode = "new-code"
+        board.forget_sessions()
+        board.silent = True
+        app.client.wait_for(lambda: app.client.state == "lost", 3)
+        board.silent = False
+
+        def back_on_connect_screen():
+            app.pump()
+            return app.control is None and "wrong passcode" in app.connect_screen.message
+        assert app.client.wait_for(back_on_connect_screen, 4)
+        assert app.screen is app.connect_screen
+    finally:
+        app.close()
+        board.close()
