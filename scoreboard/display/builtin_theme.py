@@ -17,7 +17,7 @@ BUILTIN_VALUES: dict[str, dict] = {
     "fonts": {},
     "sizes": {
         "title": 0.08, "topic": 0.05, "cell_value": 0.075, "name": 0.045, "score": 0.075, "timer": 0.2, "body": 0.05,
-        "small": 0.032, "margin": 0.015, "score_bar": 0.2, "header": 0.09,
+        "small": 0.032, "margin": 0.015, "score_bar": 0.22, "header": 0.09,
     },
     "images": {"background": "", "logo": ""},
     "sounds": {"buzz": "", "right": "", "wrong": "", "time": "", "tick": "", "volume": 0.8},

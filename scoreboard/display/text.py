@@ -59,6 +59,11 @@ class TextCache:
             self._fonts[key] = font
         return font
 
+    def line_height(self, path: str | None, px: int) -> int:
+        """The height a line really takes: the larger of the font's line spacing and a rendered line's height."""
+        font = self.font(path, px)
+        return max(font.get_linesize(), font.size("ЁЙу")[1])
+
     def render(self, path: str | None, px: int, text: str, color) -> pygame.Surface:
         key = (path, px, text, tuple(color))
         surface = self._renders.recall(key)
@@ -123,7 +128,7 @@ class TextCache:
         return best if best is not None else self._squeeze(path, text, width, height, min_px, max_lines)
 
     def _try(self, path, text, width, height, px, max_lines) -> Fit | None:
-        line_height = self.font(path, px).get_linesize()
+        line_height = self.line_height(path, px)
         width_of = lambda text: self.width(path, px, text)  # noqa: E731
         lines: list[str] = []
         for paragraph in text.split("\n"):
@@ -144,7 +149,7 @@ class TextCache:
 
     def _squeeze(self, path, text, width, height, px, max_lines) -> Fit:
         """At the smallest size: break inside long words, keep the lines that fit, end with an ellipsis."""
-        line_height = self.font(path, px).get_linesize()
+        line_height = self.line_height(path, px)
         width_of = lambda text: self.width(path, px, text)  # noqa: E731
         room = max(1, height // line_height)
         if max_lines:

@@ -43,7 +43,7 @@ def test_any_cyrillic_text_stays_inside_any_box(text, width, height):
     box and the size is never below the 3 % minimum."""
     surface = pygame.Surface((1000, 1000))
     canvas = Canvas(surface, load_theme(None), record=True)
-    box = pygame.Rect(0, 0, width, max(height, canvas.cache.font(FONT, canvas.min_px).get_linesize()))
+    box = pygame.Rect(0, 0, width, max(height, canvas.cache.line_height(FONT, canvas.min_px)))
     canvas.text(box, text, "title")
     drawn = canvas.texts()[0]
     assert box.contains(drawn.rect)

@@ -158,6 +158,9 @@ def score_bar(canvas: Canvas, snapshot: dict, now: float, box: pygame.Rect) -> N
     gap = canvas.px("margin")
     width = (box.w - gap * (len(players) - 1)) // len(players)
     stripe = max(4, box.h // 14)
+    path = theme.font("main")
+    min_line = canvas.cache.line_height(path, canvas.min_px)
+    status_line = canvas.cache.line_height(path, max(canvas.min_px, canvas.px("small")))
     for i, p in enumerate(players):
         seat = p.get("seat", i + 1)
         panel = pygame.Rect(box.left + i * (width + gap), box.top, width, box.h)
@@ -170,9 +173,11 @@ def score_bar(canvas: Canvas, snapshot: dict, now: float, box: pygame.Rect) -> N
         if mark.startswith(("mark:answering", "mark:turn")):
             canvas.fill(theme.color("accent"), panel, radius=radius, width=max(3, box.h // 25), tag=mark)
         inner = panel.inflate(-2 * gap, 0)
-        name_box = pygame.Rect(inner.left, panel.top + stripe + gap // 2, inner.w, int(box.h * 0.30))
-        score_box = pygame.Rect(inner.left, name_box.bottom, inner.w, int(box.h * 0.38))
-        status_box = pygame.Rect(inner.left, score_box.bottom, inner.w, panel.bottom - score_box.bottom - gap // 2)
+        # The name box holds two lines at the minimum size, so a long double-barrelled name wraps instead of "…";
+        # the status line holds one line of small text; the score takes the rest.
+        name_box = pygame.Rect(inner.left, panel.top + stripe + gap // 2, inner.w, 2 * min_line)
+        status_box = pygame.Rect(inner.left, panel.bottom - gap // 2 - status_line, inner.w, status_line)
+        score_box = pygame.Rect(inner.left, name_box.bottom, inner.w, status_box.top - name_box.bottom)
         text_color = theme.color("muted") if out else theme.color("text")
         canvas.text(name_box, p.get("name") or f"#{seat}", "name", text_color, tag=f"name:{seat}", max_lines=2)
         score = p.get("score", 0)

@@ -33,10 +33,12 @@ def _finalist_rows(canvas: Canvas, snapshot: dict, box: pygame.Rect, describe) -
         canvas.text(name_box, name_of(snapshot, seat), "name", theme.color("text"), align="left",
                     tag=f"finalist:{seat}", max_lines=2)
         rest = pygame.Rect(name_box.right, inner.top, inner.right - name_box.right, inner.h)
-        for j, (text, color_key, tag) in enumerate(describe(seat)):
-            share = rest.w // max(1, len(describe(seat)))
-            canvas.text(pygame.Rect(rest.left + j * share, rest.top, share, rest.h), text, "name",
-                        theme.color(color_key), align="right", tag=tag)
+        parts = describe(seat)
+        share = rest.w // max(1, len(parts))
+        space = canvas.px("margin") * 2
+        for j, (text, color_key, tag) in enumerate(parts):
+            canvas.text(pygame.Rect(rest.left + j * share + space, rest.top, share - space, rest.h), text, "name",
+                        theme.color(color_key), align="right", tag=tag, max_lines=1)  # shrink, never wrap
 
 
 def draw_final_stakes(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> None:
