@@ -231,13 +231,15 @@ class Board:
         canvas.text(pygame.Rect(0, canvas.h // 3, canvas.w, canvas.h // 3), canvas.theme.text("quit_confirm"),
                     "title", canvas.theme.color("text"), tag="quit")
 
-    def run(self) -> int:
+    def run(self, frames: int | None = None) -> int:
+        """Frames until Esc-Enter (or `frames` of them: a smoke test)."""
         tick = pygame.time.Clock()
         fps = self.config["board"].get("fps", 60)
         try:
-            while self.running:
+            while self.running and (frames is None or frames > 0):
                 self.frame()
                 tick.tick(fps)  # sleeps: an idle board costs almost no CPU
+                frames = None if frames is None else frames - 1
         finally:
             if self.links is not None:
                 self.links.stop()
@@ -247,7 +249,7 @@ class Board:
         return 0
 
 
-def run(config: dict, out=print) -> int:
+def run(config: dict, out=print, frames: int | None = None) -> int:
     import os
     os.environ.setdefault("SDL_VIDEO_ALLOW_SCREENSAVER", "0")   # a projector must never blank mid-game
     pygame.init()
@@ -269,4 +271,4 @@ def run(config: dict, out=print) -> int:
             pygame.mouse.set_visible(False)
     holder: list = []
     inbox, links = _links(config, holder, lambda: time.monotonic() - epoch, out)
-    return Board(config, session, epoch, screens, theme, inbox, links, out=out).run()
+    return Board(config, session, epoch, screens, theme, inbox, links, out=out).run(frames)

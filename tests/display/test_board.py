@@ -199,3 +199,20 @@ def test_digit_seats_fallback_maps_keys_to_presses():
     cmd = seats.command_for(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_3, mod=0, unicode="3", scancode=0), 4.5)
     assert (cmd.at, cmd.address, cmd.args) == (4.5, "/sg/button", (3,))
     assert seats.command_for(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a, mod=0, unicode="a", scancode=0), 1) is None
+
+
+def test_run_wires_screens_links_and_journal(tmp_path):
+    """GIVEN a config with an audience and a host window (dummy driver), OSC on loopback and a journal folder WHEN
+    `run` plays a few frames THEN it exits 0 having opened both windows and written a new journal."""
+    from scoreboard.display import board as board_module
+    from scoreboard.session import replay_snapshot
+    config = default_config()
+    config["board"].update(journal_dir=str(tmp_path / "games"), sounds=False, theme="light")
+    config["screens"] = [{"role": "audience", "display": 0, "size": [480, 270], "fullscreen": False},
+                         {"role": "host", "display": 1, "size": [320, 180], "fullscreen": False}]
+    config["osc"].update(bind="127.0.0.1", port=0, passcode="1234")
+    said = []
+    assert board_module.run(config, out=said.append, frames=5) == 0
+    journals = list((tmp_path / "games").glob("*.sqlite"))
+    assert len(journals) == 1 and replay_snapshot(journals[0])["phase"] == "setup"
+    assert any("new game novosibirsk-2007 1/9" in line for line in said)
