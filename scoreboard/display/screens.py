@@ -111,7 +111,8 @@ class Screen:
         if not force and key == self._last_key:
             return False
         same_frame = (self._last_key is not None and key[0] == self._last_key[0] and key[2:] == self._last_key[2:]
-                      and not key[1][-1] and not self._last_key[1][-1])   # [-1]: the fade step, full when fading
+                      and not key[1][-1] and not self._last_key[1][-1]    # [-1]: the fade step, full when fading
+                      and overlay is None)                                  # an overlay veils the whole frame
         self._last_key = key
         args = dict(status=status, host_question=host_question if self.spec.role == "host" else None,
                     tournament=tournament, record=True)
