@@ -11,6 +11,11 @@ if TYPE_CHECKING:
     from .game import Game
 
 SNAPSHOT_VERSION = 1
+# The snapshot travels in one UDP datagram (PROTOCOL §2): the growing lists show their newest entries only;
+# the journal keeps everything. A normal game has far fewer corrections, lots and score rows than this.
+KEEP_ADJUSTMENTS = 30
+KEEP_LOTS = 20
+KEEP_HISTORY = 400
 
 
 def build_snapshot(game: "Game") -> dict[str, Any]:
@@ -20,7 +25,8 @@ def build_snapshot(game: "Game") -> dict[str, Any]:
                 "phase": "setup", "paused": False, "paused_at": None, "players": [], "chooser": None,
                 "answering": None, "buttons_manual": False, "buttons_live": False, "round": None, "question": None,
                 "last": None, "auction": None, "final": None, "winner": None, "game_over": False,
-                "no_winner_reason": None, "shared_first": [], "screen": "board", "adjustments": [], "lots": [], "history": [],
+                "no_winner_reason": None, "shared_first": [], "screen": "board", "adjustments": [],
+                "adjustments_total": 0, "lots": [], "history": [],
                 "order": None, "title": None}
     reg = game.reg
     live = (st.phase in ("reading", "buzz_window") and not st.paused and not st.buttons_manual)
@@ -53,9 +59,10 @@ def build_snapshot(game: "Game") -> dict[str, Any]:
         "no_winner_reason": st.no_winner_reason,
         "shared_first": list(st.shared),
         "screen": st.screen,
-        "adjustments": [dict(a) for a in st.adjustments],
-        "lots": [dict(lot, among=list(lot["among"])) for lot in st.lots],
-        "history": [list(row) for row in st.history],
+        "adjustments": [dict(a) for a in st.adjustments[-KEEP_ADJUSTMENTS:]],
+        "adjustments_total": len(st.adjustments),
+        "lots": [dict(lot, among=list(lot["among"])) for lot in st.lots[-KEEP_LOTS:]],
+        "history": [list(row) for row in st.history[-KEEP_HISTORY:]],
     }
     return snap
 
@@ -149,6 +156,16 @@ def host_view(game: "Game") -> dict | None:
         planned = ((game.plan or {}).get("final") or {}).get("question")
         topic = st.final.topic
         q_info = {"round": None, "topic": None, "index": None, "value": None, "kind": st.final.kind}
+    elif st.phase == "topic_intro" and st.round is not None and st.round.topic is not None:
+        # sequential play: the host announces the topic and may read its explanation (P1)
+        k = st.round.topic - 1
+        ptopics = ((game.plan or {}).get("rounds") or [])
+        ptopics = ptopics[st.round.pack_round].get("topics") or [] if st.round.pack_round is not None else []
+        explanation = ptopics[k].get("explanation") if k < len(ptopics) else None
+        return {"round": st.round.index, "topic": k + 1, "index": None, "value": None, "kind": "topic",
+                "topic_name": st.round.topics[k].name, "topic_explanation": explanation, "text": None,
+                "answer": None, "accepts": [], "comment": None, "source": None, "author": None, "media": None,
+                "answer_media": None, "rev": game.rev}
     elif st.question is not None and st.phase not in ("round_intro", "choosing", "topic_intro", "game_over"):
         planned = _planned_question(game)
         topic = st.round.topics[st.question.topic - 1].name

@@ -121,3 +121,15 @@ def test_engine_refuses_a_command_past_an_unfired_deadline():
         game.apply(c)
     with pytest.raises(Refused, match="must fire"):
         game.apply(make(7, "/sg/button", 1))
+
+
+def test_snapshot_stays_small_enough_for_one_datagram_after_many_corrections():
+    # GIVEN 900 host corrections (G8) WHEN the snapshot is built THEN it keeps the newest 30, counts all, < 60 KB
+    import json
+    g = Play()
+    for i in range(900):
+        g.step("/sg/score/adjust", 1 + i % 3, 1, "поправка", dt=0.01)
+    snap = g.snap
+    assert len(snap["adjustments"]) == 30 and snap["adjustments_total"] == 900
+    assert snap["players"][0]["score"] == 300
+    assert len(json.dumps(snap, ensure_ascii=False).encode()) < 60_000
