@@ -248,3 +248,24 @@ def test_bz9_manual_mode_is_badged(games, theme):
         assert bool(canvas.texts("badge:manual")) == bool(snap.get("buttons_manual"))
         seen += bool(snap.get("buttons_manual"))
     assert seen
+
+
+def test_tb1_tiebreak_points_shown_for_the_tied_only(games, theme):
+    """GIVEN the novosibirsk tie-break round (TB1) WHEN drawn THEN each tied player's panel shows their tie-break
+    points and the player not in it is dimmed with no tie-break line."""
+    checked = 0
+    for snap, _, at in games["novosibirsk-2007"]:
+        rnd = snap.get("round") or {}
+        if not rnd.get("tiebreak") or snap["phase"] not in ("reveal", "answering"):
+            continue
+        canvas = render(snap, theme, at)
+        for p in snap["players"]:
+            texts = [d.text for d in canvas.texts(f"status:{p['seat']}")]
+            if p["in_play"]:
+                if snap["phase"] == "reveal":
+                    assert texts == [f"{theme.text('tiebreak')}: {p['tiebreak_score']}"]
+            else:
+                assert texts == []
+                assert canvas.texts(f"name:{p['seat']}")[0].rect  # still named, in the muted colour
+        checked += 1
+    assert checked >= 5

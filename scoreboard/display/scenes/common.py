@@ -144,7 +144,13 @@ def player_status(snapshot: dict, p: dict, now: float, theme) -> tuple[str, str,
             if seat in (final.get("judged") or []):
                 return theme.text("judged"), "accent", f"mark:judged:{seat}"
             return theme.text("to_judge"), "muted", f"mark:to_judge:{seat}"
-    if snapshot.get("chooser") == seat and phase in ("round_intro", "choosing", "reveal"):
+    rnd = snapshot.get("round") or {}
+    if snapshot.get("chooser") == seat and phase in ("round_intro", "choosing"):
+        return theme.text("chooser"), "accent", f"mark:chooser:{seat}"
+    if rnd.get("tiebreak") and p.get("in_play", True) and phase not in ("game_over",):
+        # The tie-break's own points decide (TB1–TB3): shown under the main score, which they never change.
+        return f"{theme.text('tiebreak')}: {score_text(p.get('tiebreak_score', 0))}", "accent", f"mark:tiebreak:{seat}"
+    if snapshot.get("chooser") == seat and phase == "reveal":
         return theme.text("chooser"), "accent", f"mark:chooser:{seat}"
     return "", "muted", ""
 
