@@ -23,6 +23,7 @@ MOMENTS = {
     "auction": ("novosibirsk-2007", "auction", 1, 0.5, []),
     "final-stakes": ("novosibirsk-2007", "final_stakes", 3, 0.0, []),
     "final-reveal": ("novosibirsk-2007", "final_reveal", 6, 0.0, []),
+    "tiebreak": ("novosibirsk-2007", "reveal", 44, 1.0, []),
     "winner": ("novosibirsk-2007", "game_over", 1, 2.0, []),
     "topic-intro": ("america-2005", "topic_intro", 2, 0.0, []),
     "window": ("america-2005", "buzz_window", 3, 2.2, []),
