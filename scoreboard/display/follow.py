@@ -11,6 +11,7 @@ import time
 import pygame
 
 from scoreboard.display.screens import Screen, ScreenSpec
+from scoreboard.display.snapshot_check import check_snapshot
 
 
 class ClockEstimate:
@@ -31,20 +32,32 @@ class ClockEstimate:
 
 
 class Follower:
-    """Draws what an OSC client last received; `step()` once per frame."""
+    """Draws what an OSC client last received; `step()` once per frame. A snapshot that fails the check is refused
+    (reported once) and the last good one stays on screen."""
 
-    def __init__(self, client, screen: Screen, clock=time.monotonic):
-        self.client, self.screen = client, screen
+    def __init__(self, client, screen: Screen, clock=time.monotonic, out=print):
+        self.client, self.screen, self.out = client, screen, out
         self.clock = ClockEstimate(clock)
         self.rev = None
+        self.good: dict | None = None
+        self.refused: list[str] = []
+        self._seen = None
 
     def step(self) -> bool:
         rev, snapshot = self.client.state
-        if snapshot is None:
+        if snapshot is not None and rev != self._seen:
+            self._seen = rev
+            problems = check_snapshot(snapshot)
+            if problems:
+                self.refused = problems
+                self.out(f"follow: state rev {rev} refused: {'; '.join(problems[:3])}")
+            else:
+                self.good, self.rev = snapshot, rev
+                self.clock.observe(snapshot)
+        if self.good is None:
             return False
-        self.clock.observe(snapshot)
-        self.rev = rev
-        return self.screen.render(snapshot, self.clock.now(), host_question=self.client.question)
+        question = self.client.question if isinstance(self.client.question, dict) else None
+        return self.screen.render(self.good, self.clock.now(), host_question=question)
 
 
 def parse_target(text: str) -> tuple[str, int]:

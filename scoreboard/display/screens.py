@@ -81,6 +81,7 @@ class Screen:
         self._last_key: tuple | None = None
         self._live: list[pygame.Rect] = []
         self.last_log: list = []
+        self.error: str | None = None
         self.frames = 0
 
     @property
@@ -116,23 +117,38 @@ class Screen:
         self._last_key = key
         args = dict(status=status, host_question=host_question if self.spec.role == "host" else None,
                     tournament=tournament, record=True)
-        drawn = False
-        if same_frame and not force and self._live:
-            for box in self._live:
-                self.surface.set_clip(box)
+        try:
+            drawn = False
+            if same_frame and not force and self._live:
+                for box in self._live:
+                    self.surface.set_clip(box)
+                    canvas = scenes.draw(self.surface, snapshot, self.theme, now, self.spec.role, **args)
+                self.surface.set_clip(None)
+                drawn = live_boxes(canvas.log) == self._live   # the layout moved (a lockout ended): draw it all
+            if not drawn:
                 canvas = scenes.draw(self.surface, snapshot, self.theme, now, self.spec.role, **args)
+                self._live = live_boxes(canvas.log)
+            self.last_log = canvas.log   # what the last frame drew (for tests and diagnostics)
+            self.error = None
+        except Exception as error:  # a drawing bug must not stop a game: say so on screen, keep the loop alive
             self.surface.set_clip(None)
-            drawn = live_boxes(canvas.log) == self._live   # the layout moved (a lockout ended): draw it all
-        if not drawn:
-            canvas = scenes.draw(self.surface, snapshot, self.theme, now, self.spec.role, **args)
-            self._live = live_boxes(canvas.log)
-        self.last_log = canvas.log   # what the last frame drew (for tests and diagnostics)
+            self._live, self.error = [], f"{type(error).__name__}: {error}"
+            self._draw_error()
         if overlay:
             overlay(self.surface)
         if self.window is not None:
             self.window.flip()
         self.frames += 1
         return True
+
+    def _draw_error(self) -> None:
+        from scoreboard.display.canvas import Canvas
+        canvas = Canvas(self.surface, self.theme)
+        canvas.fill(self.theme.color("background"))
+        canvas.text(pygame.Rect(0, canvas.h // 3, canvas.w, canvas.h // 6), self.theme.text("title"), "title",
+                    self.theme.color("text"))
+        canvas.text(pygame.Rect(canvas.w // 20, canvas.h * 3 // 4, canvas.w * 9 // 10, canvas.h // 5),
+                    f"display error: {self.error}", "small", self.theme.color("wrong"))
 
     def save(self, path) -> None:
         pygame.image.save(self.surface, str(path))
