@@ -48,19 +48,27 @@ def journal_path(board: dict) -> tuple[Path, bool]:
     return Path(board.get("journal_dir") or "games") / f"{stamp}.sqlite", False
 
 
-def open_session(board: dict, out=print):
-    """A recovered session for an existing journal (it comes back paused), else a new game from the config."""
-    from scoreboard.engine.commands import Command
+def open_session(board: dict, out=print, tournament: dict | None = None):
+    """A recovered session for an existing journal (it comes back paused), else a new game: the tournament's
+    scheduled game when one is configured, else the config's regulation and stage."""
+    from scoreboard.engine.commands import Command, make
     from scoreboard.session import Session
     path, exists = journal_path(board)
     if exists:
         session = Session.recover(path, live_seed=True)
         out(f"board: recovered {path} at rev {session.rev} (paused: unpause to go on)")
         return session, path, session.time
+    game = (tournament or {}).get("game")
+    commands = [("/sg/game/new", (board["regulation"], board["stage"]))]
+    if game:
+        from scoreboard.tournament.board_link import setup_commands
+        commands = setup_commands(tournament["file"], game)   # TournamentError stops the start with its reason
     path.parent.mkdir(parents=True, exist_ok=True)
     session = Session(path, live_seed=True)
-    session.submit(Command(0.0, "/sg/game/new", (board["regulation"], board["stage"])))
-    out(f"board: new game {board['regulation']} {board['stage']}, journal {path}")
+    for address, args in commands:
+        session.submit(make(0.0, address, *args))
+    out(f"board: new game {' '.join(map(str, commands[0][1][:2]))}"
+        f"{f' (tournament game {game})' if game else ''}, journal {path}")
     return session, path, 0.0
 
 
@@ -73,10 +81,20 @@ def _links(config: dict, inbox_box: list, clock, out=print):
         return None, None
     inbox = Inbox()
     inbox_box.append(inbox)
+    links_config = {k: config[k] for k in ("osc", "buttons") if k in config}
     try:
-        links = Links({k: config[k] for k in ("osc", "buttons") if k in config}, inbox, clock)
+        links = Links(links_config, inbox, clock)
         links.start()
-    except Exception as error:  # a busy port or a bad box path must not stop the game
+    except OSError as error:
+        # the OSC port is taken (another board?): keep the buttons, say why the remote cannot connect
+        out(f"board: OSC failed to start ({error}); buttons only — free the port or change osc.port")
+        try:
+            links = Links({**links_config, "osc": {**links_config.get("osc", {}), "enabled": False}}, inbox, clock)
+            links.start()
+        except Exception as second:
+            out(f"board: links failed to start: {second}")
+            return inbox, None
+    except Exception as error:  # a bad box path must not stop the game
         out(f"board: links failed to start: {error}")
         return inbox, None
     return inbox, links
@@ -125,8 +143,9 @@ class TournamentScreens:
 
 class Board:
     def __init__(self, config: dict, session, epoch: float, screens: list[Screen], theme, inbox=None, links=None,
-                 clock=time.monotonic, out=print):
+                 clock=time.monotonic, out=print, journal_path=None):
         self.config, self.session, self.epoch, self.screens = config, session, epoch, screens
+        self.journal_path = journal_path
         self.theme, self.inbox, self.links, self.clock, self.out = theme, inbox, links, clock, out
         board = config["board"]
         self.sounds = Sounds(theme, board.get("sounds", True))
@@ -202,9 +221,13 @@ class Board:
         if self.inbox is not None:
             for item in self.inbox.drain():
                 self.submit(item.cmd, item.on_result)
-        self.session.advance(now)
+        # deadlines fire a little late (the links' grace) so a press made just before the window closed, but
+        # delivered by a buffering USB adapter after it, still counts by its own timestamp (BZ2, BZ3)
+        self.session.advance(now - getattr(self.links, "deadline_grace", 0.0))
         if self.session.rev != self.published_rev:
             before, self.snapshot = self.snapshot, self.session.snapshot()
+            if self.snapshot["game_over"] and not before["game_over"]:
+                self._record_result()
             self.published_rev = self.session.rev
             if self.links is not None:
                 self.links.publish(self.snapshot, self.session.host_question())
@@ -223,6 +246,18 @@ class Board:
             if screen.spec.role == "host" and host_question is None:
                 host_question = self.session.host_question()
             screen.render(self.snapshot, now, self.status, host_question, self.tournament, overlay)
+
+    def _record_result(self) -> None:
+        """A scheduled tournament game ended: its result goes into the tournament file from the journal."""
+        tournament = self.config.get("tournament") or {}
+        if not (tournament.get("game") and tournament.get("file") and self.journal_path):
+            return
+        from scoreboard.tournament.board_link import record_result
+        from scoreboard.tournament.errors import TournamentError
+        try:
+            self.out(record_result(tournament["file"], tournament["game"], self.journal_path))
+        except TournamentError as error:
+            self.out(f"tournament: game {tournament['game']} NOT recorded: {error}")
 
     def _quit_overlay(self, surface) -> None:
         from scoreboard.display.canvas import Canvas
@@ -262,7 +297,15 @@ def run(config: dict, out=print, frames: int | None = None) -> int:
     theme = load_theme(board.get("theme"))
     for problem in theme.problems:
         out(f"theme: {problem} (the default is used)")
-    session, path, start = open_session(board, out)
+    try:
+        session, path, start = open_session(board, out, config.get("tournament"))
+    except Exception as error:   # a tournament game that cannot be set up: say which and why
+        from scoreboard.tournament.errors import TournamentError
+        if not isinstance(error, TournamentError):
+            raise
+        out(f"run: {error}")
+        pygame.quit()
+        return 2
     epoch = time.monotonic() - start
     screens = []
     for spec in config["screens"]:
@@ -271,4 +314,4 @@ def run(config: dict, out=print, frames: int | None = None) -> int:
             pygame.mouse.set_visible(False)
     holder: list = []
     inbox, links = _links(config, holder, lambda: time.monotonic() - epoch, out)
-    return Board(config, session, epoch, screens, theme, inbox, links, out=out).run(frames)
+    return Board(config, session, epoch, screens, theme, inbox, links, out=out, journal_path=path).run(frames)

@@ -28,7 +28,9 @@ BOARD_DEFAULTS: dict[str, Any] = {
     "confirm_quit": True,
 }
 SCREEN_DEFAULTS: dict[str, Any] = {"role": "audience", "display": 0, "size": [1920, 1080], "fullscreen": True}
-TOURNAMENT_DEFAULTS: dict[str, Any] = {"file": ""}
+# file: the tournament this board shows (bracket, standings); game: the scheduled game it plays, set up from the
+# file and recorded into it at game over (T-A6: two boards may share one file).
+TOURNAMENT_DEFAULTS: dict[str, Any] = {"file": "", "game": ""}
 
 
 def _links_defaults() -> dict[str, dict]:
@@ -83,6 +85,8 @@ def check_config(raw: dict, where: str) -> tuple[dict, list[Problem]]:
         else:
             config[section].update(table)   # the links check their own sections below
     board = config["board"]
+    if config["tournament"]["game"] and not config["tournament"]["file"]:
+        problems.append(Problem(where, "tournament.game", "needs tournament.file (the tournament the game is in)"))
     if not 10 <= board["fps"] <= 240:
         problems.append(Problem(where, "board.fps", f"must be 10..240, got {board['fps']}"))
     try:

@@ -78,7 +78,8 @@ def run(args) -> int:
         figures["record a result (SQLite WAL, fsync)"] = _stats(_timed(record, runs))
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
         import pygame
-        from scoreboard.tournament import screens, views
+        from scoreboard.display.scenes import tournament as screens
+        from scoreboard.tournament import views
         pygame.font.init()
         surface = pygame.Surface((1920, 1080))
         screens.draw(surface, "bracket", views.bracket_view(second), screens.DEFAULT_STYLE)   # fonts loaded once

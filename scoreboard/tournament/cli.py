@@ -189,7 +189,7 @@ def cmd_topic(args):
 
 
 def cmd_render(args):
-    from scoreboard.tournament.views import render_png
+    from scoreboard.display.scenes.tournament import render_png
     render_png(_open(args), args.kind, args.out, (args.width, args.height), stage=args.stage)
     print(f"{args.kind} → {args.out}")
 

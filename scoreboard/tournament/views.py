@@ -163,17 +163,3 @@ def standings_text(t) -> str:
     if champion:
         lines.append(f"champion: {', '.join(champion) if isinstance(champion, list) else champion}")
     return "\n".join(lines)
-
-
-def render_png(t, kind: str, out: str, size=(1280, 720), style: dict | None = None, stage: str | None = None) -> None:
-    import os
-    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    import pygame
-    from scoreboard.tournament import screens
-    pygame.font.init()
-    surface = pygame.Surface(size)
-    view = round_view(t, stage) if kind == "round" and stage else build(t, kind)
-    screens.draw(surface, kind, view, style or screens.DEFAULT_STYLE)
-    pygame.image.save(surface, out)

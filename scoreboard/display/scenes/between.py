@@ -130,7 +130,7 @@ def draw_tournament(canvas: Canvas, snapshot: dict, now: float, layout: Layout, 
     theme = canvas.theme
     if view is not None:
         try:
-            from scoreboard.tournament import screens
+            from scoreboard.display.scenes import tournament as screens
             draw_kind, data = view
             style = {"font_path": theme.font("main"), "fg": theme.color("text"), "bg": theme.color("background"),
                      "accent": theme.color("accent"), "muted": theme.color("muted")}

@@ -6,7 +6,8 @@ import json
 import pygame
 import pytest
 
-from scoreboard.tournament import demo, screens, views
+from scoreboard.display.scenes import tournament as screens
+from scoreboard.tournament import demo, views
 
 STYLE = dict(screens.DEFAULT_STYLE)
 

@@ -274,3 +274,16 @@ def _cross(surface, view, body, style):
         pygame.draw.line(surface, style["muted"], (body.left, y), (body.right, y), 1)
     fit(surface, "cell: the row player's score in the game with the column player (gold: finished ahead)",
         pygame.Rect(body.left, body.bottom - legend_h, body.width, legend_h), style["muted"], style, "center")
+
+
+def render_png(t, kind: str, out: str, size=(1280, 720), style: dict | None = None, stage: str | None = None) -> None:
+    """`scoreboard tournament render`: one tournament screen to a PNG, headless."""
+    import os
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    from scoreboard.tournament.views import build, round_view
+    pygame.font.init()
+    surface = pygame.Surface(size)
+    view = round_view(t, stage) if kind == "round" and stage else build(t, kind)
+    draw(surface, kind, view, style or DEFAULT_STYLE)
+    pygame.image.save(surface, out)

@@ -1,0 +1,80 @@
+"""A board playing a scheduled game: it sets the game up from the tournament file and records the result from its
+journal at game over (issue 6 item 1: nobody types scores twice; T-A6: results keyed by game)."""
+from __future__ import annotations
+
+import pygame
+
+from scoreboard.display.board import Board, open_session
+from scoreboard.display.config import default_config
+from scoreboard.display.screens import Screen, ScreenSpec
+from scoreboard.display.theme import load_theme
+from scoreboard.engine import make
+from scoreboard.tournament.board_link import setup_commands
+from scoreboard.tournament.service import Tournament
+
+from .helpers import names, register
+
+
+def _cup(path):
+    t = Tournament.create(path, "samara-2003", seed=4)
+    register(t, names(9), cups=["winter"])
+    t.draw()
+    game = t.store.games()[0]
+    t.close()
+    return game
+
+
+def test_board_sets_up_the_scheduled_game_and_records_its_result(path, tmp_path):
+    # GIVEN a samara cup with its first round drawn, and a board configured to play game G
+    pygame.init()
+    game = _cup(path)
+    config = default_config()
+    config["board"].update(journal=str(tmp_path / "g.sqlite"), sounds=False)
+    config["tournament"].update(file=str(path), game=game["id"])
+    lines = []
+    session, journal, start = open_session(config["board"], lines.append, config["tournament"])
+    # THEN the game is the tournament's: its regulation, stage, players by seat and the game's own seed
+    snap = session.snapshot()
+    assert snap["regulation"] == "samara-2003" and snap["stage"] == "cup"
+    assert [p["name"] for p in snap["players"]] == game["players"]
+    assert setup_commands(path, game["id"])[0][1][3] == session.game.st.seed
+    theme = load_theme("classic")
+    board = Board(config, session, 0.0, [Screen(ScreenSpec("audience", size=(320, 180)), theme, window=False)],
+                  theme, out=lines.append, clock=lambda: session.time, journal_path=journal)
+    # WHEN the game is played to its end (seat 1 takes topic 1, nothing else is answered)
+    t = 0.0
+    session.submit(make(t, "/sg/game/start"))
+    for k in range(1, 5):
+        for q in range(1, 6):
+            t += 1
+            session.submit(make(t, "/sg/select", k, q))
+            if k == 1:
+                session.submit(make(t, "/sg/button", 1))
+                session.submit(make(t, "/sg/judge/right"))
+            else:
+                session.submit(make(t, "/sg/time"))
+            board.frame()
+    session.submit(make(t + 1, "/sg/next"))
+    board.frame()
+    # THEN the board recorded it into the tournament, with the winner from the journal
+    assert session.snapshot()["winner"] == 1
+    assert any(f"game {game['id']} recorded" in line for line in lines), lines
+    t2 = Tournament(path)
+    recorded = [g for g in t2.store.games() if g["id"] == game["id"]][0]["result"]
+    t2.close()
+    assert recorded["winner"] == game["players"][0]
+
+
+def test_a_game_with_a_result_is_not_set_up_again(path, tmp_path):
+    game = _cup(path)
+    t = Tournament(path)
+    t.record_typed(game["id"], {"1": 30, "2": 20, "3": 10})
+    t.close()
+    config = default_config()
+    config["board"].update(journal=str(tmp_path / "g.sqlite"))
+    try:
+        open_session(config["board"], lambda *_: None, {"file": str(path), "game": game["id"]})
+    except Exception as error:
+        assert "has a result already" in str(error)
+    else:
+        raise AssertionError("a finished game was set up again")
