@@ -231,10 +231,3 @@ def parse_regulation(data: dict, source: str = "<regulation>") -> Regulation:
 
 
 
-
-def __getattr__(name: str):
-    # Compatibility: the file loaders moved to scoreboard.regulations (the engine does no I/O).
-    if name in ("load_regulation", "load_regulation_file", "known_regulations", "REGULATIONS_DIR"):
-        from scoreboard import regulations
-        return getattr(regulations, name)
-    raise AttributeError(name)
