@@ -82,25 +82,25 @@ def end_writing(t: Table) -> None:
     t.st.phase = "final_reveal"
 
 
-def judge(t: Table, seat: int, verdict: str) -> None:
+def _unrevealed_finalist(t: Table, seat: int, already: str) -> None:
     t.need_seat(seat)
     t.need_phase("final_reveal")
     f = t.st.final
     if seat not in f.eligible:
         raise Refused(f"seat {seat} is not in the final round")
     if seat in f.revealed:
-        raise Refused(f"seat {seat} has been revealed: correct the score instead (/sg/score/adjust)")
-    f.verdicts[seat] = verdict
+        raise Refused(f"seat {seat} has been revealed {already}")
+
+
+def judge(t: Table, seat: int, verdict: str) -> None:
+    _unrevealed_finalist(t, seat, "already: correct the score instead (/sg/score/adjust)")
+    t.st.final.verdicts[seat] = verdict
 
 
 def reveal(t: Table, seat: int) -> None:
-    t.need_seat(seat)
-    t.need_phase("final_reveal")
+    """FN2, FN4: one player's answer, stake and new score; the last reveal decides the game."""
+    _unrevealed_finalist(t, seat, "already")
     f = t.st.final
-    if seat not in f.eligible:
-        raise Refused(f"seat {seat} is not in the final round")
-    if seat in f.revealed:
-        raise Refused(f"seat {seat} has been revealed already")
     if seat not in f.verdicts:
         raise Refused(f"judge seat {seat}'s answer first (/sg/final/judge)")
     amount = f.stakes[seat]
