@@ -18,8 +18,9 @@ import pickle
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from . import auction, corrections, final, question, rounds
-from .commands import INTERNAL, NOT_HOST, BadCommand, Command, Refused, parse
+from . import rounds
+from .commands import NOT_HOST, BadCommand, Command, Refused, parse
+from .handlers import HANDLERS, OVER_OK, SETUP_OK
 from .regulation import Regulation, RegulationError, parse_regulation
 from .snapshot import build_snapshot, host_view
 from .state import Player, State
@@ -194,11 +195,16 @@ class Game:
         if problem:
             raise Refused(f"pack {cmd.args[0]!r}: {problem}")
         self.plans.append(plan)
-        st.plan = len(self.plans) - 1
+        self._use_plan(len(self.plans) - 1, cmd.at)
+
+    def _use_plan(self, index: int, at: float) -> None:
+        """Point the game at a loaded plan: its final topic, and the first board if play has started."""
+        st, plan = self.st, self.plans[index]
+        st.plan = index
         if plan.get("final") and plan["final"].get("topic"):
             st.final_topic = plan["final"]["topic"]
         if st.started:
-            st.round = rounds.build_round(Table(st, self.reg, plan, cmd.at), 0)
+            st.round = rounds.build_round(Table(st, self.reg, plan, at), 0)
 
     # -- rollback and undo --------------------------------------------------------------------------
     def _save(self) -> tuple[bytes, tuple[int, ...]]:
@@ -271,13 +277,7 @@ class Game:
     def _run_replayed(self, cmd: Command) -> None:
         if cmd.address == "/sg/pack/load":
             # the plan is already in self.plans: point at it again instead of appending a copy
-            index = next(i for i, p in enumerate(self.plans) if p is cmd.data)
-            self.st.plan = index
-            t = Table(self.st, self.reg, cmd.data, cmd.at)
-            if cmd.data.get("final") and cmd.data["final"].get("topic"):
-                self.st.final_topic = cmd.data["final"]["topic"]
-            if self.st.started:
-                self.st.round = rounds.build_round(t, 0)
+            self._use_plan(next(i for i, p in enumerate(self.plans) if p is cmd.data), cmd.at)
             return
         self._run(cmd)
 
@@ -297,135 +297,3 @@ def check_plan(plan: Any) -> str | None:
             if not isinstance(tp.get("questions", []), list):
                 return f"round {i} topic {k}: questions must be a list"
     return None
-
-
-# -- the command table ------------------------------------------------------------------------------
-def _next(t: Table) -> None:
-    """/sg/next: the one obvious next step of the current phase (docs/PROTOCOL.md has the table)."""
-    st = t.st
-    phase = st.phase
-    if phase == "setup":
-        rounds.start(t)
-    elif phase == "round_intro" and t.reg.order == "choice":
-        st.phase = "choosing"
-    elif phase in ("round_intro", "topic_intro"):
-        question.next_in_order(t)
-    elif phase == "reveal":
-        if rounds.board_empty(t):
-            rounds.end_of_round(t)
-        elif t.reg.order == "choice":
-            st.phase = "choosing"
-        else:
-            question.next_in_order(t)
-    elif phase == "reading":
-        question.reading_done(t)
-    elif phase == "buzz_window":
-        question.call_time(t)
-    elif phase == "after_wrong":
-        question.resume(t)
-    elif phase == "auction_answer" and st.question.reading:
-        question.reading_done(t)
-    elif phase == "final_stakes":
-        final.start(t)
-    elif phase == "final_answer":
-        final.end_writing(t)
-    elif phase == "final_reveal":
-        final.reveal_next(t)
-    else:
-        raise Refused({"choosing": "select a cell (/sg/select)",
-                       "answering": "judge the answer first",
-                       "auction_answer": "judge the answer first",
-                       "auction": "the auction is on: bid or pass"}.get(phase, f"no next step in {phase}"))
-
-
-def _name(t: Table, seat: int, name: str) -> None:
-    t.need_seat(seat)
-    if len(name) > 80:
-        raise Refused("a name is at most 80 characters")
-    if t.st.player(seat).name == name:
-        raise Refused(f"seat {seat} is named {name!r} already")
-    t.st.player(seat).name = name
-
-
-def _pause(t: Table) -> None:
-    if t.st.paused:
-        raise Refused("the game is paused already")
-    t.st.paused, t.st.paused_at = True, t.at
-
-
-def _unpause(t: Table) -> None:
-    st = t.st
-    if not st.paused:
-        raise Refused("the game is not paused")
-    shift = t.at - st.paused_at
-    if st.question is not None and st.question.deadline is not None:
-        st.question.deadline += shift
-    if st.question is not None and st.question.answer_started is not None:
-        st.question.answer_started += shift
-    if st.final is not None and st.final.deadline is not None:
-        st.final.deadline += shift
-    for p in st.players:
-        if p.locked_until is not None and p.locked_until > st.paused_at:
-            p.locked_until += shift
-    st.paused, st.paused_at = False, None
-
-
-def _screen(t: Table, scene: str) -> None:
-    if t.st.screen == scene:
-        raise Refused(f"the audience screen shows {scene} already")
-    t.st.screen = scene
-
-
-def _clock(t: Table) -> None:
-    st = t.st
-    if st.paused:
-        raise Refused("the game is paused: no clock runs")
-    if st.final is not None and st.final.deadline is not None and st.final.deadline <= t.at:
-        final.end_writing(t)
-    elif st.question is not None and st.question.deadline is not None and st.question.deadline <= t.at:
-        question.fire(t)
-    else:
-        raise Refused("no deadline has passed")
-
-
-def _select(t: Table, topic: int, index: int, mark: str | None = None) -> None:
-    question.select(t, topic, index, mark)
-
-
-HANDLERS: dict[str, Callable[..., None]] = {
-    "/sg/player/name": _name,
-    "/sg/topics": lambda t, *names: rounds.set_topics(t, names),
-    "/sg/game/start": rounds.start,
-    "/sg/chooser": rounds.set_chooser,
-    "/sg/select": _select,
-    "/sg/next": _next,
-    "/sg/reading/done": question.reading_done,
-    "/sg/judge/right": lambda t: question.judge(t, "right"),
-    "/sg/judge/wrong": lambda t: question.judge(t, "wrong"),
-    "/sg/resume": question.resume,
-    "/sg/time": question.call_time,
-    "/sg/answer/extend": question.extend,
-    "/sg/buttons/manual": question.manual,
-    "/sg/assign": question.assign,
-    "/sg/auction/bid": auction.bid,
-    "/sg/auction/allin": auction.allin,
-    "/sg/auction/pass": auction.pass_,
-    "/sg/final/topic": final.set_topic,
-    "/sg/final/stake": final.stake,
-    "/sg/final/start": final.start,
-    "/sg/final/judge": final.judge,
-    "/sg/final/reveal": final.reveal,
-    "/sg/score/adjust": lambda t, seat, delta, reason=None: corrections.adjust(t, seat, delta, reason),
-    "/sg/rejudge": corrections.rejudge,
-    "/sg/question/replace": corrections.replace,
-    "/sg/pause": _pause,
-    "/sg/unpause": _unpause,
-    "/sg/screen": _screen,
-    "/sg/button": question.press,
-    "/sg/clock": _clock,
-}
-SETUP_OK = frozenset({"/sg/player/name", "/sg/topics", "/sg/game/start", "/sg/chooser", "/sg/next",
-                      "/sg/final/topic", "/sg/pause", "/sg/unpause", "/sg/screen", "/sg/buttons/manual",
-                      "/sg/button"})
-OVER_OK = frozenset({"/sg/player/name", "/sg/screen", "/sg/pause", "/sg/unpause"})
-assert not INTERNAL - set(HANDLERS)
