@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from scoreboard import ROOT
-from scoreboard.engine import Refused, make
+from scoreboard.engine import Refused
 from scoreboard.journal import Journal
 from scoreboard.playthrough import steps
 from scoreboard.session import Session, replay_snapshot

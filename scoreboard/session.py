@@ -101,7 +101,7 @@ class Session:
             return read_regulation_table(name, self.regulations_dir)   # validated: every problem listed
         except RegulationError as error:
             raise Refused(str(error)) from None
-        except (OSError, tomllib.TOMLDecodeError) as error:
+        except OSError as error:   # the file vanished between the check and the read
             raise Refused(f"regulation {name!r}: {error}") from None
 
     def _apply(self, cmd: Command) -> None:
