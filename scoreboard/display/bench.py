@@ -1,4 +1,5 @@
-"""`scoreboard bench display`: frame times of each scene at 1080p and 4K, idle CPU, start-up to the first frame.
+"""`scoreboard bench display`: frame times of each scene at 1080p and 4K, idle CPU, start-up to the first frame, and
+press → first frame showing the answering player through the real board loop (`press_bench.py`).
 
 Runs on SDL's dummy video driver (one core, no GPU): a frame is a full redraw into a `pygame.Window` surface plus
 its flip, with the clock moving so the countdown digits change every frame — the worst case the loop meets.
@@ -129,6 +130,14 @@ def first_frame(runs: int) -> dict:
             "after_interpreter_start_s": round(statistics.median(s[1] for s in samples), 3), "runs": runs}
 
 
+def press_figures(trials: int) -> dict:
+    from scoreboard.display.press_bench import press_to_frame
+    figures = press_to_frame(trials)
+    figures.pop("samples")
+    figures.pop("shown")
+    return figures
+
+
 def run(args) -> int:
     from scoreboard.display.screens import use_dummy_drivers
     use_dummy_drivers()
@@ -139,6 +148,7 @@ def run(args) -> int:
         "1920x1080": frame_times((1920, 1080), 60 if quick else 300),
         "3840x2160": frame_times((3840, 2160), 20 if quick else 120),
         "idle": idle_cpu(1.0 if quick else 5.0),
+        "press_to_frame": press_figures(30 if quick else 600),
         "first_frame": first_frame(1 if quick else 5),
         "cpu": os.cpu_count(),
     }
@@ -159,6 +169,10 @@ def run(args) -> int:
     idle = figures["idle"]
     print(f"idle: {idle['cpu_percent_of_core']:.2f}% of a core over {idle['seconds']} s "
           f"({idle['loops']} loops, {idle['redraws']} redraws)")
+    pf = figures["press_to_frame"]
+    print(f"press -> first frame showing the answering player ({pf['size']}, {pf['fps']} fps, fake box on a pty, "
+          f"journaled): n={pf['n']} median {pf['median_ms']:.2f} ms, p99 {pf['p99_ms']:.2f} ms, "
+          f"max {pf['max_ms']:.2f} ms; p99 / {pf['target_p99_ms']:g} ms = {pf['ratio_p99_to_target']:.2f}")
     ff = figures["first_frame"]
     print(f"start-up to first frame: {ff['process_to_first_frame_s']:.3f} s "
           f"({ff['after_interpreter_start_s']:.3f} s after the interpreter started), median of {ff['runs']}")
