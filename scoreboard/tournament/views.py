@@ -1,13 +1,26 @@
 """JSON-able views of a tournament for the audience screen, and the board's setup of a scheduled game.
 
 `screen_view(t, scene)` answers the board's `/sg/screen bracket|standings`; `screens.draw` draws what it returns.
+Views carry data, never words: a label is `{"key": <theme string key>, field: value…}` (a field may be a label
+itself), stage ids and column codes stay codes; the scene turns them into the board's language via the theme.
 """
 from __future__ import annotations
+
+import re
 
 from scoreboard.tournament import flow_samara
 from scoreboard.tournament.errors import TournamentError
 
-CUP_NAMES = {"winter": "Winter cup", "spring": "Spring cup", "summer": "Summer cup"}
+CUP_NAMES = {"winter": "tn_cup_winter", "spring": "tn_cup_spring", "summer": "tn_cup_summer"}
+TITLES = {"novosibirsk-2007": "tn_novosibirsk", "america-2005": "tn_america", "samara-2003": "tn_samara"}
+# What decided a place at the line (ranking criterion names, as stored) -> theme string key.
+CRITERIA = {"cup sum": "tn_by_cup_sum", "points in this round": "tn_by_round_points", "score": "tn_by_score",
+            "players in the selection game": "tn_by_players", "questions answered right": "tn_by_right"}
+
+
+def label(key: str, **fields) -> dict:
+    """A piece of screen text as data: the theme string `key` with its fields."""
+    return {"key": key, **fields}
 
 
 def game_setup(t, game_id: str) -> dict:
@@ -26,12 +39,39 @@ def game_setup(t, game_id: str) -> dict:
 def _players(game: dict, reasons: dict | None = None, qualified=()) -> list[dict]:
     r = game["result"]
     if not r:
-        return [{"name": n, "score": None, "won": False, "advanced": False, "why": ""} for n in game["players"]]
+        return [{"name": n, "score": None, "won": False, "advanced": False, "why": None} for n in game["players"]]
     out = []
     for s in sorted(r["seats"], key=lambda s: (s["name"] != r["winner"], -s["score"], -s["tiebreak"])):
         out.append({"name": s["name"], "score": s["score"], "won": s["name"] == r["winner"],
-                    "advanced": s["name"] in qualified, "why": (reasons or {}).get(s["name"], "")})
+                    "advanced": s["name"] in qualified, "why": (reasons or {}).get(s["name"])})
     return out
+
+
+def _reasons(adv: dict, games: list[dict]) -> dict:
+    """Why each qualified player went on, as labels: won their game, by the cup sum (T-S3), a wild card (T-A3)."""
+    reasons = {w: label("tn_why_won", game=gid) for gid, w in (adv.get("by_game") or {}).items() if w}
+    sums = adv.get("sums") or {}
+    for name in adv.get("by_sum") or []:
+        reasons[name] = label("tn_why_cup_sum", sum=sums.get(name, 0))
+    game_of = {n: g["id"] for g in games for n in g["players"]}
+    score = {x["name"]: x.get("score", 0) for x in adv.get("seconds") or []}
+    for name in adv.get("wild_cards") or []:
+        reasons[name] = label("tn_why_wild_card", game=game_of.get(name, "?"), score=score.get(name, 0))
+    return reasons
+
+
+def _cut(adv: dict):
+    """Why the last one in got ahead of the first one out, as a label (None when nobody was left out)."""
+    ranked, taken = (adv.get("ranked"), len(adv.get("by_sum") or [])) if "ranked" in adv else \
+        (adv.get("seconds"), len(adv.get("wild_cards") or []))
+    if not ranked or taken <= 0 or taken >= len(ranked):
+        return None
+    a, b = ranked[taken - 1], ranked[taken]
+    by = a.get("decided_by")
+    if by in (None, "lot") or by not in a or by not in b:
+        return label("tn_cut_lot", above=a["name"], below=b["name"])
+    return label("tn_cut", above=a["name"], below=b["name"], by=label(CRITERIA[by]) if by in CRITERIA else by,
+                 a=a[by], b=b[by])
 
 
 def bracket_view(t) -> dict:
@@ -47,14 +87,14 @@ def bracket_view(t) -> dict:
             cells = []
             for k in range(1, count + 1):
                 if order.index(stage_id) == 0:
-                    feed = ["to be drawn"]
+                    feed = [label("tn_to_be_drawn")]
                 elif t.format == "america-2005" and stage_id == "1/3":
-                    feed = ["selection winners", "and wild cards"]
+                    feed = [label("tn_selection_winners"), label("tn_and_wild_cards")]
                 else:
-                    feed = [f"winner {order[order.index(stage_id) - 1]}-{j}" for j in
+                    feed = [label("tn_winner_of", game=f"{order[order.index(stage_id) - 1]}-{j}") for j in
                             ((3 * k - 2, 3 * k - 1, 3 * k) if stage_id == "1/3" else (1, 2, 3))]
                 cells.append({"id": f"{stage_id}-{k}" if count > 1 else "final", "done": False,
-                              "players": [{"name": f, "score": None, "won": False, "placeholder": True} for f in feed if f]})
+                              "players": [{"name": f, "score": None, "won": False, "placeholder": True} for f in feed]})
         columns.append({"title": stage_id, "games": cells})
     champion = t.standings().get("champion")
     return {"kind": "bracket", "title": _title(t), "columns": columns, "champion": champion}
@@ -67,17 +107,19 @@ def round_view(t, stage_id: str | None = None) -> dict:
     if not stage:
         raise TournamentError("no round drawn yet")
     adv = stage["advancement"] or {}
-    reasons, qualified = adv.get("reasons", {}), set(adv.get("qualified", []))
-    games = [{"id": g["id"], "players": _players(g, reasons, qualified), "done": g["result"] is not None}
-             for g in t.store.games(stage["id"])]
+    stored = t.store.games(stage["id"])
+    reasons, qualified = _reasons(adv, stored), set(adv.get("qualified", []))
+    games = [{"id": g["id"], "number": _number(g["id"], stage["id"]), "players": _players(g, reasons, qualified),
+              "done": g["result"] is not None} for g in stored]
     if stage["id"].split("-")[0] in CUP_NAMES:
         cup, number = stage["id"].rsplit("-", 1)
-        title = f"{CUP_NAMES[cup]} · " + ("final" if adv.get("final") else f"round {number}")
+        title = label("tn_cup_final", cup=label(CUP_NAMES[cup])) if adv.get("final") else \
+            label("tn_cup_round", cup=label(CUP_NAMES[cup]), n=int(number) if number.isdigit() else number)
     else:
-        title = "Selection games"
-    advanced = [{"name": n, "why": reasons.get(n, "")} for n in adv.get("qualified", [])]
-    legend = "✓ goes on · " + ("Σ by cup sum" if t.format == "samara-2003" else "WC wild card") + " · gold: won the game"
-    return {"kind": "round", "title": title, "games": games, "advanced": advanced, "note": adv.get("cut") or "",
+        title = label("tn_selection")
+    advanced = [{"name": n, "why": reasons.get(n)} for n in adv.get("qualified", [])]
+    legend = label("tn_legend_samara" if t.format == "samara-2003" else "tn_legend_america")
+    return {"kind": "round", "title": title, "games": games, "advanced": advanced, "note": _cut(adv),
             "done": stage["state"] == "advanced", "legend": legend}
 
 
@@ -87,15 +129,15 @@ def standings_view(t) -> dict:
         if st["super9"]:
             rows = [[x["place"], x["name"], f"{x['points']:g}", x["wins"], f"{x['total']:g}"]
                     for x in st["super9"]["lines"]]
-            return {"kind": "standings", "title": "Super Nine", "highlight": 3,
-                    "columns": ["#", "Player", "Points", "Wins", "Game points"], "rows": rows}
+            return {"kind": "standings", "title": label("tn_super_nine"), "highlight": 3,
+                    "columns": ["place", "player", "points", "wins", "game_points"], "rows": rows}
         rows = [[x["rank"], x["name"], f"{x['points']:g}", f"{x['summer_points']:g}", x["wins"], f"{x['weighted']:g}"]
                 for x in st["season"]]
-        return {"kind": "standings", "title": "Championship", "highlight": 9,
-                "columns": ["#", "Player", "Points", "Summer", "Wins", "Wtd Σ"], "rows": rows}
+        return {"kind": "standings", "title": _title(t), "highlight": 9,
+                "columns": ["place", "player", "points", "summer", "wins", "weighted"], "rows": rows}
     rows = [[p["place"], p["name"], f"{p['score']:g}"] for p in st["places"]]
-    return {"kind": "standings", "title": _title(t) + (" · final" if rows else " · no final yet"), "highlight": 3,
-            "columns": ["#", "Player", "Score"], "rows": rows}
+    return {"kind": "standings", "title": label("tn_final_of" if rows else "tn_no_final_yet", tournament=_title(t)),
+            "highlight": 3, "columns": ["place", "player", "score"], "rows": rows}
 
 
 def cross_view(t) -> dict:
@@ -114,7 +156,7 @@ def cross_view(t) -> dict:
         cells.append(row)
     players = [{"number": x["number"], "name": x["name"], "points": x["points"], "place": x["place"]}
                for x in by_number]
-    return {"kind": "cross", "title": "Super Nine", "players": players, "cells": cells}
+    return {"kind": "cross", "title": label("tn_super_nine"), "players": players, "cells": cells}
 
 
 def screen_view(t, scene: str) -> tuple[str, dict]:
@@ -150,16 +192,24 @@ def build(t, kind: str) -> dict:
     return {"bracket": bracket_view, "round": round_view, "standings": standings_view, "cross": cross_view}[kind](t)
 
 
-def _title(t) -> str:
-    return {"novosibirsk-2007": "Novosibirsk championship", "america-2005": "America open",
-            "samara-2003": "Samara championship"}[t.format]
+def _number(game_id: str, stage_id: str) -> int | None:
+    """A game's number within its round ('winter-2-3' in winter-2 → 3, selection's 'S3' → 3), else None."""
+    match = re.fullmatch(rf"(?:{re.escape(stage_id)}-|S)(\d+)", game_id)
+    return int(match.group(1)) if match else None
 
 
-def standings_text(t) -> str:
+def _title(t) -> dict:
+    return label(TITLES[t.format])
+
+
+def standings_text(t, text=None) -> str:
+    """The standings as plain text for the terminal, in the default theme's language (or `text(key, **fields)`)."""
+    from scoreboard.display.scenes.tournament import column_name, default_text, say
+    text = text or default_text()
     view = standings_view(t)
-    lines = [view["title"], "  ".join(view["columns"])]
+    lines = [say(view["title"], text), "  ".join(column_name(c, text) for c in view["columns"])]
     lines += ["  ".join(str(c) for c in row) for row in view["rows"]]
     champion = t.standings().get("champion")
     if champion:
-        lines.append(f"champion: {', '.join(champion) if isinstance(champion, list) else champion}")
+        lines.append(f"{text('tn_champion')}: {', '.join(champion) if isinstance(champion, list) else champion}")
     return "\n".join(lines)

@@ -104,7 +104,8 @@ def test_bold_text_fits_too(fonts):
 @pytest.mark.parametrize("fmt", ["novosibirsk-2007", "america-2005", "samara-2003"])
 def test_screens_before_the_first_draw(fonts, tmp_path, fmt):
     """GIVEN a tournament with players but no draw yet WHEN the board shows `bracket` and `standings`
-    THEN both draw, and an undrawn 1/9 final says 'to be drawn' (never a winner of a game that does not exist)."""
+    THEN both draw, and an undrawn 1/9 final says 'to be drawn' (never a winner of a game that does not exist):
+    as codes in the view, as «жеребьёвка впереди» / «победитель 1/9-1» in the default (Russian) theme's words."""
     from scoreboard.tournament.service import Tournament
     t = Tournament.create(tmp_path / "t.sqlite", fmt, seed=1)
     for i in range(18):
@@ -113,5 +114,159 @@ def test_screens_before_the_first_draw(fonts, tmp_path, fmt):
         kind, view = views.screen_view(t, scene)
         screens.draw(pygame.Surface((1280, 720)), kind, view, STYLE)
         if kind == "bracket" and fmt == "novosibirsk-2007":
-            assert view["columns"][0]["games"][0]["players"][0]["name"] == "to be drawn"
-            assert "winner 1/9-1" in [p["name"] for p in view["columns"][1]["games"][0]["players"]]
+            assert view["columns"][0]["games"][0]["players"][0]["name"] == {"key": "tn_to_be_drawn"}
+            feeds = view["columns"][1]["games"][0]["players"]
+            assert {"key": "tn_winner_of", "game": "1/9-1"} in [p["name"] for p in feeds]
+            text = screens.default_text()
+            assert screens.say(view["columns"][0]["games"][0]["players"][0]["name"], text) == "жеребьёвка впереди"
+            assert [screens.say(p["name"], text) for p in feeds] == [f"победитель 1/9-{k}" for k in (1, 2, 3)]
+
+
+# --- The board's language: views carry codes, the scene says them in the theme's words --------------------------
+
+FORMATS = [("novosibirsk-2007", "1/3"), ("novosibirsk-2007", None), ("america-2005", "selection"),
+           ("america-2005", None), ("samara-2003", "winter-2"), ("samara-2003", "summer-1"), ("samara-2003", None)]
+
+
+@pytest.fixture(scope="module")
+def tournaments(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("t")
+    return [demo.build(folder / f"{i}.sqlite", fmt, until) for i, (fmt, until) in enumerate(FORMATS)]
+
+
+def _every_view(t):
+    for kind in ("bracket", "standings"):
+        yield views.screen_view(t, kind)
+    if t.format != "novosibirsk-2007":
+        yield "standings", views.standings_view(t)
+
+
+def _labels(value):
+    """Every label ({"key": …}) anywhere in a view."""
+    if isinstance(value, dict):
+        if isinstance(value.get("key"), str):
+            yield value
+        for v in value.values():
+            yield from _labels(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _labels(v)
+
+
+def _english_theme(tmp_path):
+    from scoreboard.display.theme import load_theme
+    folder = tmp_path / "en"
+    folder.mkdir()
+    (folder / "theme.toml").write_text('[meta]\nname = "en"\nlanguage = "en"\n', encoding="utf-8")
+    theme = load_theme(folder)
+    assert not theme.problems and theme.language == "en"
+    return theme
+
+
+def _record(monkeypatch):
+    """Every text the scene draws, with its box and the drawn rect (the real `fit` still draws it)."""
+    drawn, real = [], screens.fit
+
+    def spy(surface, text, rect, *args, **kwargs):
+        out = real(surface, text, rect, *args, **kwargs)
+        drawn.append((str(text), pygame.Rect(rect), out))
+        return out
+    monkeypatch.setattr(screens, "fit", spy)
+    return drawn
+
+
+def test_every_label_of_every_screen_is_a_theme_string_in_both_languages(tournaments):
+    """GIVEN tournaments of each format at several stages WHEN their screen views are built
+    THEN they stay JSON-able, every label key is a UI string of the default theme in ru and en (so a theme may
+    override it), and every label says a full sentence in both (no '{field}' left unfilled)."""
+    from scoreboard.display.builtin_theme import BUILTIN_STRINGS, BUILTIN_STRINGS_EN
+    from scoreboard.display.theme import load_theme
+    ru = load_theme().text
+    seen = set()
+    for t in tournaments:
+        for kind, view in _every_view(t):
+            assert json.loads(json.dumps(view, ensure_ascii=False)) == view
+            for lab in _labels(view):
+                assert lab["key"] in BUILTIN_STRINGS and lab["key"] in BUILTIN_STRINGS_EN, lab
+                seen.add(lab["key"])
+                words = screens.say(lab, ru)
+                assert "{" not in words and "tn_" not in words, words
+    # the pieces every format needs were met: titles, cup rounds, reasons, the cut note, the legend
+    assert {"tn_novosibirsk", "tn_america", "tn_samara", "tn_cup_round", "tn_super_nine", "tn_why_won",
+            "tn_why_cup_sum", "tn_why_wild_card", "tn_legend_samara", "tn_legend_america"} <= seen
+
+
+def test_screens_speak_russian_by_default_and_the_board_themes_language(fonts, tmp_path, tournaments, monkeypatch):
+    """GIVEN the novosibirsk bracket, a samara cup round and the Super Nine cross-table
+    WHEN drawn with the default theme THEN the hall reads Russian («Чемпионат Новосибирска», «1/9 финала», «Финал»,
+    «Зимний кубок · 2-й тур», «Супердевятка») and no English label;
+    WHEN drawn with the style of a board whose theme is English THEN the same screens say it in English."""
+    drawn = _record(monkeypatch)
+    screens_ = [("bracket", views.bracket_view(tournaments[0])), ("round", views.round_view(tournaments[4])),
+                ("cross", views.cross_view(tournaments[6])), ("standings", views.standings_view(tournaments[5]))]
+    for kind, view in screens_:
+        screens.draw(pygame.Surface((1280, 720)), kind, view, STYLE)
+    ru = {text for text, _, _ in drawn}
+    assert {"Чемпионат Новосибирска", "1/9 финала", "1/3 финала", "Финал", "Зимний кубок · 2-й тур",
+            "Супердевятка", "Чемпионат Самары", "Игрок", "Очки"} <= ru
+    english = ("winner", "final", "Champion", "cell:", "Pts", "Player", "round", "cup", "goes on", "drawn")
+    assert not [x for x in ru if any(word in x for word in english)]
+    drawn.clear()
+    style = screens.theme_style(_english_theme(tmp_path))
+    for kind, view in screens_:
+        screens.draw(pygame.Surface((1280, 720)), kind, view, style)
+    en = {text for text, _, _ in drawn}
+    assert {"Novosibirsk championship", "1/9 final", "Final", "Winter cup · round 2", "Super Nine", "Player"} <= en
+    assert not en & {"Чемпионат Новосибирска", "1/9 финала", "Финал", "Супердевятка", "Игрок", "Очки"}
+
+
+def test_board_style_takes_colours_font_and_language_from_its_theme(fonts, tmp_path, tournaments):
+    """GIVEN a board theme WHEN the board asks for the tournament style THEN it has the theme's background, text,
+    accent and muted colours, its main font and its `text`; a drawn bracket is filled with the theme's background
+    and its title is in the theme's accent."""
+    theme = _english_theme(tmp_path)
+    style = screens.theme_style(theme)
+    assert (style["bg"], style["fg"], style["accent"], style["muted"]) == (
+        theme.color("background"), theme.color("text"), theme.color("accent"), theme.color("muted"))
+    assert style["font_path"] == theme.font("main") and style["text"]("tn_stage_final") == "Final"
+    surface = pygame.Surface((1280, 720))
+    screens.draw(surface, "bracket", views.bracket_view(tournaments[1]), style)
+    assert surface.get_at((2, 700))[:3] == theme.color("background")
+    assert theme.color("accent") in _colours(surface, pygame.Rect(0, 0, 1280, 80))
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1024, 768)])
+def test_long_russian_names_and_labels_fit_their_boxes_at_three_percent(fonts, tournaments, monkeypatch, size):
+    """GIVEN every screen with each person's name replaced by a long Russian double-barrelled name
+    WHEN drawn in Russian THEN every text stays inside its box and no text is smaller than 3 % of the screen
+    height (a name becomes «И. Фамилия» or is cut with an ellipsis rather than shrink further)."""
+    long = "Константин Константинопольский-Щедрин"
+
+    def lengthen(value):
+        if isinstance(value, dict):
+            return {k: (long + str(i) if k in ("name", "above", "below") and isinstance(v, str) else lengthen(v))
+                    for i, (k, v) in enumerate(value.items())}
+        return [lengthen(v) for v in value] if isinstance(value, list) else value
+
+    drawn = _record(monkeypatch)
+    for t in tournaments:
+        for kind, view in _every_view(t):
+            view = lengthen(view)
+            if kind == "standings":
+                view["rows"] = [[row[0], long, *row[2:]] for row in view["rows"]]
+            drawn.clear()
+            screens.draw(pygame.Surface(size), kind, view, STYLE)
+            assert drawn
+            for text, box, out in drawn:
+                assert out.width <= box.width + 1, (kind, text, box, out)
+                assert out.height >= 0.03 * size[1] - 1, (kind, text, out)
+
+
+def test_standings_text_for_the_terminal_uses_the_theme_words(tournaments, tmp_path):
+    """GIVEN a finished samara season THEN `scoreboard tournament standings` prints the Super Nine table with
+    Russian headers and the champion line (default theme), or English ones with an English theme's text."""
+    text = views.standings_text(tournaments[6])
+    assert text.splitlines()[0] == "Супердевятка" and "Игрок" in text.splitlines()[1]
+    assert "Чемпион: " in text
+    en = views.standings_text(tournaments[6], _english_theme(tmp_path).text)
+    assert en.splitlines()[0] == "Super Nine" and en.splitlines()[1].split()[:3] == ["#", "Player", "Points"]

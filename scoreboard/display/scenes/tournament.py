@@ -2,6 +2,9 @@
 
 `draw(surface, kind, view, style)` draws a view from `views.py` and changes nothing else. Every text is fitted to its
 box: the font shrinks until it fits, never below 3 % of the screen height (then the text is cut with an ellipsis).
+Words come from the theme: a view's labels (`{"key": …, fields}`), stage ids and column codes become the theme's UI
+strings through `style["text"]` (the board passes its theme's `text`; `theme_style(theme)` builds the whole style),
+otherwise through the default theme.
 """
 from __future__ import annotations
 
@@ -10,7 +13,41 @@ import pygame
 DEFAULT_STYLE = {"font_path": None, "fg": (240, 240, 240), "bg": (12, 20, 60), "accent": (255, 200, 40),
                  "muted": (130, 140, 170)}
 MIN_TEXT = 0.03
+STAGES = {"1/9": "tn_stage_1_9", "1/3": "tn_stage_1_3", "final": "tn_stage_final", "selection": "tn_stage_selection"}
 _fonts: dict = {}
+_default: list = []
+
+
+def default_text():
+    """The default theme's `text(key, **fields)`, loaded once (the board passes its own theme's instead)."""
+    if not _default:
+        from scoreboard.display.theme import load_theme
+        _default.append(load_theme().text)
+    return _default[0]
+
+
+def theme_style(theme) -> dict:
+    """The style the board draws these screens with: its theme's font, colours and language."""
+    return {"font_path": theme.font("main"), "fg": theme.color("text"), "bg": theme.color("background"),
+            "accent": theme.color("accent"), "muted": theme.color("muted"), "text": theme.text}
+
+
+def say(value, text) -> str:
+    """A view's value in words: a label `{"key": k, field: …}` through the theme (fields may be labels too),
+    a number without a trailing .0, anything else (a name, a game id) as it is."""
+    if isinstance(value, dict) and isinstance(value.get("key"), str):
+        return text(value["key"], **{k: say(v, text) for k, v in value.items() if k != "key"})
+    if isinstance(value, float):
+        return f"{value:g}"
+    return "" if value is None else str(value)
+
+
+def column_name(code: str, text) -> str:
+    return text(f"tn_col_{code}")
+
+
+def stage_name(stage_id: str, text) -> str:
+    return text(STAGES[stage_id]) if stage_id in STAGES else str(stage_id)
 
 
 def _font(path, size):
@@ -71,9 +108,11 @@ def draw(surface, kind: str, view: dict, style: dict | None = None) -> None:
     if kind not in ("bracket", "round", "standings", "cross"):
         raise ValueError(f"no tournament screen kind {kind!r} (bracket, round, standings, cross)")
     style = {**DEFAULT_STYLE, **(style or {})}
+    if not callable(style.get("text")):
+        style["text"] = default_text()
     surface.fill(style["bg"])
     w, h = surface.get_size()
-    fit(surface, view.get("title", ""), pygame.Rect(w * 0.03, h * 0.015, w * 0.94, h * 0.08), style["accent"], style,
+    fit(surface, say(view.get("title", ""), style["text"]), pygame.Rect(w * 0.03, h * 0.015, w * 0.94, h * 0.08), style["accent"], style,
         "center", bold=True)
     body = pygame.Rect(w * 0.02, h * 0.11, w * 0.96, h * 0.86)
     {"bracket": _bracket, "round": _round, "standings": _standings, "cross": _cross}[kind](surface, view, body, style)
@@ -90,8 +129,9 @@ def _game_box(surface, game, rect, style, size):
     for i, p in enumerate(game["players"]):
         line = pygame.Rect(rect.left + pad, rect.top + i * line_h, rect.width - 2 * pad, line_h)
         color = style["accent"] if p.get("won") else style["muted"] if p.get("placeholder") else style["fg"]
-        fit(surface, p["name"], pygame.Rect(line.left, line.top, line.width - score_w, line.height), color,
-            style, bold=p.get("won", False), size=size, alt=None if p.get("placeholder") else short_name(p["name"]))
+        name = say(p["name"], style["text"])
+        fit(surface, name, pygame.Rect(line.left, line.top, line.width - score_w, line.height), color,
+            style, bold=p.get("won", False), size=size, alt=None if p.get("placeholder") else short_name(name))
         if p.get("score") is not None:
             fit(surface, f"{p['score']:g}", pygame.Rect(line.right - score_w, line.top, score_w, line.height), color,
                 style, "right", bold=p.get("won", False), size=size)
@@ -124,10 +164,11 @@ def _bracket(surface, view, body, style):
             box_h = min(slot * 0.9, rows * h * 0.065)
             top = (lambda i: area_top + i * slot) if grouped and c == 1 else \
                 (lambda i: area_top + i * slot + (slot - box_h) / 2)
-            rects = [pygame.Rect(x, top(i), unit * 0.8, box_h) for i in range(len(games))]
+            wide = 0.95 if c == len(columns) - 1 else 0.8      # nothing to the right of the last column
+            rects = [pygame.Rect(x, top(i), unit * wide, box_h) for i in range(len(games))]
             title = pygame.Rect(x, body.top, unit * 0.8, body.height * 0.05)
-        fit(surface, column["title"], title, style["muted"], style, "center")
-        names = [p["name"] for g in games for p in g["players"]]
+        fit(surface, stage_name(column["title"], style["text"]), title, style["muted"], style, "center")
+        names = [say(p["name"], style["text"]) for g in games for p in g["players"]]
         size = fitting_size(surface, names, rects[0].width * 0.76, rects[0].height / rows, style, bold=True)
         for game, rect in zip(games, rects):
             _game_box(surface, game, rect, style, size)
@@ -150,7 +191,7 @@ def _bracket(surface, view, body, style):
         champion = view["champion"]
         champion = ", ".join(champion) if isinstance(champion, list) else champion
         width = body.right - last.left
-        fit(surface, "Champion", pygame.Rect(last.left, last.bottom + body.height * 0.02, width, body.height * 0.06),
+        fit(surface, style["text"]("tn_champion"), pygame.Rect(last.left, last.bottom + body.height * 0.02, width, body.height * 0.06),
             style["muted"], style, "left")
         fit(surface, champion, pygame.Rect(last.left, last.bottom + body.height * 0.08, width, body.height * 0.08),
             style["accent"], style, "left", True, alt=short_name(champion))
@@ -169,14 +210,15 @@ def _round(surface, view, body, style):
     lines = 1 + max((len(g["players"]) for g in games), default=3)
     lh = min((cell_h - 12) / lines, surface.get_height() * 0.075)
     texts = [("✓ " if p.get("advanced") else "") + p["name"] for g in games for p in g["players"]]
-    tags = [_tag(p) for g in games for p in g["players"]]
+    tags = [_tag(p, style["text"]) for g in games for p in g["players"]]
     size = min(fitting_size(surface, texts, cell_w * 0.55 - 8, lh, style, bold=True),
                fitting_size(surface, [t for t in tags if t] or ["0"], cell_w * 0.45 - 16, lh, style))
     for i, game in enumerate(games):
         r, c = divmod(i, cols)
         cell = pygame.Rect(left + c * cell_w + 4, body.top + r * cell_h + 4, cell_w - 8, lh * lines + 4)
         pygame.draw.rect(surface, style["muted"], cell, width=2, border_radius=6)
-        fit(surface, game["id"], pygame.Rect(cell.left + 8, cell.top, cell.width - 16, lh), style["muted"], style,
+        caption = style["text"]("tn_game_n", n=game["number"]) if game.get("number") else game["id"]
+        fit(surface, caption, pygame.Rect(cell.left + 8, cell.top, cell.width - 16, lh), style["muted"], style,
             size=size)
         for j, p in enumerate(game["players"]):
             y = cell.top + (j + 1) * lh
@@ -185,26 +227,29 @@ def _round(surface, view, body, style):
             mark = "✓ " if p.get("advanced") else ""
             fit(surface, mark + p["name"], pygame.Rect(cell.left + 8, y, cell.width * 0.55 - 8, lh), color, style,
                 bold=bool(gone_on), size=size, alt=mark + short_name(p["name"]))
-            fit(surface, _tag(p), pygame.Rect(cell.left + cell.width * 0.55, y, cell.width * 0.45 - 12, lh), color,
+            fit(surface, _tag(p, style["text"]), pygame.Rect(cell.left + cell.width * 0.55, y, cell.width * 0.45 - 12, lh), color,
                 style, "right", size=size)
     if view.get("note"):
-        fit(surface, view["note"], pygame.Rect(body.left, body.bottom - 2 * foot_h, body.width, foot_h),
-            style["fg"], style, "center")
-    fit(surface, view.get("legend", ""), pygame.Rect(
+        fit(surface, say(view["note"], style["text"]), pygame.Rect(body.left, body.bottom - 2 * foot_h, body.width,
+                                                                   foot_h), style["fg"], style, "center")
+    fit(surface, say(view.get("legend", ""), style["text"]), pygame.Rect(
         body.left, body.bottom - foot_h, body.width, foot_h), style["muted"], style, "center")
 
 
-def _tag(p) -> str:
+def _tag(p, text) -> str:
+    """The score, then Σ for a place taken by the cup sum or WC for a wild card (the legend explains them)."""
     tag = "" if p["score"] is None else f"{p['score']:g}"
-    if p.get("why", "").startswith("cup sum"):
-        tag += " Σ"
-    elif p.get("why", "").startswith("wild"):
-        tag += " WC"
+    why = (p.get("why") or {}).get("key") if isinstance(p.get("why"), dict) else None
+    if why == "tn_why_cup_sum":
+        tag += " " + text("tn_tag_sum")
+    elif why == "tn_why_wild_card":
+        tag += " " + text("tn_tag_wild")
     return tag
 
 
 def _standings(surface, view, body, style):
     rows = view["rows"]
+    heads = [column_name(c, style["text"]) for c in view["columns"]]
     floor = surface.get_height() * MIN_TEXT * 1.15
     per_col = max(1, int((body.height - floor) // floor))
     per_col = min(per_col, max(len(rows), 1), 20)
@@ -212,7 +257,11 @@ def _standings(surface, view, body, style):
     blocks = min(blocks, 2)
     shown = rows[: per_col * blocks]
     block_w = body.width / blocks
-    numeric = [max(len(c), 4) for c in view["columns"][2:]]        # wider headers get wider columns
+    # Each number column gets room in proportion to its header or widest value at the smallest size, so a longer
+    # header (another language) widens its column instead of being cut.
+    small = _font(style.get("font_path"), max(8, int(surface.get_height() * MIN_TEXT)))
+    numeric = [max([_width(small, heads[k], False)] + [_width(small, str(row[k]), False) for row in rows]) + 12
+               for k in range(2, len(heads))]
     weights = [0.07, 0.37] + [0.56 * n / max(sum(numeric), 1) for n in numeric]
     row_h = min(body.height / (per_col + 1), surface.get_height() * 0.07)
     for b in range(blocks):
@@ -221,10 +270,14 @@ def _standings(surface, view, body, style):
         for wgt in weights:
             xs.append(xs[-1] + wgt * block_w * 0.96)
         head = min(fitting_size(surface, [name], xs[k + 1] - xs[k] - 6, row_h, style)
-                   for k, name in enumerate(view["columns"]))
+                   for k, name in enumerate(heads) if k != 0)      # the place header may fall back to '#'
+
         cells = fitting_size(surface, [str(v) for row in shown for v in row[1:2]], xs[2] - xs[1] - 6, row_h, style)
         gap = block_w * 0.015
-        for k, name in enumerate(view["columns"]):
+        shown_heads = list(heads)
+        if _width(_font(style.get("font_path"), head), heads[0], False) > xs[1] - xs[0] - 6:
+            shown_heads[0] = "#"        # 'Место' in a narrow place column: the sign, at the headers' size
+        for k, name in enumerate(shown_heads):
             fit(surface, name, pygame.Rect(xs[k] + gap * (k == 1), body.top, xs[k + 1] - xs[k] - 6, row_h),
                 style["muted"], style, "left" if k == 1 else "right", size=head)
         for r, row in enumerate(shown[b * per_col:(b + 1) * per_col]):
@@ -235,7 +288,7 @@ def _standings(surface, view, body, style):
                 fit(surface, value, pygame.Rect(xs[k] + gap * (k == 1), y, xs[k + 1] - xs[k] - 6, row_h), color,
                     style, "left" if k == 1 else "right", size=cells, alt=short_name(value) if k == 1 else None)
     if len(rows) > len(shown):
-        fit(surface, f"+{len(rows) - len(shown)} more", pygame.Rect(body.left, body.bottom - row_h, body.width, row_h),
+        fit(surface, style["text"]("tn_more", n=len(rows) - len(shown)), pygame.Rect(body.left, body.bottom - row_h, body.width, row_h),
             style["muted"], style, "right")
 
 
@@ -254,8 +307,9 @@ def _cross(surface, view, body, style):
     for j, p in enumerate(players):
         fit(surface, str(p["number"]), pygame.Rect(body.left + name_w + j * cell_w, body.top, cell_w, row_h),
             style["muted"], style, "center", size=size)
-    fit(surface, "Pts  Place", pygame.Rect(body.right - tail_w, body.top, tail_w, row_h), style["muted"], style,
-        "right")
+    for k, key in enumerate(("tn_cross_points", "tn_cross_place")):     # two columns: points, place
+        fit(surface, style["text"](key), pygame.Rect(body.right - tail_w + k * tail_w / 2, body.top, tail_w / 2 - 4,
+                                                     row_h), style["muted"], style, "right")
     for i, p in enumerate(players):
         y = body.top + (i + 1) * row_h
         color = style["accent"] if p["place"] <= 3 and p["points"] > 0 else style["fg"]
@@ -269,11 +323,11 @@ def _cross(surface, view, body, style):
                 a, b = (float(x) for x in cell.split(":"))
                 fit(surface, mine[i][j], rect.inflate(-6, 0), style["accent"] if a > b else style["fg"], style,
                     "center", size=size)
-        fit(surface, f"{p['points']:g}   {p['place']}", pygame.Rect(body.right - tail_w, y, tail_w, row_h), color,
-            style, "right", size=name_size)
+        for k, value in enumerate((f"{p['points']:g}", str(p["place"]))):
+            fit(surface, value, pygame.Rect(body.right - tail_w + k * tail_w / 2, y, tail_w / 2 - 4, row_h), color,
+                style, "right", size=name_size)
         pygame.draw.line(surface, style["muted"], (body.left, y), (body.right, y), 1)
-    fit(surface, "cell: the row player's score in the game with the column player (gold: finished ahead)",
-        pygame.Rect(body.left, body.bottom - legend_h, body.width, legend_h), style["muted"], style, "center")
+    fit(surface, style["text"]("tn_cross_legend"), pygame.Rect(body.left, body.bottom - legend_h, body.width, legend_h), style["muted"], style, "center")
 
 
 def render_png(t, kind: str, out: str, size=(1280, 720), style: dict | None = None, stage: str | None = None) -> None:
@@ -285,5 +339,8 @@ def render_png(t, kind: str, out: str, size=(1280, 720), style: dict | None = No
     pygame.font.init()
     surface = pygame.Surface(size)
     view = round_view(t, stage) if kind == "round" and stage else build(t, kind)
-    draw(surface, kind, view, style or DEFAULT_STYLE)
+    if style is None:           # as the board draws it: the default theme's font, colours and language
+        from scoreboard.display.theme import load_theme
+        style = theme_style(load_theme())
+    draw(surface, kind, view, style)
     pygame.image.save(surface, out)
