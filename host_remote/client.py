@@ -35,8 +35,9 @@ from typing import Any
 
 from pythonosc.osc_message import OscMessage, ParseError
 
+from scoreboard.snapshot_check import check_host_question, check_snapshot
+
 from .messages import Ack, Event, build_message, cmd_address
-from .snapshot_check import problems, question_problems
 
 __all__ = ["RemoteClient", "Ack", "Event", "build_message", "cmd_address"]
 
@@ -339,7 +340,7 @@ class RemoteClient:
             snapshot = json.loads(args[1])
         except ValueError:
             return False
-        found = problems(snapshot)
+        found = check_snapshot(snapshot)
         if found:
             # Keep the last good state on screen and say why this one was refused.
             self.events.put(Event("error", ("/sg/state", "; ".join(found))))
@@ -363,7 +364,7 @@ class RemoteClient:
             question = json.loads(args[0])
         except ValueError:
             return False
-        found = question_problems(question)
+        found = check_host_question(question)
         if found:
             self.events.put(Event("error", ("/sg/host/question", "; ".join(found))))
             return False

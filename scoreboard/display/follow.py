@@ -11,7 +11,7 @@ import time
 import pygame
 
 from scoreboard.display.screens import Screen, ScreenSpec
-from scoreboard.display.snapshot_check import check_snapshot
+from scoreboard.snapshot_check import check_snapshot
 
 
 class ClockEstimate:

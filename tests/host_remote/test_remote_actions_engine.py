@@ -6,13 +6,13 @@ games on the board's `Session` and, in each state, tries every offered action on
 from remote_engine_game import EngineGame
 
 from host_remote.actions import allowed_actions, find
-from host_remote.snapshot_check import problems, question_problems
+from scoreboard.snapshot_check import check_host_question, check_snapshot
 
 
 def assert_all_accepted(game, where):
     # The remote's shape check must never refuse what the real board sends.
-    assert problems(game.snapshot) == [], where
-    assert question_problems(game.session.host_question()) == [], where
+    assert check_snapshot(game.snapshot) == [], where
+    assert check_host_question(game.session.host_question()) == [], where
     refused = game.refused_actions()
     assert refused == [], f"{where} ({game.snapshot['phase']}): {refused}"
 

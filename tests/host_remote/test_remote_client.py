@@ -102,10 +102,10 @@ def test_older_state_after_a_newer_one_is_ignored(board):
     client = connected_client(board)
     try:
         sender = client.local_address
-        board.send_state(sender, rev=5, snapshot={"phase": "reveal", "rev": 5})
+        board.send_state(sender, rev=5, snapshot={"phase": "reveal", "rev": 5, "players": []})
         assert client.wait_for(lambda: client.rev == 5, 2)
-        board.send_state(sender, rev=3, snapshot={"phase": "reading", "rev": 3})
-        board.send_state(sender, rev=5, snapshot={"phase": "reveal", "rev": 5})
+        board.send_state(sender, rev=3, snapshot={"phase": "reading", "rev": 3, "players": []})
+        board.send_state(sender, rev=5, snapshot={"phase": "reveal", "rev": 5, "players": []})
         client.wait_for(lambda: False, 0.1)
         assert client.rev == 5 and client.snapshot["phase"] == "reveal"
     finally:

@@ -1,49 +1,26 @@
-"""Snapshots from outside (a follower's OSC state) are checked before any scene reads them: a bad one is refused
-with the path and the reason; a good one — even with optional fields missing — always draws."""
+"""A follower checks every snapshot from outside (scoreboard/snapshot_check.py, tested in tests/test_snapshot_check.py)
+before any scene reads it: a bad one is refused with the path and the reason and the last good one stays; a good one —
+even with optional fields missing or odd values — always draws."""
 import copy
 import random
 
 import pygame
-import pytest
 
 from scoreboard.display import scenes
 from scoreboard.display.follow import Follower
 from scoreboard.display.screens import Screen, ScreenSpec
-from scoreboard.display.snapshot_check import check_snapshot
 from scoreboard.display.theme import load_theme
+from scoreboard.snapshot_check import check_host_question, check_snapshot
 from tests.display.conftest import REGULATIONS
 
 
-def test_every_engine_snapshot_passes(games):
-    """GIVEN every snapshot of three whole games WHEN checked THEN none has a problem."""
+def test_every_simulated_game_snapshot_passes(games):
+    """GIVEN every snapshot and host question of the display's three simulated whole games (packs, auctions, finals,
+    tie-breaks) WHEN checked as a follower would THEN none has a problem."""
     for regulation in REGULATIONS:
-        for snap, _, _ in games[regulation]:
+        for snap, host_question, _ in games[regulation]:
             assert check_snapshot(snap) == [], (regulation, snap["rev"])
-
-
-@pytest.mark.parametrize("path, value, reason", [
-    (("phase",), "dancing", "snapshot.phase: unknown phase"),
-    (("players", 0, "seat"), 0, "snapshot.players[0].seat: expected seat"),
-    (("players", 1, "score"), "10", "snapshot.players[1].score: expected int"),
-    (("round", "topics", 0, "cells", 2, "played"), 1, "snapshot.round.topics[0].cells[2].played: expected bool"),
-    (("players",), None, "snapshot.players: expected a list"),
-    (("chooser",), True, "snapshot.chooser: expected seat"),
-    (("time",), float("nan"), "snapshot.time: expected num"),
-])
-def test_bad_fields_are_named(games, path, value, reason):
-    """GIVEN a real choosing snapshot with one field broken WHEN checked THEN the problem names its path."""
-    snap = copy.deepcopy(next(s for s, _, _ in games["novosibirsk-2007"] if s["phase"] == "choosing"))
-    target = snap
-    for key in path[:-1]:
-        target = target[key]
-    target[path[-1]] = value
-    assert any(problem.startswith(reason) for problem in check_snapshot(snap)), check_snapshot(snap)
-
-
-def test_not_an_object_and_missing_required_fields(games):
-    """GIVEN JSON that is not an object, or lacks players WHEN checked THEN refused."""
-    assert check_snapshot([1, 2]) == ["snapshot: expected an object"]
-    assert "snapshot.players: missing" in check_snapshot({"phase": "setup"})
+            assert check_host_question(host_question) == [], (regulation, snap["rev"])
 
 
 def _paths(x, prefix=()):
