@@ -132,9 +132,7 @@ def draw_tournament(canvas: Canvas, snapshot: dict, now: float, layout: Layout, 
         try:
             from scoreboard.display.scenes import tournament as screens
             draw_kind, data = view
-            style = {"font_path": theme.font("main"), "fg": theme.color("text"), "bg": theme.color("background"),
-                     "accent": theme.color("accent"), "muted": theme.color("muted")}
-            screens.draw(canvas.surface, draw_kind, data, style)
+            screens.draw(canvas.surface, draw_kind, data, screens.theme_style(theme))
             canvas.note("image", f"tournament:{draw_kind}", canvas.rect, canvas.rect)
             return
         except Exception as error:  # a tournament drawing bug must not take the board down
