@@ -79,8 +79,28 @@ class _Player(threading.Thread):
             self.box.press(self.seat)
 
 
+NAMES = ("Анна", "Борис", "Вера", "Глеб", "Дина", "Егор", "Жанна", "Захар", "Ирина")
+
+
 def player_name(seat: int) -> str:
-    return f"Игрок {seat}"
+    return NAMES[(seat - 1) % len(NAMES)]
+
+
+class _Refusals:
+    """Wraps `board.submit` so that a refused command (a press the engine said no to) is known, with its reason,
+    instead of being lost silently as the box's presses are (they have no `on_result`)."""
+
+    def __init__(self, board):
+        self.inner, self.refused = board.submit, []
+        board.submit = self.submit
+
+    def submit(self, cmd, on_result=None) -> None:
+        def result(ok, reason):
+            if not ok:
+                self.refused.append((cmd, reason))
+            if on_result is not None:
+                on_result(ok, reason)
+        self.inner(cmd, result)
 
 
 def _percentiles(samples: list[float]) -> dict:
@@ -91,12 +111,18 @@ def _percentiles(samples: list[float]) -> dict:
 
 
 def press_to_frame(trials: int, fps: int = 60, size=(1920, 1080), theme_name: str = "classic",
-                   folder: str | None = None, trial_timeout: float = 2.0) -> dict:
+                   folder: str | None = None, trial_timeout: float = 2.0, pacing: str = "tick") -> dict:
     """Runs `trials` presses through the real board loop; returns the figures, the per-trial `samples` (seconds)
     and `shown` (what the frame that stopped each trial's clock drew). The journal and the box's pty link go into
     `folder` if given (kept), else a temp folder.
 
+    `pacing="tick"` is `Board.run`'s `Clock.tick(fps)`, what `scoreboard bench display` measures. `pacing="inbox"`
+    is a proposed loop, for comparison only: sleep the rest of the frame in `inbox.wait`, so a press wakes the
+    loop at once instead of waiting for the next frame boundary.
+
     pygame must be initialised on the dummy drivers (see `screens.use_dummy_drivers`)."""
+    if pacing not in ("tick", "inbox"):
+        raise ValueError(f"pacing must be 'tick' or 'inbox', got {pacing!r}")
     import pygame
     from scoreboard.display.board import Board, _links, open_session
     from scoreboard.display.config import default_config
@@ -123,8 +149,10 @@ def press_to_frame(trials: int, fps: int = 60, size=(1920, 1080), theme_name: st
         inbox, links = _links(config, [], lambda: time.monotonic() - epoch, messages.append)
         if links is None or links.buttons is None:
             box.stop()
+            session.close()
             raise RuntimeError(f"links did not start: {messages}")
         board = Board(config, session, epoch, [screen], theme, inbox, links, out=messages.append, journal_path=path)
+        refusals = _Refusals(board)
         player = _Player(box, 1.0 / fps)
         tick = pygame.time.Clock()
 
@@ -134,10 +162,14 @@ def press_to_frame(trials: int, fps: int = 60, size=(1920, 1080), theme_name: st
         samples: list[float] = []
         work: list[float] = []
         try:
-            deadline = time.monotonic() + 3
-            while not links.status()["buttons_online"]:          # the box said HELLO
+            # The box said HELLO and a PONG with a tight round trip maps its clock (PROTOCOL.md §5). The fake box
+            # is a thread of this process: while the board draws, its PONG can wait for the GIL, and a first
+            # sample with a long round trip would map presses up to half of it too early — before the window
+            # opened, so refused as "time goes backwards". A hardware box answers at once.
+            deadline = time.monotonic() + 5
+            while not ((status := links.status())["buttons_online"] and (status.get("box_rtt_ms") or 99) <= 2):
                 if time.monotonic() > deadline:
-                    raise RuntimeError(f"fake box at {box.url} did not come online")
+                    raise RuntimeError(f"fake box at {box.url}: no tight clock sample in 5 s ({status})")
                 board.frame()
                 tick.tick(fps)
             for address, *args in [*[("/sg/player/name", seat, player_name(seat)) for seat in seats],
@@ -161,12 +193,18 @@ def press_to_frame(trials: int, fps: int = 60, size=(1920, 1080), theme_name: st
                     host("/sg/undo")                               # back to reading: the press is taken back
                     host("/sg/reading/done")                       # and the window opens again
                     waiting_since = time.monotonic()
+                if refusals.refused:
+                    cmd, reason = refusals.refused[0]
+                    raise RuntimeError(f"trial {trial + 1}: {cmd.address} {cmd.args} at {cmd.at:.4f} refused: {reason}")
                 if time.monotonic() - waiting_since > trial_timeout:
                     snap = session.snapshot()
                     raise RuntimeError(f"trial {trial + 1}: no frame showed seat {timer.seat} answering within "
                                        f"{trial_timeout} s (phase {snap['phase']}, answering {snap['answering']}, "
-                                       f"ignored {session.ignored[-1:]})")
-                tick.tick(fps)
+                                       f"ignored {session.ignored[-1:]}, links {links.status()})")
+                if pacing == "inbox":
+                    inbox.wait(max(0.0, 1.0 / fps - (time.perf_counter() - frame_start)))
+                else:
+                    tick.tick(fps)
             status = links.status()
         finally:
             player.running = False
@@ -178,6 +216,6 @@ def press_to_frame(trials: int, fps: int = 60, size=(1920, 1080), theme_name: st
     frame = _percentiles(work)
     figures.update(frame_median_ms=frame["median_ms"], frame_p99_ms=frame["p99_ms"])
     figures.update(ratio_p99_to_target=round(figures["p99_ms"] / TARGET_P99_MS, 3), target_p99_ms=TARGET_P99_MS,
-                   fps=fps, size=f"{size[0]}x{size[1]}", presses_seen_by_links=status.get("presses"),
+                   fps=fps, pacing=pacing, size=f"{size[0]}x{size[1]}", presses_seen_by_links=status.get("presses"),
                    samples=samples, shown=timer.shown)
     return figures
