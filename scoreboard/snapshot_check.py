@@ -12,6 +12,7 @@ can do without is optional; a key whose value may be null is `Nullable`. Sizes a
 """
 from __future__ import annotations
 
+import reprlib
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -107,8 +108,12 @@ def _describe(kind: Any) -> str:
     return "an object"
 
 
+_BRIEF = reprlib.Repr()   # a bounded repr: a hostile value of any size or depth costs little to name
+_BRIEF.maxlevel, _BRIEF.maxlist, _BRIEF.maxdict, _BRIEF.maxstring, _BRIEF.maxother = 3, 8, 4, 50, 50
+
+
 def _shown(value: Any) -> str:
-    text = repr(value)
+    text = repr(value[:50]) if isinstance(value, str) else _BRIEF.repr(value)
     return f"{type(value).__name__} {text[:40]}{'…' if len(text) > 40 else ''}"
 
 

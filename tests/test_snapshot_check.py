@@ -202,9 +202,24 @@ def test_sizes_are_bounded():
     assert check_snapshot(snap) == []
     snap["players"][0]["name"] += "!"
     snap["history"].append([0])
-    assert check_snapshot(snap) == [
-        f"snapshot.players[0].name: expected a string (at most {MAX_TEXT} characters), got str '" + "я" * 39 + "…",
-        f"snapshot.history: expected a list (at most {MAX_LIST} items), got list " + repr([[0]] * 1000)[:40] + "…"]
+    problems = check_snapshot(snap)
+    assert problems[0] == (f"snapshot.players[0].name: expected a string (at most {MAX_TEXT} characters), "
+                           "got str '" + "я" * 39 + "…")
+    assert problems[1].startswith(f"snapshot.history: expected a list (at most {MAX_LIST} items), got list [[0], ")
+    assert len(problems) == 2
+
+
+def test_a_deeply_nested_value_is_named_without_recursing_into_it():
+    """GIVEN a phase and a player that are lists nested 5000 deep (deeper than Python's recursion limit) WHEN checked
+    THEN both are named with a short picture of the value; the walk goes only as deep as the shape."""
+    deep = []
+    inner = deep
+    for _ in range(5000):
+        inner.append([])
+        inner = inner[0]
+    problems = check_snapshot({"phase": deep, "players": [deep]})
+    assert [p.split(":")[0] for p in problems] == ["snapshot.phase", "snapshot.players[0]"]
+    assert all(len(p) < 400 for p in problems)
 
 
 def test_a_flood_of_faults_stops_at_max_problems():
