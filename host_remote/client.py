@@ -338,7 +338,7 @@ class RemoteClient:
             return False
         try:
             snapshot = json.loads(args[1])
-        except ValueError:
+        except (ValueError, RecursionError):   # deeply nested JSON from a hostile datagram
             return False
         found = check_snapshot(snapshot)
         if found:
@@ -362,7 +362,7 @@ class RemoteClient:
             return False
         try:
             question = json.loads(args[0])
-        except ValueError:
+        except (ValueError, RecursionError):
             return False
         found = check_host_question(question)
         if found:

@@ -187,14 +187,14 @@ class OscClient:
                     if rev >= self.state[0]:
                         try:
                             self.state = (rev, json.loads(params[1]))
-                        except ValueError:
+                        except (ValueError, RecursionError):   # deeply nested JSON from a hostile datagram
                             pass
                 elif address == "/sg/host/question" and params:
                     rev = params[1] if len(params) > 1 and isinstance(params[1], int) else self._question_rev
                     if rev >= self._question_rev:
                         try:
                             self.question, self._question_rev = json.loads(params[0]), rev
-                        except ValueError:
+                        except (ValueError, RecursionError):
                             pass
                 elif address == "/sg/error" and len(params) >= 2:
                     self.errors.append((str(params[0]), str(params[1])))
