@@ -9,10 +9,10 @@ with the `classic` theme and sounds on (the buzz cue plays on the press frame, i
 A trial: once the audience screen has drawn the open 5 s window (BZ2), a player thread waits a random fraction of
 two frames (so the presses fall anywhere between frame boundaries, as a human's do), takes `time.perf_counter()`
 and makes the fake box write `EV … PRESS seat` on the pty. The clock stops right after the audience screen's
-`render` (draw and `Window.flip`) returns for a frame whose snapshot has `answering == seat` and whose drawing
-shows that seat's answering band. Then the host, as the OSC server would, queues `/sg/undo` (takes back
-`/sg/reading/done` and the press: the question is being read again) and `/sg/reading/done` (the window opens
-again), and the next seat presses. Nothing is skipped: every frame of the loop runs in full.
+`render` (draw and `Window.flip`) returns for the first frame whose snapshot has `answering == seat`; that frame's
+drawing must hold the seat's answering band, else the bench stops. Then the host, as the OSC server would,
+queues `/sg/undo` (takes back `/sg/reading/done` and the press: the question is being read again) and
+`/sg/reading/done` (the window opens again), and the next seat presses. Every frame of the loop runs in full.
 """
 from __future__ import annotations
 
@@ -42,13 +42,15 @@ class _PressTimer:
         drew = self.inner(snapshot, now, *args, **kwargs)
         if drew:
             done = time.perf_counter()
-            if (self.seat is not None and self.shown_at is None and snapshot.get("answering") == self.seat
-                    and self.screen.error is None
-                    and any(d.tag == f"answering:{self.seat}" for d in self.screen.last_log)):
+            if self.seat is not None and self.shown_at is None and snapshot.get("answering") == self.seat:
+                # the first frame drawn from a snapshot with this seat answering: the clock stops here; what it
+                # drew is kept, and the bench stops if it did not show the seat's answering band
+                log = self.screen.last_log
                 self.shown_at = done
                 self.shown.append({"seat": self.seat, "phase": snapshot.get("phase"),
-                                   "answering": snapshot.get("answering"),
-                                   "name": " ".join(d.text for d in self.screen.last_log if d.tag == "answering:name")})
+                                   "answering": snapshot.get("answering"), "error": self.screen.error,
+                                   "band": any(d.tag == f"answering:{self.seat}" for d in log),
+                                   "name": " ".join(d.text for d in log if d.tag == "answering:name")})
             self.window_drawn = (snapshot.get("phase") == "buzz_window" and bool(snapshot.get("buttons_live"))
                                  and snapshot.get("answering") is None and self.screen.error is None)
         return drew
@@ -186,6 +188,10 @@ def press_to_frame(trials: int, fps: int = 60, size=(1920, 1080), theme_name: st
                     player.ask(timer.seat)
                     waiting_since = time.monotonic()
                 elif timer.seat is not None and timer.shown_at is not None and player.pressed_at is not None:
+                    drawn = timer.shown[-1]
+                    if drawn["error"] or not drawn["band"]:
+                        raise RuntimeError(f"trial {trial + 1}: the frame of seat {timer.seat} answering did not "
+                                           f"show it: {drawn}")
                     samples.append(timer.shown_at - player.pressed_at)
                     work.append(timer.shown_at - frame_start)    # the part spent in the frame that showed it
                     trial += 1

@@ -26,6 +26,7 @@ def test_bz3_each_press_stops_the_clock_on_a_frame_showing_that_seat_answering(t
     assert seats == [1 + i % 3 for i in range(TRIALS)]                # novosibirsk: three seats, in turn
     for trial in figures["shown"]:
         assert trial["phase"] == "answering" and trial["answering"] == trial["seat"]
+        assert trial["band"] and trial["error"] is None                # its answering band drawn, no drawing error
         assert trial["name"] == player_name(trial["seat"])
 
     journal = Journal(tmp_path / "game.sqlite", readonly=True)
