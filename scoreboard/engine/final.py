@@ -21,7 +21,7 @@ def open_final(t: Table) -> None:
     if reg.final_eligibility == "positive":
         positive = sorted((s for s in seats if st.player(s).score > 0), key=lambda s: -st.player(s).score)
         if not positive:
-            finish(t, None, "no player has a positive score after the last round (FN1)")
+            finish(t, None, "no player has a positive score after the last round (FN1)", "no_positive")
             return
         if len(positive) == 1:
             finish(t, positive[0])
@@ -71,14 +71,14 @@ def start(t: Table) -> None:
     if missing:
         raise Refused(f"stakes missing from seat(s) {', '.join(map(str, missing))} (FN2)")
     f.writing = True
-    f.deadline = t.now + t.reg.final_answer_time
+    f.deadline, f.duration = t.now + t.reg.final_answer_time, t.reg.final_answer_time
     t.st.phase = "final_answer"
 
 
 def end_writing(t: Table) -> None:
     f = t.st.final
     f.writing = False
-    f.deadline = None
+    f.deadline = f.duration = None
     t.st.phase = "final_reveal"
 
 

@@ -123,9 +123,9 @@ def give_answer(t: Table, seat: int) -> None:
     q.answer_started = t.now
     st.phase = "answering"
     if t.reg.answer_limit > 0:
-        q.deadline, q.deadline_kind = t.now + t.reg.answer_limit, "answer"
+        q.deadline, q.deadline_kind, q.duration = t.now + t.reg.answer_limit, "answer", t.reg.answer_limit
     else:
-        q.deadline, q.deadline_kind = None, None
+        q.deadline, q.deadline_kind, q.duration = None, None, None
     q.extended = 0.0
 
 
@@ -157,7 +157,7 @@ def reading_done(t: Table) -> None:
         q.reading = False
         q.reading_done = True
         q.answer_started = t.now
-        q.deadline, q.deadline_kind = t.now + t.reg.auction_answer, "auction_answer"
+        q.deadline, q.deadline_kind, q.duration = t.now + t.reg.auction_answer, "auction_answer", t.reg.auction_answer
         return
     t.need_phase("reading")
     open_window(t)
@@ -167,7 +167,7 @@ def open_window(t: Table) -> None:
     q = t.st.question
     q.reading = False
     q.reading_done = True
-    q.deadline, q.deadline_kind = t.now + t.reg.buzz_window, "window"
+    q.deadline, q.deadline_kind, q.duration = t.now + t.reg.buzz_window, "window", t.reg.buzz_window
     t.st.phase = "buzz_window"
 
 
@@ -197,7 +197,7 @@ def record(t: Table, seat: int, verdict: str, delta: int, kind: str) -> None:
 def after_wrong(t: Table) -> None:
     st, q = t.st, t.st.question
     st.answering = None
-    q.deadline = q.deadline_kind = None
+    q.deadline = q.deadline_kind = q.duration = None
     q.answer_started = None
     if not any(eligible_to_press(t, s) for s in st.seats()):
         resolve(t)
@@ -236,6 +236,7 @@ def extend(t: Table, seconds: float) -> None:
     if seconds <= 0 or seconds > 600:
         raise Refused(f"extension must be more than 0 and at most 600 seconds, got {seconds:g}")
     q.deadline += seconds
+    q.duration += seconds
     q.extended += seconds
 
 
@@ -260,7 +261,7 @@ def resolve(t: Table) -> None:
     """The question is over: the answer is shown, the choice passes (G6, AU5)."""
     from .state import Resolved
     st, q = t.st, t.st.question
-    q.deadline = q.deadline_kind = None
+    q.deadline = q.deadline_kind = q.duration = None
     q.reading = False
     st.answering = None
     st.auction = None

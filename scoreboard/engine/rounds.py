@@ -144,11 +144,13 @@ def end_of_round(t: Table) -> None:
     decide(t, st.seats())
 
 
-def finish(t: Table, winner: int | None, reason: str | None = None) -> None:
+def finish(t: Table, winner: int | None, reason: str | None = None, code: str | None = None) -> None:
+    """The game is over. Without a winner, `reason` is for the protocol and `code` for screens."""
     st = t.st
     st.winner = winner
     st.game_over = True
     st.no_winner_reason = reason if winner is None else None
+    st.no_winner = code if winner is None else None
     st.phase = "game_over"
     st.question = None
     st.answering = None
@@ -162,7 +164,7 @@ def decide(t: Table, candidates: list[int]) -> None:
     st = t.st
     top = max(st.player(s).score for s in candidates)
     if t.reg.winner == "top_positive" and top <= 0:
-        finish(t, None, "no player has a positive score (TB5)")
+        finish(t, None, "no player has a positive score (TB5)", "no_positive")
         return
     tied = [s for s in candidates if st.player(s).score == top]
     if len(tied) == 1:
@@ -170,7 +172,7 @@ def decide(t: Table, candidates: list[int]) -> None:
         return
     if not t.stage.tiebreak:
         st.shared = sorted(tied)
-        finish(t, None, "shared first place (T-S7): " + ", ".join(map(str, sorted(tied))))
+        finish(t, None, "shared first place (T-S7): " + ", ".join(map(str, sorted(tied))), "shared_first")
         return
     open_tiebreak(t, tied)
 
@@ -219,4 +221,4 @@ def settle_tiebreak(t: Table) -> None:
     if t.reg.tiebreak_lot:
         finish(t, t.lot("winner (tie after the tie-break)", ahead))
         return
-    finish(t, None, "still tied after the tie-break")
+    finish(t, None, "still tied after the tie-break", "still_tied")

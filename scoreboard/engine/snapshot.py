@@ -25,7 +25,7 @@ def build_snapshot(game: "Game") -> dict[str, Any]:
                 "phase": "setup", "paused": False, "paused_at": None, "players": [], "chooser": None,
                 "answering": None, "buttons_manual": False, "buttons_live": False, "round": None, "question": None,
                 "last": None, "auction": None, "final": None, "winner": None, "game_over": False,
-                "no_winner_reason": None, "shared_first": [], "screen": "board", "adjustments": [],
+                "no_winner_reason": None, "no_winner": None, "shared_first": [], "screen": "board", "adjustments": [],
                 "adjustments_total": 0, "lots": [], "history": [],
                 "order": None, "title": None}
     reg = game.reg
@@ -57,6 +57,7 @@ def build_snapshot(game: "Game") -> dict[str, Any]:
         "winner": st.winner,
         "game_over": st.game_over,
         "no_winner_reason": st.no_winner_reason,
+        "no_winner": st.no_winner,
         "shared_first": list(st.shared),
         "screen": st.screen,
         "adjustments": [dict(a) for a in st.adjustments[-KEEP_ADJUSTMENTS:]],
@@ -90,7 +91,7 @@ def _question(game: "Game") -> dict | None:
         media = planned.get("media") or None
     return {"round": q.round, "topic": q.topic, "index": q.index, "value": q.value, "kind": q.kind,
             "topic_name": st.round.topics[q.topic - 1].name,
-            "deadline": q.deadline, "deadline_kind": q.deadline_kind, "reading": q.reading,
+            "deadline": q.deadline, "deadline_kind": q.deadline_kind, "duration": q.duration, "reading": q.reading,
             "reading_done": q.reading_done, "answer_started": q.answer_started, "extended": q.extended,
             "stake": q.stake, "answered": [{"seat": a.seat, "verdict": a.verdict, "delta": a.delta}
                                            for a in q.answers],
@@ -119,7 +120,7 @@ def _final(st) -> dict | None:
     if f is None:
         return None
     return {"kind": f.kind, "topic": f.topic, "eligible": list(f.eligible), "stakes_in": sorted(f.stakes),
-            "deadline": f.deadline, "writing": f.writing, "judged": sorted(f.verdicts),
+            "deadline": f.deadline, "duration": f.duration, "writing": f.writing, "judged": sorted(f.verdicts),
             "revealed": [{"seat": s, "stake": f.stakes[s], "verdict": f.verdicts[s],
                           "score": st.player(s).score} for s in f.revealed]}
 

@@ -65,6 +65,7 @@ class Question:
     reading_done: bool = False  # reading ended at least once (BZ6: a restart then opens a new window)
     deadline: float | None = None
     deadline_kind: str | None = None    # window | answer | auction_answer
+    duration: float | None = None       # the running clock's full length (for a timer bar)
     answer_started: float | None = None
     extended: float = 0.0
     answers: list[Answer] = field(default_factory=list)
@@ -98,6 +99,7 @@ class Final:
     eligible: list[int]
     stakes: dict[int, int] = field(default_factory=dict)
     deadline: float | None = None
+    duration: float | None = None
     writing: bool = False
     verdicts: dict[int, str] = field(default_factory=dict)
     revealed: list[int] = field(default_factory=list)
@@ -136,6 +138,7 @@ class State:
     winner: int | None = None
     game_over: bool = False
     no_winner_reason: str | None = None
+    no_winner: str | None = None   # a code for screens: no_positive | shared_first | still_tied
     shared: list[int] = field(default_factory=list)   # seats sharing first place where the stage has no tie-break
     screen: str = "board"
     adjustments: list[dict[str, Any]] = field(default_factory=list)

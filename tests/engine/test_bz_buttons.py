@@ -18,6 +18,7 @@ def test_bz2_five_second_window_then_time():
     g.step("/sg/select", 1, 1)
     g.do(10.0, "/sg/reading/done")
     assert g.snap["phase"] == "buzz_window" and g.snap["question"]["deadline"] == 15.0
+    assert g.snap["question"]["duration"] == 5.0, "screens size the timer bar from the snapshot alone"
     g.wait(4.9)
     assert g.snap["phase"] == "buzz_window"
     g.wait(0.2)
@@ -93,6 +94,7 @@ def test_bz5_america_three_second_limit_timeout_is_wrong_and_extension_shown():
     deadline = g.snap["question"]["deadline"]
     g.step("/sg/answer/extend", 5)
     assert g.snap["question"]["deadline"] == deadline + 5 and g.snap["question"]["extended"] == 5
+    assert g.snap["question"]["duration"] == 8.0
 
 
 def test_bz5_novosibirsk_no_limit_shows_elapsed():

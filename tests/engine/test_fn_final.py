@@ -22,7 +22,7 @@ def test_fn1_nobody_positive_ends_with_no_winner():
     g = Play()
     to_final(g, [0, -10, 0])
     assert g.snap["game_over"] is True and g.snap["winner"] is None
-    assert "FN1" in g.snap["no_winner_reason"]
+    assert "FN1" in g.snap["no_winner_reason"] and g.snap["no_winner"] == "no_positive"
 
 
 def test_fn1_one_positive_wins_without_final():
@@ -59,6 +59,7 @@ def test_fn2_stakes_1_to_score_secret_30s_then_reveal_one_by_one():
     assert "150" not in str(g.snap["final"])
     g.do(500, "/sg/final/start")
     assert g.snap["phase"] == "final_answer" and g.snap["final"]["deadline"] == 530
+    assert g.snap["final"]["duration"] == 30
     g.wait(31)
     assert g.snap["phase"] == "final_reveal"
     g.step("/sg/final/judge", 1, "wrong")

@@ -165,7 +165,7 @@ def test_tb3_t_s7_super_nine_tie_for_first_is_a_shared_place_without_extra_topic
     g.step("/sg/next")
     snap = g.snap
     assert snap["game_over"] and snap["winner"] is None and snap["shared_first"] == [1, 3]
-    assert "T-S7" in snap["no_winner_reason"] and snap["lots"][-1]["what"] == "first chooser"
+    assert "T-S7" in snap["no_winner_reason"] and snap["no_winner"] == "shared_first" and snap["lots"][-1]["what"] == "first chooser"
 
 
 def test_tb2_extra_question_right_answers_do_not_count_for_wild_cards():
