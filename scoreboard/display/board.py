@@ -100,6 +100,9 @@ def _links(config: dict, inbox_box: list, clock, out=print):
     return inbox, links
 
 
+MIN_FRAME_GAP = 0.002   # seconds: at most ~500 frames a second however fast commands come
+
+
 class DigitSeats:
     """Keys standing in for seats when the links package is absent (the links' KeySeats also does gamepads)."""
 
@@ -247,6 +250,20 @@ class Board:
                 host_question = self.session.host_question()
             screen.render(self.snapshot, now, self.status, host_question, self.tournament, overlay)
 
+    def sleep_until(self, deadline: float, earliest: float = 0.0) -> None:
+        """Sleep out the frame (an idle board costs almost no CPU), but wake as soon as a command arrives: a
+        press is drawn at once instead of waiting up to a whole frame period. `earliest` keeps a flood of
+        commands from spinning the loop."""
+        left = deadline - time.perf_counter()
+        if left > 0:
+            if self.inbox is not None and hasattr(self.inbox, "wait"):
+                self.inbox.wait(left)
+            else:
+                time.sleep(left)
+        gap = earliest - time.perf_counter()
+        if gap > 0:
+            time.sleep(gap)
+
     def _record_result(self) -> None:
         """A scheduled tournament game ended: its result goes into the tournament file from the journal."""
         tournament = self.config.get("tournament") or {}
@@ -268,12 +285,12 @@ class Board:
 
     def run(self, frames: int | None = None) -> int:
         """Frames until Esc-Enter (or `frames` of them: a smoke test)."""
-        tick = pygame.time.Clock()
-        fps = self.config["board"].get("fps", 60)
+        period = 1.0 / self.config["board"].get("fps", 60)
         try:
             while self.running and (frames is None or frames > 0):
+                started = time.perf_counter()
                 self.frame()
-                tick.tick(fps)  # sleeps: an idle board costs almost no CPU
+                self.sleep_until(started + period, started + MIN_FRAME_GAP)
                 frames = None if frames is None else frames - 1
         finally:
             if self.links is not None:

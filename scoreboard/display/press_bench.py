@@ -3,7 +3,8 @@
 Everything is what `scoreboard run` does, on SDL's dummy video driver: `open_session` journals a new game into a
 SQLite file in a temp folder (WAL, synchronous=FULL: each accepted press is fsync'ed before it counts), the board's
 `_links` starts the real `Links` (the serial reader thread on the pty in events mode, the OSC server on 127.0.0.1),
-`Board.frame()` runs paced by `pygame.time.Clock.tick(60)` as in `Board.run`, on one 1920×1080 audience window
+`Board.frame()` runs paced as in `Board.run` (60 fps, the rest of each frame slept in `Board.sleep_until`, which
+wakes when a command reaches the inbox), on one 1920×1080 audience window
 with the `classic` theme and sounds on (the buzz cue plays on the press frame, into the dummy audio device).
 
 A trial: once the audience screen has drawn the open 5 s window (BZ2), a player thread waits a random fraction of
@@ -113,20 +114,19 @@ def _percentiles(samples: list[float]) -> dict:
 
 
 def press_to_frame(trials: int, fps: int = 60, size=(1920, 1080), theme_name: str = "classic",
-                   folder: str | None = None, trial_timeout: float = 2.0, pacing: str = "tick") -> dict:
+                   folder: str | None = None, trial_timeout: float = 2.0, pacing: str = "board") -> dict:
     """Runs `trials` presses through the real board loop; returns the figures, the per-trial `samples` (seconds)
     and `shown` (what the frame that stopped each trial's clock drew). The journal and the box's pty link go into
     `folder` if given (kept), else a temp folder.
 
-    `pacing="tick"` is `Board.run`'s `Clock.tick(fps)`, what `scoreboard bench display` measures. `pacing="inbox"`
-    is a proposed loop, for comparison only: sleep the rest of the frame in `inbox.wait`, so a press wakes the
-    loop at once instead of waiting for the next frame boundary.
+    `pacing="board"` is `Board.run`'s own sleep (what `scoreboard bench display` measures); `pacing="tick"` is the
+    earlier fixed `Clock.tick(fps)`, kept for comparison: a press then waits for the next frame boundary.
 
     pygame must be initialised on the dummy drivers (see `screens.use_dummy_drivers`)."""
-    if pacing not in ("tick", "inbox"):
-        raise ValueError(f"pacing must be 'tick' or 'inbox', got {pacing!r}")
+    if pacing not in ("board", "tick"):
+        raise ValueError(f"pacing must be 'board' or 'tick', got {pacing!r}")
     import pygame
-    from scoreboard.display.board import Board, _links, open_session
+    from scoreboard.display.board import MIN_FRAME_GAP, Board, _links, open_session
     from scoreboard.display.config import default_config
     from scoreboard.display.screens import Screen, ScreenSpec
     from scoreboard.display.theme import load_theme
@@ -207,9 +207,9 @@ def press_to_frame(trials: int, fps: int = 60, size=(1920, 1080), theme_name: st
                     raise RuntimeError(f"trial {trial + 1}: no frame showed seat {timer.seat} answering within "
                                        f"{trial_timeout} s (phase {snap['phase']}, answering {snap['answering']}, "
                                        f"ignored {session.ignored[-1:]}, links {links.status()})")
-                if pacing == "inbox":
-                    inbox.wait(max(0.0, 1.0 / fps - (time.perf_counter() - frame_start)))
-                else:
+                if pacing == "board":   # Board.run's own sleep: the rest of the frame, woken by the inbox
+                    board.sleep_until(frame_start + 1.0 / fps, frame_start + MIN_FRAME_GAP)
+                else:                   # the old fixed pacing, for comparison
                     tick.tick(fps)
             status = links.status()
         finally:
