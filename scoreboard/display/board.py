@@ -51,7 +51,7 @@ def journal_path(board: dict) -> tuple[Path, bool]:
 def open_session(board: dict, out=print, tournament: dict | None = None):
     """A recovered session for an existing journal (it comes back paused), else a new game: the tournament's
     scheduled game when one is configured, else the config's regulation and stage."""
-    from scoreboard.engine.commands import Command, make
+    from scoreboard.engine.commands import make
     from scoreboard.session import Session
     path, exists = journal_path(board)
     if exists:
