@@ -29,11 +29,16 @@ def _canonical(seq: int, at: float, address: str, args: list, data: Any) -> byte
 
 
 class Journal:
-    def __init__(self, path: str | Path, readonly: bool = False):
+    def __init__(self, path: str | Path, readonly: bool = False, create: bool = True):
+        """`create=False`: the journal must exist already (recovery never makes an empty game of a typo or of
+        a file truncated to nothing)."""
         self.path = Path(path)
         self.readonly = readonly
-        if readonly and not self.path.is_file():
+        if (readonly or not create) and not self.path.is_file():
             raise JournalError(f"{self.path}: no such journal")
+        if not create and self.path.stat().st_size == 0:
+            raise JournalError(f"{self.path}: the file is empty: not a journal (truncated to nothing?)")
+        self._fresh = not self.path.exists() or self.path.stat().st_size == 0
         try:
             if readonly:
                 self.db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None)
@@ -49,7 +54,7 @@ class Journal:
 
     def _check_or_create(self) -> None:
         tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        if not tables and not self.readonly:
+        if not tables and not self.readonly and self._fresh:
             self.db.executescript(f"""
                 BEGIN;
                 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -117,7 +117,7 @@ class Session:
     def recover(cls, journal_path: str | Path, **kwargs) -> "Session":
         """Rebuild a game from its journal; it comes back paused, so no clock runs for the time it was down."""
         session = cls(None, **kwargs)
-        journal = Journal(journal_path)
+        journal = Journal(journal_path, create=False)
         journal.check()
         replay_into(session.game, journal)
         session.journal = journal

@@ -191,3 +191,29 @@ def test_failed_append_rolls_the_engine_back(tmp_path):
     with pytest.raises(JournalError):
         s.submit(make(1, "/sg/chooser", 1))
     assert s.snapshot() == before
+
+
+def test_missing_or_empty_journal_is_refused_not_made_a_new_game(tmp_path):
+    # GIVEN a mistyped path and a journal truncated to nothing WHEN resumed THEN both are refused and nothing is created
+    missing = tmp_path / "nosuch.sqlite"
+    with pytest.raises(JournalError, match="no such journal"):
+        Session.recover(missing)
+    assert not missing.exists()
+    empty = tmp_path / "empty.sqlite"
+    empty.write_bytes(b"")
+    with pytest.raises(JournalError, match="empty"):
+        Session.recover(empty)
+    assert empty.stat().st_size == 0
+    result = subprocess.run([sys.executable, "-m", "scoreboard", "resume", str(missing)], capture_output=True,
+                            text=True, cwd=ROOT)
+    assert result.returncode == 1 and "no such journal" in result.stderr
+
+
+def test_another_sqlite_file_is_not_taken_for_a_journal(tmp_path):
+    other = tmp_path / "other.sqlite"
+    db = sqlite3.connect(other)
+    db.execute("CREATE TABLE t (x)")
+    db.commit()
+    db.close()
+    with pytest.raises(JournalError, match="not a scoreboard journal"):
+        Session.recover(other)
