@@ -4,10 +4,18 @@ Every entry is checked before anything is read: names with `..`, absolute or dri
 symlinks, encrypted or duplicate entries, too many entries, and sizes or compression ratios of a zip bomb make
 the whole archive refused (a pack that carries such an entry is not an honest pack). Reading is capped at the
 declared size, which zipfile enforces together with the CRC, so a lying header cannot inflate past a limit.
+
+Zip bombs are judged on the whole archive first, then entry by entry. A real SIGame pack is mostly media that
+is already compressed (JPEG, PNG, MP3, MP4): it unpacks to about its own size, so the archive as a whole may
+unpack to at most `max_total_ratio` times the bytes of the file on disk once it passes `total_ratio_floor`
+(the floor lets a text-only pack, whose content.xml compresses well, through). Measuring against the file's
+real size, not the sizes the headers declare, also catches entries that overlap and share compressed bytes.
+Each entry above `ratio_floor` may compress at most `max_ratio`:1, so many small bombs cannot hide under it.
 Nothing here writes to disk: the cache (cache.py) chooses every file name it writes itself.
 """
 from __future__ import annotations
 
+import os
 import stat
 import zipfile
 from dataclasses import dataclass
@@ -21,9 +29,11 @@ from .errors import PackError
 class Limits:
     max_entries: int = 5000
     max_entry_bytes: int = 256 * 1024 * 1024      # a long video
-    max_total_bytes: int = 1024 * 1024 * 1024     # everything unpacked together
-    max_ratio: float = 200.0                      # uncompressed / compressed, for entries over ratio_floor
-    ratio_floor: int = 1024 * 1024
+    max_total_bytes: int = 512 * 1024 * 1024      # everything unpacked together (real packs: 100–300 MB)
+    max_total_ratio: float = 10.0                 # everything unpacked / the archive's size on disk…
+    total_ratio_floor: int = 64 * 1024 * 1024     # …once it unpacks to more than this
+    max_ratio: float = 200.0                      # uncompressed / compressed, for each entry over ratio_floor
+    ratio_floor: int = 64 * 1024
     max_content_bytes: int = 32 * 1024 * 1024     # content.xml
 
 
@@ -42,6 +52,10 @@ def _bad_name(name: str) -> str | None:
         if decoded == ".." or "/" in decoded or "\\" in decoded or "\x00" in decoded:
             return "an escaped `..` or path separator"
     return None
+
+
+def _mb(size: int) -> str:
+    return f"{size / (1024 * 1024):.1f} MiB ({size} bytes)"
 
 
 class SafeZip:
@@ -69,6 +83,7 @@ class SafeZip:
         lim = self.limits
         if len(infos) > lim.max_entries:
             raise self._refuse(f"{len(infos)} entries, more than the limit of {lim.max_entries}")
+        self._check_whole(infos)
         seen: set[str] = set()
         total = 0
         self.infos: dict[str, zipfile.ZipInfo] = {}
@@ -91,13 +106,28 @@ class SafeZip:
                 raise self._refuse(f"entry {name!r} unpacks to {info.file_size} bytes, over the limit of "
                                    f"{lim.max_entry_bytes} (zip bomb?)")
             if info.file_size > lim.ratio_floor and info.file_size > lim.max_ratio * max(info.compress_size, 1):
-                raise self._refuse(f"entry {name!r} compresses {info.file_size // max(info.compress_size, 1)}:1, "
-                                   f"over the limit of {lim.max_ratio:.0f}:1 (zip bomb?)")
+                raise self._refuse(f"entry {name!r} compresses {info.file_size // max(info.compress_size, 1)}:1 "
+                                   f"({info.file_size} bytes from {info.compress_size}), over the limit of "
+                                   f"{lim.max_ratio:.0f}:1 for an entry over {lim.ratio_floor} bytes (zip bomb?)")
             total += info.file_size
-            if total > lim.max_total_bytes:
-                raise self._refuse(f"the archive unpacks to more than {lim.max_total_bytes} bytes (zip bomb?)")
             self.infos[name] = info
         self.total_bytes = total
+
+    def _check_whole(self, infos: list[zipfile.ZipInfo]) -> None:
+        """The archive as a whole, from the sizes the headers declare (reading never goes past them)."""
+        lim = self.limits
+        total = sum(info.file_size for info in infos if not info.is_dir())
+        if total > lim.max_total_bytes:
+            raise self._refuse(f"the archive unpacks to {_mb(total)}, over the limit of "
+                               f"{_mb(lim.max_total_bytes)} (zip bomb?)")
+        try:
+            on_disk = max(os.path.getsize(self.path), 1)
+        except OSError as error:
+            raise PackError(f"{self.path}: cannot read ({error.strerror})") from None
+        if total > lim.total_ratio_floor and total > lim.max_total_ratio * on_disk:
+            raise self._refuse(f"the archive unpacks to {_mb(total)} from {_mb(on_disk)}, "
+                               f"{total // on_disk}:1, over the limit of {lim.max_total_ratio:.0f}:1 for an "
+                               f"archive unpacking to more than {_mb(lim.total_ratio_floor)} (zip bomb?)")
 
     @property
     def names(self) -> list[str]:

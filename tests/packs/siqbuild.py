@@ -144,3 +144,29 @@ def zip_bytes(entries: dict) -> bytes:
         for name, blob in entries.items():
             archive.writestr(name, blob)
     return buffer.getvalue()
+
+
+def deflated_zip(path, entries) -> int:
+    """Writes a zip of (name, bytes) entries by hand, deflating each distinct blob once, so a zip bomb of a gigabyte
+    builds in milliseconds; returns the archive's size. The format is the plain one zipfile reads (no zip64)."""
+    import struct
+    import zlib
+    packed: dict[bytes, tuple[bytes, int]] = {}
+    local, central = io.BytesIO(), io.BytesIO()
+    for name, blob in entries:
+        if blob not in packed:
+            squeeze = zlib.compressobj(9, zlib.DEFLATED, -15)
+            packed[blob] = (squeeze.compress(blob) + squeeze.flush(), zlib.crc32(blob) & 0xFFFFFFFF)
+        data, crc = packed[blob]
+        raw = name.encode()
+        offset = local.tell()
+        local.write(struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0x800, 8, 0, 0x21, crc, len(data), len(blob),
+                                len(raw), 0) + raw + data)
+        central.write(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 0x314, 20, 0x800, 8, 0, 0x21, crc, len(data),
+                                  len(blob), len(raw), 0, 0, 0, 0, 0o100644 << 16, offset) + raw)
+    count = len(entries)
+    tail = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, count, count, central.tell(), local.tell(), 0)
+    archive = local.getvalue() + central.getvalue() + tail
+    with open(path, "wb") as out:
+        out.write(archive)
+    return len(archive)

@@ -10,7 +10,7 @@ from conftest import files_under
 from scoreboard.packs import PackError, load, load_plan
 from scoreboard.packs.cache import safe_name
 from scoreboard.packs.safezip import Limits, SafeZip
-from siqbuild import content_xml, png_bytes, topic, write_siq
+from siqbuild import content_xml, deflated_zip, png_bytes, topic, write_siq
 
 GOOD_XML = content_xml(5, "П", [("Р", [topic("Т")])])
 
@@ -61,6 +61,78 @@ def test_zip_bomb_by_compression_ratio_is_refused(tmp_path):
         load(path)
 
 
+MB = 1024 * 1024
+
+
+def _reviewers_bomb(path):
+    """1000 entries of 1 MiB of zeros, every one referenced by a question: ~1.1 MB on disk, ~1 GB unpacked."""
+    names = [f"{n}.mp3" for n in range(1000)]
+    rounds = [("Р", [topic(f"Т{t}", media=[("audio", name) for name in names[t * 200:(t + 1) * 200]])
+                     for t in range(5)])]
+    entries = [("content.xml", content_xml(5, "Бомба", rounds))] + [(f"Audio/{name}", bytes(MB)) for name in names]
+    return deflated_zip(path, entries)
+
+
+def test_zip_bomb_of_many_referenced_1_mb_entries_is_refused_before_anything_is_written(tmp_path, pack_cache,
+                                                                                       capsys):
+    """GIVEN the reviewer's bomb: a 1.1 MB .siq whose 1000 referenced entries of 1 MB of zeros unpack to ~1 GB
+    WHEN `pack check` runs and the board loads it with the default limits THEN both refuse it as a zip bomb with the
+    figures, and the pack cache stays empty (nothing was unpacked)."""
+    from scoreboard.cli import main
+    path = tmp_path / "bomb.siq"
+    assert _reviewers_bomb(path) < 1.2 * MB
+    before = files_under(tmp_path)
+    assert main(["pack", "check", str(path)]) == 1
+    assert "refused: the archive unpacks to 1000.1 MiB (1048632840 bytes)" in capsys.readouterr().out
+    with pytest.raises(PackError, match=r"refused: the archive unpacks to 1000\.1 MiB \(1048632840 bytes\), over the "
+                                        r"limit of 512\.0 MiB \(536870912 bytes\) \(zip bomb\?\)"):
+        load_plan(str(path))
+    assert files_under(tmp_path) == before and not pack_cache.exists()
+    roomy = Limits(max_total_bytes=4096 * MB)          # with room for its size, its ratio still gives it away
+    with pytest.raises(PackError, match=r"from 1\.\d MiB \(\d+ bytes\), \d{3}:1, over the limit of 10:1"):
+        SafeZip(str(path), roomy)
+
+
+def test_zip_bomb_caught_by_the_whole_archive_ratio_when_every_entry_is_small(tmp_path):
+    """GIVEN 1200 entries of 64 KiB of zeros (each at the per-entry floor, so no single entry is judged): 75 MiB from
+    a few hundred kB WHEN opened with the default limits THEN refused by the whole archive's ratio, with the
+    figures and the limit."""
+    path = tmp_path / "small.siq"
+    size = deflated_zip(path, [("content.xml", GOOD_XML)] + [(f"Images/{n}.png", bytes(64 * 1024))
+                                                             for n in range(1200)])
+    with pytest.raises(PackError, match=rf"unpacks to 75\.0 MiB \(78645679 bytes\) from 0\.2 MiB \({size} bytes\), "
+                                        r"\d{3}:1, over the limit of 10:1 for an archive unpacking to more than "
+                                        r"64\.0 MiB \(67108864 bytes\) \(zip bomb\?\)"):
+        SafeZip(str(path))
+
+
+def test_zip_bomb_of_one_entry_under_1_mb_is_refused_by_its_ratio(tmp_path):
+    """GIVEN an honest-looking pack (2 MB of incompressible video) with one 200 KB entry of zeros (~1000:1), well under
+    the old 1 MB floor WHEN opened with the default limits THEN that entry is refused, named, with its ratio."""
+    path = _zip(tmp_path / "p.siq", [("content.xml", GOOD_XML), ("Video/clip.mp4", os.urandom(2 * MB)),
+                                     ("Images/zeros.png", bytes(200 * 1024))])
+    with pytest.raises(PackError, match=r"entry 'Images/zeros.png' compresses \d{3,}:1 \(204800 bytes from \d+\), "
+                                        r"over the limit of 200:1 for an entry over 65536 bytes \(zip bomb\?\)"):
+        SafeZip(path)
+
+
+def test_a_real_300_mb_media_pack_passes_the_default_limits(tmp_path):
+    """GIVEN a pack shaped like a real one: 300 MB of already-compressed media (stored, ratio ~1), a 2 MB song in a
+    looser format (deflated ~1.5:1) and a text content.xml (deflated well) WHEN opened with the default limits
+    THEN it is accepted with every entry listed."""
+    media = os.urandom(MB)
+    loose = bytes(range(256)) * (MB // 256) + os.urandom(MB)
+    rounds = [(f"Раунд {r}", [topic(f"Тема {r}.{t}") for t in range(6)]) for r in range(4)]
+    path = tmp_path / "real.siq"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("content.xml", content_xml(5, "Настоящий", rounds))
+        archive.writestr("Audio/song.wav", loose)
+        for n in range(300):
+            archive.writestr(f"Video/{n}.mp4", media, compress_type=zipfile.ZIP_STORED)
+    with SafeZip(str(path)) as archive:
+        assert len(archive.names) == 302 and archive.total_bytes > 300 * MB
+
+
 def test_per_entry_total_and_count_limits(tmp_path):
     """GIVEN limits of 100 kB an entry, 150 kB in all, 4 entries WHEN archives go past each THEN each is refused."""
     limits = Limits(max_entries=4, max_entry_bytes=100_000, max_total_bytes=150_000)
@@ -68,7 +140,7 @@ def test_per_entry_total_and_count_limits(tmp_path):
     with pytest.raises(PackError, match="over the limit of 100000"):
         SafeZip(big, limits)
     total = _zip(tmp_path / "b.zip", [(f"Images/{n}", os.urandom(60_000)) for n in range(3)])
-    with pytest.raises(PackError, match="more than 150000 bytes"):
+    with pytest.raises(PackError, match=r"unpacks to 0.2 MiB \(180000 bytes\), over the limit of 0.1 MiB \(150000"):
         SafeZip(total, limits)
     many = _zip(tmp_path / "c.zip", [(f"Images/{n}", b"x") for n in range(5)])
     with pytest.raises(PackError, match="5 entries, more than the limit of 4"):
