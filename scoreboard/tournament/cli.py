@@ -190,7 +190,10 @@ def cmd_topic(args):
 
 def cmd_render(args):
     from scoreboard.display.scenes.tournament import render_png
-    render_png(_open(args), args.kind, args.out, (args.width, args.height), stage=args.stage)
+    from scoreboard.tournament.views import check_kind
+    t = _open(args)
+    check_kind(t, args.kind)          # before any drawing: a samara file has no knockout bracket
+    render_png(t, args.kind, args.out, (args.width, args.height), stage=args.stage)
     print(f"{args.kind} → {args.out}")
 
 
@@ -268,7 +271,8 @@ def register(subparsers) -> None:
     p.add_argument("game")
     p.add_argument("--scores", help="SEAT=SCORE,… or NAME=SCORE,…")
     p.add_argument("--winner", help="who won a tie (after extra questions / topic)")
-    p.add_argument("--tiebreak", help="extra-topic points SEAT=POINTS,… (never added to sums)")
+    p.add_argument("--tiebreak", help="points of the tie-break (extra round TB1 / extra questions TB2 / extra topic TB3) "
+                                       "SEAT=POINTS,… (never added to sums)")
     p.add_argument("--right", help="questions answered right SEAT=N,… (america wild-card tie-break)")
     p.add_argument("--journal", help="the board's journal: read the result from it")
     p.add_argument("--snapshot", help="a final snapshot as JSON (a file, or - for stdin)")

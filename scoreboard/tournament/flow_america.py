@@ -53,6 +53,14 @@ def draw_next(t) -> dict:
     return {"stage": stage_id, "games": dict(zip(ids, games)), "broken": [], "waiting": waiting}
 
 
+def expected_input(t, stage, registered: list[dict]):
+    """The selection: the active players at the draw; later stages: who the stage before sent on."""
+    if stage["id"] == "selection":
+        return sorted(p["name"] for p in registered if p["status"] == "active")
+    before = t.store.stage(ORDER[ORDER.index(stage["id"]) - 1])
+    return sorted((before["advancement"] or {}).get("qualified", []))
+
+
 def redraw(t, stage) -> list[list[str]]:
     if stage["id"] == "final":
         return common.seat_lot(t, "final", [stage["draw"]["input"]])
@@ -65,7 +73,7 @@ def advance(t, stage) -> dict:
     reasons = {w: f"won {gid}" for gid, w in won.items() if w}
     out = {"by_game": won}
     if stage["id"] == "selection":
-        cards, ranked = america.wild_cards([r for _, r in results], t.rng("wild cards"))
+        cards, ranked = america.wild_cards([r for _, r in results], t.rng("wild cards"), [g["id"] for g, _ in results])
         game_of = {s.name: g["id"] for g, r in results for s in r.seats}
         for r in ranked:
             if r.name in cards:

@@ -10,11 +10,13 @@ substitute_for = common.substitute_named
 ORDER = ("1/9", "1/3", "final")
 
 
-def _first_input(t) -> dict:
-    players = sorted(p["name"] for p in t.store.players("active"))
-    seeded = sorted(p["name"] for p in t.store.players("active") if p["seeded"])
+def _first_input(t, registered: list[dict] | None = None) -> dict:
+    """The 1/9 draw's input from the players table (or `registered`: the table as it was at the draw)."""
+    active = [p for p in (t.store.players() if registered is None else registered) if p["status"] == "active"]
+    players = sorted(p["name"] for p in active)
+    seeded = sorted(p["name"] for p in active if p["seeded"])
     teams: dict[str, list[str]] = {}
-    for p in t.store.players("active"):
+    for p in active:
         if p["team"]:
             teams.setdefault(p["team"], []).append(p["name"])
     return {"players": players, "seeded": seeded, "teams": {k: sorted(v) for k, v in teams.items()}}
@@ -50,6 +52,11 @@ def draw_next(t) -> dict:
     return {"stage": stage_id, "games": dict(zip(ids, draw["games"])), "broken": draw["broken"]}
 
 
+def expected_input(t, stage, registered: list[dict]):
+    """What the stage's draw input must be: the players table at the draw (1/9) or the winners of the tree."""
+    return _first_input(t, registered) if stage["id"] == "1/9" else _feed_input(t, stage["id"])
+
+
 def redraw(t, stage) -> list[list[str]]:
     given = stage["draw"]["input"]
     if stage["id"] == "1/9":
@@ -59,7 +66,8 @@ def redraw(t, stage) -> list[list[str]]:
 
 def advance(t, stage) -> dict:
     won = common.winners(t, stage["id"])
-    out = {"qualified": [w for w in won.values() if w], "by_game": won}
+    out = {"qualified": [w for w in won.values() if w], "by_game": won,
+           "reasons": {w: f"won {gid}" for gid, w in won.items() if w}}
     if stage["id"] == "final":
         results = t.results("final")
         out["places"] = common.places(results[0][1]) if results else []

@@ -65,10 +65,12 @@ def third_finalists(t, cup) -> list[str]:
     return sorted(p for g in rounds[-2]["draw"]["games"] for p in g)
 
 
-def _round_one_input(t, cup) -> dict:
-    entrants = sorted(p["name"] for p in t.store.players("active") if cup in p["cups"])
+def _round_one_input(t, cup, registered: list[dict] | None = None) -> dict:
+    """Round 1's input from the players table (or `registered`: the table as it was at the draw)."""
+    active = [p for p in (t.store.players() if registered is None else registered) if p["status"] == "active"]
+    entrants = sorted(p["name"] for p in active if cup in p["cups"])
     if cup == "winter":
-        spread, why = [p["name"] for p in t.store.players("active") if p["seeded"]], "last championship's Super Nine"
+        spread, why = [p["name"] for p in active if p["seeded"]], "last championship's Super Nine"
     else:
         before = samara.CUPS[samara.CUPS.index(cup) - 1]
         spread, why = third_finalists(t, before), f"{before} cup 1/3-finalists"
@@ -93,7 +95,7 @@ def draw_next(t, topics_per_game: int | None = None) -> dict:
         raise TournamentError("the season is over: the Super Nine is played")
     cup, number = step
     if cup == SUPER9:
-        return _draw_super_nine(t)
+        return _draw_super_nine(t, topics_per_game)
     stage_id = f"{cup}-{number}"
     if number == 1:
         given = _round_one_input(t, cup)
@@ -104,6 +106,10 @@ def draw_next(t, topics_per_game: int | None = None) -> dict:
         previous = t.store.stage(f"{cup}-{number - 1}")
         given = previous["advancement"]["qualified"]
         per_game = previous["draw"]["topics_per_game"]
+        if topics_per_game not in (None, per_game):   # samara 3.2.4: one count for every game of a cup
+            raise TournamentError(f"--topics-per-game {topics_per_game}: the {cup} cup plays {per_game} topics in "
+                                  f"every game (samara 3.2.4: the same number in each game of a cup); it is set "
+                                  f"only when a cup's round 1 is drawn")
     games, broken = _draw_round(t, stage_id, given)
     ids = [f"{stage_id}-{k}" for k in range(1, len(games) + 1)]
     draw = {"input": given, "label": stage_id, "games": games, "broken": broken, "topics_per_game": per_game}
@@ -112,13 +118,14 @@ def draw_next(t, topics_per_game: int | None = None) -> dict:
     return {"stage": stage_id, "games": dict(zip(ids, games)), "broken": broken, "topics": note}
 
 
-def _draw_super_nine(t) -> dict:
+def _draw_super_nine(t, topics_per_game: int | None = None) -> dict:
+    """T-S5/T-S6; `topics_per_game` (samara 3.3.3: one count for all 12 games, at least 4) defaults to the file's."""
     lines = season_lines(t)
     chosen, ranked = samara.super_nine(lines, t.rng("super nine selection"))
     games = _super_nine_games(t, chosen)
     ids = [f"S9-{k}" for k in range(1, 13)]
     draw = {"input": chosen, "label": "super nine numbers", "games": games, "broken": [],
-            "topics_per_game": t.store.meta("topics_per_game", 4),
+            "topics_per_game": topics_per_game or t.store.meta("topics_per_game", 4),
             "selection": [{"name": r.name, **r.values, "decided_by": r.decided_by} for r in ranked],
             "cut": cut_reason(ranked, 9)}
     common.add_stage(t, SUPER9, "super9", "super9", draw, ids)
@@ -138,6 +145,17 @@ def numbers(stage) -> dict[str, int]:
     for triple, players in zip(super_nine.SCHEDULE, games):
         out.update(dict(zip(players, triple)))
     return out
+
+
+def expected_input(t, stage, registered: list[dict]):
+    """Round 1: the cup's entrants at the draw; later rounds: who the round before sent on; the Super Nine's
+    selection is re-run by `redraw` itself (None: nothing more to compare)."""
+    if stage["id"] == SUPER9:
+        return None
+    cup, number = stage["id"].rsplit("-", 1)
+    if number == "1":
+        return _round_one_input(t, cup, registered)
+    return (t.store.stage(f"{cup}-{int(number) - 1}")["advancement"] or {}).get("qualified", [])
 
 
 def redraw(t, stage) -> list[list[str]]:
@@ -182,7 +200,7 @@ def _assign_topics(t, stage_id) -> str | None:
     try:
         chosen = _solve_topics(t, stage, pool)
     except TournamentError as error:
-        return f"topics not assigned: {error}; add topics and run `topics draw`"
+        return f"topics not assigned: {error}; add topics and run `topic draw`"
     for gid, items in chosen.items():
         t.store.db.execute("UPDATE games SET topics = ? WHERE id = ?", (json.dumps([x.id for x in items]), gid))
         for x in items:

@@ -122,9 +122,19 @@ def _right_answers(snapshot: dict) -> dict[int, int]:
     return count
 
 
+TIE_ROUNDS = {"extra_round": "the extra round (TB1)", "extra_questions": "the extra questions (TB2)",
+              "extra_topic": "the extra topic (TB3)"}
+
+
 def typed(scores: dict[str, float], seat_order: list[str], rule: str, winner: str | None = None,
-          tiebreak: dict[str, float] | None = None, right: dict[str, int] | None = None) -> GameResult:
-    """A result typed by the organiser. `rule`: "top" (america), "top_positive" (novosibirsk, samara) — TB5."""
+          tiebreak: dict[str, float] | None = None, right: dict[str, int] | None = None,
+          ties: str | None = "extra_topic") -> GameResult:
+    """A result typed by the organiser, with the regulation's winner rule (TB5) applied as the engine applies it.
+
+    `rule`: "top" (america) or "top_positive" (novosibirsk, samara: nobody positive → no winner).
+    `ties`: how a tie for first is settled — a key of TIE_ROUNDS, or None where tied players share first place and
+    the game has no winner (samara Super Nine, T-S7).
+    """
     tiebreak = tiebreak or {}
     missing = [n for n in seat_order if n not in scores]
     extra = [n for n in scores if n not in seat_order]
@@ -134,19 +144,30 @@ def typed(scores: dict[str, float], seat_order: list[str], rule: str, winner: st
     seats = tuple(Seat(i + 1, n, scores[n], tiebreak.get(n, 0), (right or {}).get(n)) for i, n in enumerate(seat_order))
     top = max(s.score for s in seats)
     leaders = [s for s in seats if s.score == top]
+    if winner is not None and winner not in seat_order:
+        raise TournamentError(f"winner {winner!r} is not a player of this game")
+    if rule == "top_positive" and top <= 0:
+        if winner is not None:
+            raise TournamentError(f"no winner can be given: nobody has a positive score (top {top:g}), and under "
+                                  f"this regulation such a game has no winner (TB5); drop --winner")
+        return GameResult(seats, None)
+    if ties is None:
+        if any(tiebreak.values()):
+            raise TournamentError("this game has no tie-break (T-S7: tied players share the places); drop --tiebreak")
+        if len(leaders) > 1:
+            if winner is not None:
+                raise TournamentError(f"{', '.join(s.name for s in leaders)} are tied on {top:g}: they share first "
+                                      f"place and its points, the game has no single winner (T-S7); drop --winner")
+            return GameResult(seats, None)
     if winner is not None:
-        if winner not in seat_order:
-            raise TournamentError(f"winner {winner!r} is not a player of this game")
         if scores[winner] != top:
             raise TournamentError(f"winner {winner!r} does not have the top score {top:g}")
         return GameResult(seats, winner)
-    if rule == "top_positive" and top <= 0:
-        return GameResult(seats, None)
     if len(leaders) > 1:
         best = max(s.tiebreak for s in leaders)
         ahead = [s for s in leaders if s.tiebreak == best]
         if len(ahead) > 1:
-            raise TournamentError(f"{', '.join(s.name for s in leaders)} are tied on {top:g}: give the extra-topic "
-                                  f"points (--tiebreak NAME=POINTS) or --winner NAME")
+            raise TournamentError(f"{', '.join(s.name for s in leaders)} are tied on {top:g}: give the points of "
+                                  f"{TIE_ROUNDS[ties]} (--tiebreak NAME=POINTS) or --winner NAME")
         return GameResult(seats, ahead[0].name)
     return GameResult(seats, leaders[0].name)

@@ -15,11 +15,12 @@ from scoreboard.tournament import lots, results as res
 from scoreboard.tournament.errors import TournamentError
 from scoreboard.tournament.store import Store
 
-FORMATS = {  # regulation → (flow module, who wins a typed-in game: TB5)
-    "novosibirsk-2007": ("flow_novosibirsk", "top_positive"),
-    "america-2005": ("flow_america", "top"),
-    "samara-2003": ("flow_samara", "top_positive"),
+FORMATS = {  # regulation → (flow module, who wins a typed-in game: TB5, how a tie for first is settled: TB1–TB3)
+    "novosibirsk-2007": ("flow_novosibirsk", "top_positive", "extra_round"),
+    "america-2005": ("flow_america", "top", "extra_questions"),
+    "samara-2003": ("flow_samara", "top_positive", "extra_topic"),
 }
+SHARED_FIRST_STAGES = {"super9"}   # engine stages with `tiebreak = false`: tied players share first (T-S7)
 MAX_NAME = 60
 
 
@@ -128,6 +129,7 @@ class Tournament:
                 raise TournamentError("only a player of the first stage can be replaced (T-N3)")
             if game["result"]:
                 raise TournamentError(f"game {game_id} already has a result")
+            absent_status = self._player(absent)["status"]
             absent = self._player(absent)["name"]
             if absent not in game["players"]:
                 raise TournamentError(f"{absent} does not play game {game_id}")
@@ -136,7 +138,8 @@ class Tournament:
             seated = {p for g in self.store.games(stage["id"]) for p in g["players"]}
             if by in seated:
                 raise TournamentError(f"{by} already plays in {stage['id']}: a substitute must be a non-qualifier")
-            if not self.store.player(by):
+            before = self.store.player(by)
+            if not before:
                 entered = db.execute("SELECT COALESCE(MAX(entered), 0) + 1 FROM players").fetchone()[0]
                 db.execute("INSERT INTO players(name, status, entered) VALUES (?, 'substitute', ?)", (by, entered))
             else:
@@ -144,7 +147,9 @@ class Tournament:
             db.execute("UPDATE players SET status = 'withdrawn' WHERE name = ?", (absent,))
             players = [by if p == absent else p for p in game["players"]]
             db.execute("UPDATE games SET players = ? WHERE id = ?", (json.dumps(players, ensure_ascii=False), game_id))
-            self.store.audit("substitute", {"game": game_id, "absent": absent, "by": by})
+            self.store.audit("substitute", {"game": game_id, "absent": absent, "by": by,   # statuses: for verify
+                                            "by_status": before["status"] if before else None,
+                                            "absent_status": absent_status})
         return by
 
     # -- draws and advancement
@@ -178,19 +183,10 @@ class Tournament:
         return advancement
 
     def verify(self) -> list[str]:
-        """Re-run every stored draw and advancement from the seed and the stored inputs; list every difference."""
-        problems = []
-        for stage in self.store.stages():
-            again = self.flow.redraw(self, stage)
-            if again != stage["draw"]["games"]:
-                problems.append(f"{stage['id']}: the draw re-run from seed {self.seed} gives {again}, "
-                                f"the file has {stage['draw']['games']}")
-            problems += getattr(self.flow, "verify_topics", lambda t, s: [])(self, stage)
-            if stage["advancement"] is not None:
-                recomputed = json.loads(json.dumps(self.flow.advance(self, stage), ensure_ascii=False))
-                if recomputed != stage["advancement"]:
-                    problems.append(f"{stage['id']}: advancement re-run differs from the file")
-        return problems
+        """Re-run every stored draw and advancement from the seed; compare inputs, draws, seats played, advancements
+        with the file (see verify.py); list every difference."""
+        from scoreboard.tournament.verify import verify
+        return verify(self)
 
     # -- results
     def record(self, game_id: str, result: res.GameResult, journal_hash: str | None = None,
@@ -230,8 +226,10 @@ class Tournament:
             return names[key.casefold()]
 
         fix = lambda d: {resolve(k): v for k, v in (d or {}).items()}
+        shared = self.store.stage(game["stage"])["engine_stage"] in SHARED_FIRST_STAGES
         result = res.typed(fix(scores), game["players"], FORMATS[self.format][1],
-                           resolve(winner) if winner else None, fix(tiebreak), fix(right))
+                           resolve(winner) if winner else None, fix(tiebreak), fix(right),
+                           None if shared else FORMATS[self.format][2])
         return self.record(game_id, result, None, replace)
 
     def results(self, stage_id: str) -> list[tuple[dict, res.GameResult]]:

@@ -188,7 +188,22 @@ def load_screen(tournament_path, scene: str) -> tuple[str, dict]:
         t.close()
 
 
+# The views each format has (what `screen_view` ever picks for it): a novosibirsk day has no rounds table, a samara
+# season no knockout bracket, only samara a Super Nine cross-table.
+VIEWS = {"novosibirsk-2007": ("bracket", "standings"),
+         "america-2005": ("bracket", "round", "standings"),
+         "samara-2003": ("round", "standings", "cross")}
+
+
+def check_kind(t, kind: str) -> None:
+    """Refuse a view that does not fit the tournament's format, naming the ones that do."""
+    fits = VIEWS[t.format]
+    if kind not in fits:
+        raise TournamentError(f"a {t.format} tournament has no {kind!r} view; its views are {', '.join(fits)}")
+
+
 def build(t, kind: str) -> dict:
+    check_kind(t, kind)
     return {"bracket": bracket_view, "round": round_view, "standings": standings_view, "cross": cross_view}[kind](t)
 
 

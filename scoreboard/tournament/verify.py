@@ -1,0 +1,98 @@
+"""`draw --verify`: re-run every draw, lot and advancement from the seed and compare with everything the file holds.
+
+Four things are compared, stage by stage: the stored draw input with the players table as it was at the draw (the
+audited substitutions made since are undone to get it); the draw re-run from the seed with the stored draw; the games
+table's seats with that draw plus the audited substitutions (T-N3, the america waiting list); the advancement re-run
+with the stored one. Every difference is reported with what the file has and what it should have.
+"""
+from __future__ import annotations
+
+import json
+
+
+def verify(t) -> list[str]:
+    log = t.store.audit_log()
+    problems = []
+    for stage in t.store.stages():
+        expected = getattr(t.flow, "expected_input", None)
+        if expected is not None:
+            should = _plain(expected(t, stage, players_when_drawn(t, stage["id"], log)))
+            if should is not None and should != stage["draw"]["input"]:
+                problems.append(f"{stage['id']}: the stored draw input differs from the players table at the draw: "
+                                + describe(stage["draw"]["input"], should))
+        again = t.flow.redraw(t, stage)
+        if again != stage["draw"]["games"]:
+            problems.append(f"{stage['id']}: the draw re-run from seed {t.seed} gives {again}, "
+                            f"the file has {stage['draw']['games']}")
+        problems += seats_played(t, stage, log)
+        problems += getattr(t.flow, "verify_topics", lambda t_, s: [])(t, stage)
+        if stage["advancement"] is not None:
+            recomputed = _plain(t.flow.advance(t, stage))
+            if recomputed != stage["advancement"]:
+                problems.append(f"{stage['id']}: advancement re-run differs from the file: "
+                                + describe(stage["advancement"], recomputed))
+    return problems
+
+
+def players_when_drawn(t, stage_id: str, log: list[dict]) -> list[dict]:
+    """The players table as it was when `stage_id` was drawn: later substitutions undone (newest first)."""
+    drawn = next((a["id"] for a in log if a["what"] == "draw" and a["detail"].get("stage") == stage_id), None)
+    players = {p["name"]: dict(p) for p in t.store.players()}
+    for entry in reversed(log):
+        if drawn is None or entry["id"] <= drawn:
+            break
+        if entry["what"] != "substitute":
+            continue
+        d = entry["detail"]
+        if d.get("absent") in players:
+            players[d["absent"]]["status"] = d.get("absent_status", "active")
+        by = d.get("by")
+        if by in players:
+            if "by_status" not in d:          # files written before the status was audited: not active then
+                players[by]["status"] = "substitute"
+            elif d["by_status"] is None:      # registered by the substitution itself
+                del players[by]
+            else:
+                players[by]["status"] = d["by_status"]
+    return sorted(players.values(), key=lambda p: p["entered"])
+
+
+def seats_played(t, stage: dict, log: list[dict]) -> list[str]:
+    """The games table's seats must be the stored draw with the audited substitutions applied, game by game."""
+    games = t.store.games(stage["id"])
+    drawn = stage["draw"]["games"]
+    if len(games) != len(drawn):
+        return [f"{stage['id']}: the draw has {len(drawn)} games, the games table {len(games)}"]
+    expected = {g["id"]: list(players) for g, players in zip(games, drawn)}
+    for entry in log:
+        d = entry["detail"]
+        if entry["what"] == "substitute" and d.get("game") in expected:
+            expected[d["game"]] = [d["by"] if p == d["absent"] else p for p in expected[d["game"]]]
+    return [f"game {g['id']}: the draw (with audited substitutions) seats {', '.join(expected[g['id']])}; "
+            f"the games table has {', '.join(g['players'])}"
+            for g in games if g["players"] != expected[g["id"]]]
+
+
+def describe(stored, should, where: str = "") -> str:
+    """A short account of how `stored` differs from `should`: the keys, and the names missing or extra."""
+    if isinstance(stored, dict) and isinstance(should, dict):
+        keys = [k for k in sorted(set(stored) | set(should)) if stored.get(k) != should.get(k)]
+        return "; ".join(describe(stored.get(k), should.get(k), f"{where}.{k}" if where else str(k)) for k in keys)
+    label = f"{where}: " if where else ""
+    if stored is None and isinstance(should, list) or should is None and isinstance(stored, list):
+        stored, should = stored or [], should or []     # a group missing on one side: all its names differ
+    if isinstance(stored, list) and isinstance(should, list) and all(isinstance(x, str) for x in stored + should):
+        extra = [x for x in stored if x not in should]
+        missing = [x for x in should if x not in stored]
+        if extra or missing:
+            return (label + (f"the file has {', '.join(extra)} but should not" if extra else "")
+                    + (" and " if extra and missing else "")
+                    + (f"the file lacks {', '.join(missing)}" if missing else ""))
+        return label + f"the file has the order {stored}, it should be {should}"
+    return label + f"the file has {json.dumps(stored, ensure_ascii=False)}, it should be " \
+                   f"{json.dumps(should, ensure_ascii=False)}"
+
+
+def _plain(value):
+    """As it reads back from the file's JSON (tuples → lists, keys → strings)."""
+    return None if value is None else json.loads(json.dumps(value, ensure_ascii=False))
