@@ -31,6 +31,7 @@ class Drawn:
     box: pygame.Rect     # the box it had to stay inside
     text: str = ""
     px: int = 0
+    lines: tuple[str, ...] = ()   # how a text was laid out (where it wrapped, whether it ends with "…")
 
 
 class Canvas:
@@ -52,9 +53,9 @@ class Canvas:
     def rect(self) -> pygame.Rect:
         return self.surface.get_rect()
 
-    def note(self, kind, tag, rect, box, text="", px=0):
+    def note(self, kind, tag, rect, box, text="", px=0, lines=()):
         if self.log is not None:
-            self.log.append(Drawn(kind, tag, pygame.Rect(rect), pygame.Rect(box), text, px))
+            self.log.append(Drawn(kind, tag, pygame.Rect(rect), pygame.Rect(box), text, px, tuple(lines)))
 
     # --- drawing --------------------------------------------------------------------------------------------
     def fill(self, color, rect=None, radius: int = 0, tag: str = "", width: int = 0):
@@ -83,8 +84,15 @@ class Canvas:
             where = self.cache.draw_line(self.surface, path, fit.px, line, color, (x, y))
             ink = ink.union(where) if ink.w or ink.h else where
             y += fit.line_height
-        self.note("text", tag, ink, box, str(text), fit.px)
+        self.note("text", tag, ink, box, str(text), fit.px, fit.lines)
         return ink
+
+    def fits_whole(self, box, text: str, size="body", font: str = "main", max_lines: int = 0) -> bool:
+        """Whether `text` fits `box` without an ellipsis (a layout then gives it more room, or not)."""
+        box = pygame.Rect(box)
+        max_px = max(self.px(size) if not isinstance(size, int) else size, self.min_px)
+        path = self.theme.font(font) or self.theme.font("main")
+        return not self.cache.fit(path, str(text), box.w, box.h, max_px, self.min_px, max_lines).truncated
 
     def fit_px(self, box, text: str, size="body", font: str = "main") -> int:
         """The size `text` would get in `box`: give it to a row of texts so they all match (a board's values)."""

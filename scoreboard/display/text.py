@@ -1,9 +1,11 @@
-"""Text that always fits its box: shrink, then wrap at spaces, then (at the smallest size) break long words and end
-with an ellipsis — never spilling out and never cutting a glyph. Fonts, fits and rendered lines are cached, because a
+"""Text that always fits its box: shrink and wrap at word boundaries (spaces, and after a hyphen inside a word); only
+at the smallest size shorten a word too wide for a line, or the last line, with an ellipsis — never splitting a word
+across lines, never spilling out and never cutting a glyph. Fonts, fits and rendered lines are cached, because a
 board redraws the same names and numbers all evening.
 """
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -11,6 +13,8 @@ import pygame
 
 ELLIPSIS = "…"
 _NUMERIC = frozenset("0123456789.:,−-+")
+# A line may break after a hyphen between two letters: "Преображенская-" / "Верхнеудинская".
+_HYPHEN_BREAK = re.compile(r"(?<=\w-)(?=\w)")
 
 
 class _Lru(OrderedDict):
@@ -127,50 +131,61 @@ class TextCache:
                 hi = px - 1
         return best if best is not None else self._squeeze(path, text, width, height, min_px, max_lines)
 
-    def _try(self, path, text, width, height, px, max_lines) -> Fit | None:
-        line_height = self.line_height(path, px)
+    def _wrap(self, path, px, text, width, squeeze: bool = False) -> tuple[list[str], bool] | None:
+        """Greedy lines at `px`, broken only at spaces and after a hyphen inside a word. A piece wider than the box
+        fails the size (None) — or, when squeezing at the smallest size, is cut with an ellipsis on its own line
+        (better one shortened word than a word split across two lines). Returns (lines, anything cut)."""
         width_of = lambda text: self.width(path, px, text)  # noqa: E731
         lines: list[str] = []
+        cut = False
         for paragraph in text.split("\n"):
             current = ""
             for word in paragraph.split():
-                candidate = f"{current} {word}" if current else word
-                if width_of(candidate) <= width:
-                    current = candidate
-                elif current and width_of(word) <= width:
-                    lines.append(current)
-                    current = word
-                else:
-                    return None  # a word wider than the box: try smaller
+                for k, piece in enumerate(_HYPHEN_BREAK.split(word)):
+                    candidate = (f"{current} {piece}" if k == 0 else current + piece) if current else piece
+                    if width_of(candidate) <= width:
+                        current = candidate
+                        continue
+                    if width_of(piece) > width:
+                        if not squeeze:
+                            return None  # a word wider than the box: try smaller
+                        piece, cut = self._ellipsized(piece, width_of, width), True
+                    if current:
+                        lines.append(current)
+                    current = piece
             lines.append(current)
+        return lines, cut
+
+    @staticmethod
+    def _ellipsized(text: str, width_of, width: int) -> str:
+        """`text` cut at a whole glyph so that it and "…" fit `width` (whole words first when there are several)."""
+        while " " in text and width_of(text + ELLIPSIS) > width:
+            text = text.rsplit(" ", 1)[0]
+        while text and width_of(text + ELLIPSIS) > width:
+            text = text[:-1]
+        return text.rstrip(" -") + ELLIPSIS if width_of(ELLIPSIS) <= width else ""
+
+    def _try(self, path, text, width, height, px, max_lines) -> Fit | None:
+        line_height = self.line_height(path, px)
+        wrapped = self._wrap(path, px, text, width)
+        if wrapped is None:
+            return None
+        lines = wrapped[0]
         if len(lines) * line_height > height or (max_lines and len(lines) > max_lines):
             return None
         return Fit(px, tuple(lines), line_height, False)
 
     def _squeeze(self, path, text, width, height, px, max_lines) -> Fit:
-        """At the smallest size: break inside long words, keep the lines that fit, end with an ellipsis."""
+        """At the smallest size: wrap at word boundaries as always, shorten only a word that cannot fit a line even
+        alone, keep the lines that fit and end the last one with an ellipsis."""
         line_height = self.line_height(path, px)
         width_of = lambda text: self.width(path, px, text)  # noqa: E731
         room = max(1, height // line_height)
         if max_lines:
             room = min(room, max_lines)
-        lines: list[str] = []
-        current = ""
-        for word in text.split():
-            for piece in ([word] if not current else [" " + word]):
-                for ch in piece:
-                    if width_of(current + ch) <= width:
-                        current += ch
-                    else:
-                        lines.append(current.rstrip())
-                        current = ch.lstrip()
-        if current:
-            lines.append(current)
-        truncated = len(lines) > room
-        lines = lines[:room]
-        if truncated:
-            last = lines[-1]
-            while last and width_of(last + ELLIPSIS) > width:
-                last = last[:-1]
-            lines[-1] = last.rstrip() + ELLIPSIS
+        lines, cut = self._wrap(path, px, text, width, squeeze=True)
+        truncated = cut or len(lines) > room
+        if len(lines) > room:
+            lines = lines[:room]
+            lines[-1] = self._ellipsized(lines[-1].removesuffix(ELLIPSIS), width_of, width)
         return Fit(px, tuple(line for line in lines if line), line_height, truncated)

@@ -65,9 +65,8 @@ def draw_chart(canvas: Canvas, snapshot: dict, now: float, layout: Layout, box: 
     values = [v for row in history for v in row if isinstance(v, (int, float))] + [0]
     low, high = min(values), max(values)
     span = (high - low) or 1
-    legend_w = box.w // 5
-    plot = pygame.Rect(box.left + layout.m * 2, box.top + layout.m * 2, box.w - legend_w - layout.m * 4,
-                       box.h - layout.m * 4)
+    inner = box.inflate(-layout.m * 4, -layout.m * 2)
+    plot, keys = _legend_layout(canvas, players, inner, layout.m)
     zero_y = plot.bottom - int((0 - low) / span * plot.h)
     pygame.draw.line(canvas.surface, theme.color("muted"), (plot.left, zero_y), (plot.right, zero_y), max(1, canvas.h // 400))
     steps = max(1, len(history) - 1)
@@ -79,15 +78,41 @@ def draw_chart(canvas: Canvas, snapshot: dict, now: float, layout: Layout, box: 
             pygame.draw.lines(canvas.surface, theme.player_color(p.get("seat", i + 1)), False, points, width)
         elif points:
             pygame.draw.circle(canvas.surface, theme.player_color(p.get("seat", i + 1)), points[0], width * 2)
-    legend = pygame.Rect(plot.right + layout.m, plot.top, legend_w, plot.h)
-    row_h = min(legend.h // len(players), canvas.px("name") * 2)
-    for i, p in enumerate(players):
+    for i, (p, row) in enumerate(zip(players, keys)):
         seat = p.get("seat", i + 1)
-        row = pygame.Rect(legend.left, legend.top + i * row_h, legend.w, row_h)
-        canvas.fill(theme.player_color(seat), pygame.Rect(row.left, row.centery - width * 2, row.h // 3, width * 4),
+        key_w = min(row.h, canvas.min_px * 2) // 2
+        canvas.fill(theme.player_color(seat), pygame.Rect(row.left, row.centery - width * 2, key_w, width * 4),
                     tag=f"chart:key:{seat}")
-        canvas.text(pygame.Rect(row.left + row.h // 2, row.top, row.w - row.h // 2, row.h), p.get("name") or f"#{seat}",
-                    "small", theme.color("text"), align="left", tag=f"chart:name:{seat}", max_lines=2)
+        canvas.text(pygame.Rect(row.left + key_w * 3 // 2, row.top, row.w - key_w * 3 // 2, row.h),
+                    p.get("name") or f"#{seat}", "small", theme.color("text"), align="left", tag=f"chart:name:{seat}",
+                    max_lines=3)
+
+
+def _legend_layout(canvas: Canvas, players: list, inner: pygame.Rect, m: int):
+    """(plot, one key box per player). The legend goes beside the plot, from a fifth up to two fifths of its width,
+    if every name fits there whole (wrapped at its spaces into up to three lines); else in a strip of columns under
+    the plot (a short chart, as on the winner screen) — a name is cut with "…" only if neither holds it."""
+    line = canvas.cache.line_height(canvas.theme.font("main"), canvas.min_px)
+    names = [p.get("name") or f"#{p.get('seat', i + 1)}" for i, p in enumerate(players)]
+    key_w = canvas.min_px * 3 // 2
+
+    def whole(w, h):
+        return all(canvas.fits_whole((0, 0, w - key_w, h), name, "small", max_lines=3) for name in names)
+
+    row_h = min(inner.h // len(players), max(canvas.px("name") * 2, 3 * line))
+    for share in (20, 25, 30, 35, 40):
+        side_w = inner.w * share // 100
+        if whole(side_w, row_h):
+            break
+    else:
+        col_w = (inner.w - m * (len(players) - 1)) // len(players)
+        for lines in (1, 2, 3):
+            if lines * line <= inner.h // 2 and whole(col_w, lines * line):
+                plot = pygame.Rect(inner.left, inner.top, inner.w, inner.h - lines * line - m)
+                return plot, [pygame.Rect(inner.left + i * (col_w + m), plot.bottom + m, col_w, lines * line)
+                              for i in range(len(players))]
+    plot = pygame.Rect(inner.left, inner.top, inner.w - side_w - m, inner.h)
+    return plot, [pygame.Rect(plot.right + m, inner.top + i * row_h, side_w, row_h) for i in range(len(players))]
 
 
 def draw_winner(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> None:
@@ -97,7 +122,7 @@ def draw_winner(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> N
     header(canvas, layout.header, theme.text("game_over") if snapshot.get("game_over") else theme.text("scores"),
            snapshot.get("stage") or "")
     main = layout.main
-    top = pygame.Rect(main.left, main.top, main.w, main.h * 55 // 100)
+    top = pygame.Rect(main.left, main.top, main.w, main.h * 48 // 100)
     band = top.inflate(-main.w // 6, -layout.m)
     if seat is not None:
         p = player(snapshot, seat) or {}
@@ -119,8 +144,8 @@ def draw_winner(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> N
     else:
         draw_scores(canvas, snapshot, now, layout)
         return
-    draw_chart(canvas, snapshot, now, layout, pygame.Rect(main.left + main.w // 12, top.bottom + layout.m,
-                                                          main.w * 10 // 12, main.bottom - top.bottom - layout.m))
+    draw_chart(canvas, snapshot, now, layout, pygame.Rect(main.left, top.bottom + layout.m, main.w,
+                                                          main.bottom - top.bottom - layout.m))
 
 
 def draw_tournament(canvas: Canvas, snapshot: dict, now: float, layout: Layout, kind: str, view) -> None:

@@ -180,12 +180,19 @@ def score_bar(canvas: Canvas, snapshot: dict, now: float, box: pygame.Rect) -> N
             canvas.fill(theme.color("accent"), panel, radius=radius, width=max(3, box.h // 25), tag=mark)
         inner = panel.inflate(-2 * gap, 0)
         # The name box holds two lines at the minimum size, so a long double-barrelled name wraps instead of "…";
-        # the status line holds one line of small text; the score takes the rest.
-        name_box = pygame.Rect(inner.left, panel.top + stripe + gap // 2, inner.w, 2 * min_line)
+        # a name that needs a third line (three long words on a narrow panel) gets it from the score, which keeps
+        # at least one line. The status line holds one line of small text; the score takes the rest.
+        name = p.get("name") or f"#{seat}"
+        top = panel.top + stripe + gap // 2
         status_box = pygame.Rect(inner.left, panel.bottom - gap // 2 - status_line, inner.w, status_line)
+        name_lines = 2
+        if (status_box.top - top - 3 * min_line >= min_line
+                and not canvas.fits_whole((0, 0, inner.w, 2 * min_line), name, "name", max_lines=2)):
+            name_lines = 3
+        name_box = pygame.Rect(inner.left, top, inner.w, name_lines * min_line)
         score_box = pygame.Rect(inner.left, name_box.bottom, inner.w, status_box.top - name_box.bottom)
         text_color = theme.color("muted") if out else theme.color("text")
-        canvas.text(name_box, p.get("name") or f"#{seat}", "name", text_color, tag=f"name:{seat}", max_lines=2)
+        canvas.text(name_box, name, "name", text_color, tag=f"name:{seat}", max_lines=name_lines)
         score = p.get("score", 0)
         canvas.text(score_box, score_text(score), "score", theme.color("wrong") if score < 0 and not out else
                     text_color, tag=f"score:{seat}")

@@ -1,0 +1,116 @@
+"""Long names wrap at word boundaries (spaces, after a hyphen) and shrink before anything is cut: at 1280×720 a
+four-player america game and a three-player samara game show every long name whole, on every screen of the game."""
+import re
+
+import pygame
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from scoreboard.display import scenes
+from scoreboard.display.demo import play
+from scoreboard.display.simulated import Director
+from scoreboard.display.text import ELLIPSIS, TextCache
+from scoreboard.display.theme import load_theme
+
+SIZE = (1280, 720)
+LONG = {
+    "america-2005": ["Григорий Александрович Потёмкин", "Анна Петрова", "Борис Кузнецов",
+                     "Вера Смирнова-Оболенская"],
+    "samara-2003": ["Александра Константиновна Преображенская-Верхнеудинская", "Борис Кузнецов", "Анна Петрова"],
+}
+FONT = str(load_theme(None).font("main"))
+
+
+def _renamed(snapshot: dict, names: list[str]) -> dict:
+    players = [dict(p, name=names[(p["seat"] - 1) % len(names)]) for p in snapshot["players"]]
+    return dict(snapshot, players=players)
+
+
+def _words_kept(name: str, lines: tuple[str, ...]) -> bool:
+    """Every line break of `lines` falls at a space or right after a hyphen of `name`, and nothing is lost."""
+    joined = " ".join(lines)
+    return re.sub(r"(?<=\w-) ", "", joined) == " ".join(name.split())
+
+
+@pytest.fixture(scope="module")
+def long_games():
+    from scoreboard.session import Session
+    out = {}
+    for regulation, names in LONG.items():
+        session = Session()
+        frames = []
+        play(session, Director(regulation, players=len(names)),
+             lambda at, snap, step: frames.append((snap, at)))
+        out[regulation] = [(_renamed(snap, names), at) for snap, at in frames if snap["players"]]
+    return out
+
+
+@pytest.mark.parametrize("regulation", sorted(LONG))
+def test_g1_long_names_are_never_split_inside_a_word_or_cut(long_games, regulation):
+    """GIVEN a whole america game with 4 players and a samara game with 3, with long three-word and hyphenated
+    names WHEN every snapshot (and the chart and scores screens) is drawn at 1280×720 THEN every drawn player name
+    breaks only at spaces or after a hyphen, carries no "…", and stays inside its box."""
+    theme = load_theme("classic")
+    surface = pygame.Surface(SIZE)
+    names = set(LONG[regulation])
+    checked = 0
+    for snap, at in long_games[regulation][::3] + long_games[regulation][-1:]:
+        for variant in (snap, dict(snap, phase="choosing", screen="chart"), dict(snap, phase="choosing",
+                                                                                 screen="scores")):
+            canvas = scenes.draw(surface, variant, theme, at, record=True, animate=False)
+            for drawn in canvas.texts():
+                assert drawn.box.contains(drawn.rect), f"{drawn.tag} {drawn.text!r} spills"
+                if drawn.text in names:
+                    assert not any(ELLIPSIS in line for line in drawn.lines), (drawn.tag, drawn.lines, drawn.box, variant["phase"], variant.get("screen"))
+                    assert _words_kept(drawn.text, drawn.lines), (drawn.tag, drawn.lines)
+                    checked += 1
+    assert checked > 100
+
+
+def test_g1_chart_legend_shows_whole_names():
+    """GIVEN the chart of a game of four at 1280×720 WHEN drawn THEN each name in its legend is whole (no "…")."""
+    names = ["Борис Кузнецов", "Анна Петрова", "Вера Смирнова-Оболенская", "Григорий Ли"]
+    snap = {"phase": "choosing", "screen": "chart", "players": [{"seat": i + 1, "name": n, "score": 10 * i}
+                                                                 for i, n in enumerate(names)],
+            "history": [[0, 0, 0, 0], [10, 20, -10, 30]]}
+    canvas = scenes.draw(pygame.Surface(SIZE), snap, load_theme("classic"), 0, record=True, animate=False)
+    legend = {d.text: d.lines for d in canvas.texts("chart:name:")}
+    assert set(legend) == set(names)
+    for name, lines in legend.items():
+        assert _words_kept(name, lines), lines
+
+
+def test_hyphenated_word_breaks_after_its_hyphen_before_shrinking_to_the_minimum():
+    """GIVEN a double-barrelled surname wider than its box at the size asked WHEN fitted THEN it breaks after the
+    hyphen ("Преображенская-" / "Верхнеудинская") rather than inside a word."""
+    cache = TextCache()
+    fit = cache.fit(FONT, "Преображенская-Верхнеудинская", 300, 200, 40, 20)
+    assert fit.lines == ("Преображенская-", "Верхнеудинская") and not fit.truncated
+
+
+def test_a_word_too_wide_even_at_the_minimum_is_ellipsized_not_split():
+    """GIVEN a single word that cannot fit its box even at the smallest size WHEN fitted THEN it is drawn at that
+    smallest size, shortened with "…" on one line — never continued on a second line."""
+    cache = TextCache()
+    fit = cache.fit(FONT, "Достопримечательность Обь", 150, 200, 40, 20)
+    assert fit.px == 20 and fit.truncated
+    assert fit.lines[0].endswith(ELLIPSIS) and fit.lines[1:] == ("Обь",)
+    assert all(cache.width(FONT, 20, line) <= 150 for line in fit.lines)
+
+
+@settings(max_examples=60, deadline=None)
+@given(words=st.lists(st.text(alphabet="абвгдеёжзийклмнопрстуфхцчшщъыьэюя", min_size=1, max_size=12),
+                      min_size=1, max_size=8),
+       width=st.integers(200, 700), height=st.integers(60, 300))
+def test_words_that_fit_alone_are_never_split(words, width, height):
+    """GIVEN words each narrower than the box at the smallest size WHEN fitted THEN every line is made of whole
+    words (an ellipsis may end the last line only when lines run out)."""
+    cache = TextCache()
+    text = " ".join(words)
+    fit = cache.fit(FONT, text, width, height, 60, 20)
+    assert all(cache.width(FONT, 20, word) <= width for word in words)  # the premise holds for these sizes
+    shown = [line.removesuffix(ELLIPSIS) for line in fit.lines]
+    for i, line in enumerate(shown):
+        last = i == len(shown) - 1
+        for word in line.split():
+            assert word in words or (last and fit.truncated and any(w.startswith(word) for w in words)), fit.lines
