@@ -191,11 +191,26 @@ class Game:
         if st.started and not fresh:
             raise Refused("a pack can be loaded only before the game starts or while the first board is full")
         plan = cmd.data
-        problem = check_plan(plan)
+        problem = check_plan(plan) or self._plan_fits(plan)
         if problem:
             raise Refused(f"pack {cmd.args[0]!r}: {problem}")
         self.plans.append(plan)
         self._use_plan(len(self.plans) - 1, cmd.at)
+
+    def _plan_fits(self, plan: dict) -> str | None:
+        """G3: every round of the stage needs its topics from the pack; none is made up from numbers."""
+        stage = self.reg.stage(self.st.stage)
+        rounds_ = plan["rounds"]
+        if len(rounds_) < len(stage.rounds):
+            return (f"it gives {len(rounds_)} round(s) of topics; a {self.st.stage} game plays {len(stage.rounds)} "
+                    "(choose topics for every round)")
+        for i, spec in enumerate(stage.rounds):
+            have = len(rounds_[i]["topics"])
+            need = spec.min_topics if spec.open_size else spec.topics
+            if have < need:
+                return (f"round {i + 1} has {have} topic(s); a {self.st.stage} game needs "
+                        f"{'at least ' if spec.open_size else ''}{need} (G3)")
+        return None
 
     def _use_plan(self, index: int, at: float) -> None:
         """Point the game at a loaded plan: its final topic, and the first board if play has started."""

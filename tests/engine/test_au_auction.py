@@ -27,8 +27,9 @@ def test_au1_pack_auction_cell_hidden_until_chosen():
     # GIVEN a pack whose topic 1 question 2 is the auction WHEN the board is drawn THEN no cell shows it
     from scoreboard.engine import Command
     g = Play(start=False)
-    plan = {"rounds": [{"topics": [{"name": f"Т{k}", "questions": [{"text": "?", "answer": "!", "auction": (k, q) == (1, 2)}
-                                                                    for q in range(1, 6)]} for k in range(1, 5)]}]}
+    plan = {"rounds": [{"topics": [{"name": f"Т{r}{k}", "questions": [
+        {"text": "?", "answer": "!", "auction": (r, k, q) == (1, 1, 2)} for q in range(1, 6)]} for k in range(1, 5)]}
+        for r in (1, 2)]}
     g.session.submit(Command(0, "/sg/pack/load", ("test.toml",), plan))
     g.step("/sg/game/start")
     g.step("/sg/chooser", 1)

@@ -21,7 +21,7 @@ def test_pack_load_with_chosen_topics_fills_the_board_and_the_host_view(tmp_path
     s = Session(tmp_path / "h.sqlite")
     s.submit(make(0, "/sg/game/new", "novosibirsk-2007", "1/9"))
     chosen = list(reversed(default_names))
-    s.submit(make(0, "/sg/pack/load", SAMPLE, *chosen))
+    s.submit(make(0, "/sg/pack/load", SAMPLE, *chosen, "2.1", "2.2", "2.3", "2.4"))
     s.submit(make(0, "/sg/game/start"))
     s.submit(make(0, "/sg/chooser", 1))
     # THEN the board has the chosen topics in the chosen order
@@ -46,4 +46,19 @@ def test_pack_load_refused_with_reason_and_nothing_changes(tmp_path):
     assert "missing.toml" in str(error.value)
     with pytest.raises(Refused):
         s.submit(make(1, "/sg/pack/load", SAMPLE, "Нет такой темы"))
+    assert s.snapshot() == before
+
+
+def test_g3_pack_with_too_few_topics_for_the_stage_is_refused():
+    # GIVEN a novosibirsk 1/9 game (4 + 4 topics) WHEN the organiser chooses only two topics THEN the load is refused
+    s = Session(None)
+    s.submit(make(0, "/sg/game/new", "novosibirsk-2007", "1/9"))
+    before = s.snapshot()
+    with pytest.raises(Refused, match="plays 2"):
+        s.submit(make(0, "/sg/pack/load", SAMPLE, "Реки", "Химия"))
+    # AND a championship final (6 + 6 topics) cannot be played from the 4 + 4 sample pack
+    f = Session(None)
+    f.submit(make(0, "/sg/game/new", "novosibirsk-2007", "final"))
+    with pytest.raises(Refused, match=r"round 1 has 4 topic\(s\); a final game needs 6 \(G3\)"):
+        f.submit(make(0, "/sg/pack/load", SAMPLE))
     assert s.snapshot() == before
