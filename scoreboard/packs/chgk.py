@@ -7,6 +7,8 @@ items `1.`–`5.` are the questions (`6.` or `Р.`/`Резерв.` is the reserv
 number their items the same way; an unnumbered `Источник:` or `Автор:` applies to every question of the topic.
 `Тур:` starts a new round. Items count up, so a question line that happens to begin with "1945." is text.
 The encoding (UTF-8, CP1251 or KOI8-R) is detected; a UTF-8 file with a broken byte is reported, not guessed.
+Each topic keeps the line of its `Вопрос N:` label and each question the line of its item, so every message
+about them, from the import or from validation, says where to look (`pack.txt:17: round 1 «Тур 1», topic …`).
 """
 from __future__ import annotations
 
@@ -107,7 +109,6 @@ def read(path: str, data: bytes) -> Pack:
     issues: list[Issue] = []
     kind_seen = False
     topic: Topic | None = None
-    topic_line = 0
     questions: dict[int, Question] = {}
     for field in fields:
         label = field.label.lower()
@@ -119,8 +120,8 @@ def read(path: str, data: bytes) -> Pack:
         elif label == "вид":
             kind_seen = True
             if body.upper() != "Я":
-                issues.append(Issue(WARNING, f"line {field.line}", f"`Вид: {body}` is not `Я` (Своя игра); "
-                                                                   "read as Своя игра anyway"))
+                issues.append(Issue(WARNING, "", f"`Вид: {body}` is not `Я` (Своя игра); read as Своя игра anyway",
+                                    line=field.line))
         elif label == "тур":
             pack.rounds.append(Round(f"Тур {body}" if body.isdigit() else body or f"Тур {len(pack.rounds) + 1}"))
         elif label.startswith("вопрос"):
@@ -128,28 +129,28 @@ def read(path: str, data: bytes) -> Pack:
                 pack.rounds.append(Round("Тур 1"))
             r = len(pack.rounds) - 1
             head, items = _items(field)
-            topic = Topic(name=head[0] if head else "", explanation="\n".join(head[1:]))
-            topic_line = field.line
+            topic = Topic(name=head[0] if head else "", explanation="\n".join(head[1:]), line=field.line)
             t = len(pack.rounds[-1].topics)
+            here = place(r, pack.rounds[-1].name, t, topic.name)
             pack.rounds[-1].topics.append(topic)
-            questions = {n: Question(text=item[1]) for n, item in items.items()}
+            questions = {n: Question(text=text, line=line) for n, (line, text) in items.items()}
             if not topic.name:
-                issues.append(Issue(ERROR, f"line {field.line}", "the topic has no name (the line after "
-                                                                 f"`{field.label}:`)", r, t))
+                issues.append(Issue(ERROR, here, f"the topic has no name (the line after `{field.label}:`)", r, t,
+                                    field.line))
             topic.questions = [questions[n] for n in sorted(questions) if n <= 5]
             topic.reserve = questions.get(6)
             missing = [n for n in range(1, 6) if n not in questions]
             if missing:
-                issues.append(Issue(ERROR, f"line {field.line}, " + place(topic_name=topic.name),
-                                    f"no item{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))}. "
-                                    "(a topic has items 1.–5.)", r, t))
+                issues.append(Issue(ERROR, here, f"no item{'s' if len(missing) > 1 else ''} "
+                                                 f"{', '.join(map(str, missing))}. (a topic has items 1.–5.)", r, t,
+                                    field.line))
         elif label in _FIELDS:
             if topic is None:
-                issues.append(Issue(WARNING, f"line {field.line}", f"`{field.label}:` before any `Вопрос N:`; "
-                                                                   "ignored"))
+                issues.append(Issue(WARNING, "", f"`{field.label}:` before any `Вопрос N:`; ignored",
+                                    line=field.line))
                 continue
-            _apply(_FIELDS[label], field, topic, questions, issues, len(pack.rounds) - 1,
-                   len(pack.rounds[-1].topics) - 1, topic_line)
+            r, t = len(pack.rounds) - 1, len(pack.rounds[-1].topics) - 1
+            _apply(_FIELDS[label], field, topic, questions, issues, r, pack.rounds[-1].name, t)
     if not kind_seen:
         issues.append(Issue(WARNING, "", "no `Вид:` field; read as Своя игра (`Вид: Я`)"))
     pack.rounds = [r for r in pack.rounds if r.topics]
@@ -158,8 +159,9 @@ def read(path: str, data: bytes) -> Pack:
 
 
 def _apply(key: str, field: _Field, topic: Topic, questions: dict[int, Question], issues: list[Issue],
-           r: int, t: int, topic_line: int) -> None:
+           r: int, rname: str, t: int) -> None:
     head, items = _items(field)
+    here = place(r, rname, t, topic.name)
     if not items:
         value = "\n".join(head)
         if key in ("source", "author", "comment"):
@@ -168,17 +170,18 @@ def _apply(key: str, field: _Field, topic: Topic, questions: dict[int, Question]
             for q in questions.values():
                 setattr(q, key, value)
         else:
-            issues.append(Issue(ERROR, f"line {field.line}, " + place(topic_name=topic.name),
-                                f"`{field.label}:` must number its items 1.–5. like the questions", r, t))
+            issues.append(Issue(ERROR, here, f"`{field.label}:` must number its items 1.–5. like the questions",
+                                r, t, field.line))
         return
     if head:
-        issues.append(Issue(WARNING, f"line {field.line}, " + place(topic_name=topic.name),
-                            f"text before item 1. of `{field.label}:` ignored: {head[0][:40]!r}", r, t))
+        issues.append(Issue(WARNING, here, f"text before item 1. of `{field.label}:` ignored: {head[0][:40]!r}",
+                            r, t, field.line))
     for n, (line, value) in items.items():
         q = questions.get(n)
         if q is None:
-            issues.append(Issue(WARNING, f"line {line}, " + place(topic_name=topic.name, question=n),
-                                f"`{field.label}:` item {n}. has no question (topic at line {topic_line})", r, t))
+            issues.append(Issue(WARNING, place(r, rname, t, topic.name, n),
+                                f"`{field.label}:` item {n}. has no question (topic at line {topic.line})", r, t,
+                                line))
         elif key == "accepts":
             q.accepts = [a.strip() for a in re.split(r"[;]|\n", value) if a.strip()]
         else:

@@ -77,7 +77,7 @@ def cmd_check(args) -> int:
     order = {ERROR: 0, WARNING: 1, INFO: 2}
     shown = [i for i in loaded.issues if not (args.quiet_info and i.level == INFO)]
     for issue in sorted(shown, key=lambda i: order[i.level]):
-        print(f"{args.file}: {issue}")
+        print(issue.report(args.file))
     errors = sum(1 for i in loaded.issues if i.level == ERROR)
     warnings = sum(1 for i in loaded.issues if i.level == WARNING)
     print(f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}")

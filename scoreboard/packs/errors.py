@@ -18,9 +18,20 @@ class Issue:
     message: str
     round: int | None = None   # 0-based round index of a topic-level issue (None: pack-level)
     topic: int | None = None   # 0-based topic index within that round
+    line: int | None = None    # 1-based line of the pack's text where the thing starts (ChGK text packs)
+
+    def text(self, path: str = "") -> str:
+        """`path:line: where: message` (`line N: where: message` without a path), leaving out what is unknown."""
+        head = (f"{path}:{self.line}" if self.line else path) if path else (f"line {self.line}" if self.line else "")
+        return ": ".join(part for part in (head, self.where, self.message) if part)
+
+    def report(self, path: str) -> str:
+        """One line of `pack check`: `path:line: level: where: message`."""
+        head = f"{path}:{self.line}" if self.line else path
+        return ": ".join(part for part in (head, self.level, self.where, self.message) if part)
 
     def __str__(self) -> str:
-        return f"{self.level}: {self.where}: {self.message}" if self.where else f"{self.level}: {self.message}"
+        return f"{self.level}: {self.text()}"
 
 
 class PackError(Exception):
@@ -33,7 +44,7 @@ class PackError(Exception):
     @classmethod
     def from_issues(cls, path: str, issues: list[Issue], limit: int = 5) -> "PackError":
         errors = [i for i in issues if i.level == ERROR]
-        lines = [f"{path}: {i.where}: {i.message}" if i.where else f"{path}: {i.message}" for i in errors[:limit]]
+        lines = [i.text(path) for i in errors[:limit]]
         if len(errors) > limit:
             lines.append(f"… and {len(errors) - limit} more errors (run `scoreboard pack check {path}`)")
         return cls("\n".join(lines), issues)

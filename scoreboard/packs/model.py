@@ -36,6 +36,7 @@ class Question:
     answer_media: list[Media] = field(default_factory=list)   # shown with the answer (SIGame packs have them)
     auction: bool = False
     price: int | None = None
+    line: int | None = field(default=None, compare=False)     # where it starts in a text pack (ChGK), for messages
 
 
 @dataclass
@@ -47,6 +48,7 @@ class Topic:
     questions: list[Question] = field(default_factory=list)
     reserve: Question | None = None
     reference_works: list[str] = field(default_factory=list)  # sources exempt from P2's "two per topic"
+    line: int | None = field(default=None, compare=False)     # its `Вопрос N:` line in a ChGK text pack
 
 
 @dataclass

@@ -4,7 +4,8 @@ Structure: a round has topics, a topic has a name and exactly 5 questions, every
 something to read or show. P1: samara requires a reserve (a warning when one is missing). AU1: at most one
 auction cell per round. P2 (samara 4.4): every question has a source; at most two questions of one topic share a
 source unless that source is listed as a reference work (the topic's or the pack's `reference_works`).
-Every issue names the round, topic and question, so `scoreboard pack check` output can be acted on directly.
+Every issue names the round, topic and question, so `scoreboard pack check` output can be acted on directly;
+for a text pack (ChGK) it also carries the line the topic or question starts on.
 """
 from __future__ import annotations
 
@@ -20,28 +21,29 @@ def _norm(text: str) -> str:
 
 def _question(q: Question, where: str, r, t, issues: list[Issue]) -> None:
     if not q.answer.strip():
-        issues.append(Issue(ERROR, where, "the question has no answer", r, t))
+        issues.append(Issue(ERROR, where, "the question has no answer", r, t, q.line))
     if not q.text.strip() and not q.media:
-        issues.append(Issue(ERROR, where, "the question has no text and no media", r, t))
+        issues.append(Issue(ERROR, where, "the question has no text and no media", r, t, q.line))
     if not q.source.strip():
-        issues.append(Issue(WARNING, where, "P2: the question has no source", r, t))
+        issues.append(Issue(WARNING, where, "P2: the question has no source", r, t, q.line))
 
 
 def topic_issues(topic: Topic, r: int | None, rname: str, t: int, reference: set[str], kind: str = "round"
                  ) -> list[Issue]:
     issues: list[Issue] = []
     here = place(r, rname, t, topic.name) if kind == "round" else f"extra topic {t + 1} «{topic.name}»"
+    line = topic.line
     if not topic.name.strip():
-        issues.append(Issue(ERROR, here, "the topic has no name", r, t))
+        issues.append(Issue(ERROR, here, "the topic has no name", r, t, line))
     if len(topic.questions) != QUESTIONS_PER_TOPIC:
         issues.append(Issue(ERROR, here, f"the topic has {len(topic.questions)} questions; it needs "
-                                         f"{QUESTIONS_PER_TOPIC}", r, t))
+                                         f"{QUESTIONS_PER_TOPIC}", r, t, line))
     for n, q in enumerate(topic.questions, 1):
         _question(q, f"{here}, question {n}", r, t, issues)
     if topic.reserve is not None:
         _question(topic.reserve, f"{here}, reserve", r, t, issues)
     else:
-        issues.append(Issue(WARNING, here, "P1: no reserve question (samara requires one)", r, t))
+        issues.append(Issue(WARNING, here, "P1: no reserve question (samara requires one)", r, t, line))
     exempt = reference | {_norm(w) for w in topic.reference_works}
     counted = Counter(_norm(q.source) for q in topic.questions if q.source.strip())
     for source, count in counted.items():
@@ -49,7 +51,7 @@ def topic_issues(topic: Topic, r: int | None, rname: str, t: int, reference: set
             numbers = [str(n) for n, q in enumerate(topic.questions, 1) if _norm(q.source) == source]
             issues.append(Issue(WARNING, f"{here}, questions {', '.join(numbers)}",
                                 f"P2: {count} questions share the source «{source}» (at most two may, unless it is "
-                                "listed in reference_works)", r, t))
+                                "listed in reference_works)", r, t, line))
     return issues
 
 
@@ -64,7 +66,9 @@ def check(pack: Pack) -> list[Issue]:
         names = Counter(_norm(t.name) for t in round_.topics)
         for name, count in names.items():
             if count > 1 and name:
-                issues.append(Issue(WARNING, place(r, round_.name), f"{count} topics are named «{name}»"))
+                again = [topic for topic in round_.topics if _norm(topic.name) == name][1]
+                issues.append(Issue(WARNING, place(r, round_.name), f"{count} topics are named «{name}»",
+                                    line=again.line))
         auctions = [f"topic {t + 1} question {n}" for t, topic in enumerate(round_.topics)
                     for n, q in enumerate(topic.questions, 1) if q.auction]
         if len(auctions) > 1:

@@ -146,10 +146,49 @@ def test_missing_item_and_unnumbered_answers_are_errors_with_lines(tmp_path):
     path.write_text(bad, encoding="utf-8")
     errors = [i for i in load(str(path)).issues if i.level == ERROR]
     line = TEXT.splitlines().index("Вопрос 1:") + 1
-    assert any(e.where.startswith(f"line {line}, topic «Реки»") and "no item 4." in e.message for e in errors)
-    assert any("topic «Космос»" in e.where and "must number its items" in e.message for e in errors)
-    with pytest.raises(PackError, match=f"line {line}"):
+    answers = _line(bad, "Ответ:", after="Космос")
+    assert any(e.line == line and e.where == "round 1 «Тур 1», topic 1 «Реки»" and "no item 4." in e.message
+               for e in errors)
+    assert any(e.line == answers and e.where == "round 2 «Тур 2», topic 1 «Космос»" and
+               "must number its items" in e.message for e in errors)
+    with pytest.raises(PackError, match=f"pack.txt:{line}: round 1 «Тур 1», topic 1 «Реки»: no item 4."):
         load_plan(str(path))
+
+
+def _line(text: str, wanted: str, after: str = "") -> int:
+    """The 1-based number of the first line equal to `wanted` that comes after the line `after`."""
+    lines = text.splitlines()
+    start = lines.index(after) if after else 0
+    return lines.index(wanted, start) + 1
+
+
+def test_p2_validation_messages_of_a_text_pack_carry_the_line_of_their_topic_or_question(tmp_path, capsys):
+    """GIVEN good.txt where Реки question 3 has no answer, Космос has no item 5 and question 2 no source, and Химия's
+    five questions share one source WHEN `pack check` runs and the board loads it THEN every validation message
+    (no answer, question count, P2) starts `good.txt:LINE:` with the line of that question (its item) or topic
+    (its `Вопрос N:`), and so does the refusal."""
+    from scoreboard.cli import main
+    bad = TEXT.replace("   3. Нева.\n", "").replace("   5. Наша галактика.\n", "").replace("   2. NASA.\n", "")
+    path = tmp_path / "good.txt"
+    path.write_text(bad, encoding="utf-8")
+    no_answer = _line(bad, "   3. Река Санкт-Петербурга.")
+    space = _line(bad, "Вопрос 3:")
+    no_source = _line(bad, "   2. Ближайшая к Солнцу планета.")
+    chemistry = _line(bad, "Вопрос 2:")
+    assert main(["pack", "check", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert f"{path}:{no_answer}: error: round 1 «Тур 1», topic 1 «Реки», question 3: the question has no answer" in out
+    assert f"{path}:{space}: error: round 2 «Тур 2», topic 1 «Космос»: the topic has 4 questions; it needs 5" in out
+    assert f"{path}:{no_source}: warning: round 2 «Тур 2», topic 1 «Космос», question 2: P2: the question has no " \
+           "source" in out
+    assert any(line.startswith(f"{path}:{chemistry}: warning: round 1 «Тур 1», topic 2 «Химия», questions 1, 2, 3, "
+                               "4, 5: P2: 5 questions share the source") for line in out)
+    issues = load(str(path)).issues
+    assert issues and all(i.line for i in issues if i.topic is not None)
+    with pytest.raises(PackError) as refused:
+        load_plan(str(path))
+    assert f"good.txt:{no_answer}: round 1 «Тур 1», topic 1 «Реки», question 3: the question has no answer" \
+        in str(refused.value)
 
 
 def test_vid_other_than_ya_and_missing_vid_are_warned(tmp_path):
