@@ -15,7 +15,7 @@ DEFAULT_LINK = "/tmp/scoreboard-fakebox"
 
 
 def parse_script(text: str, name: str = "script") -> list[tuple[float, int]]:
-    """`SECONDS SEAT` per line (box time since the box started; `#` comments): [(seconds, seat)]."""
+    """`SECONDS SEAT` per line (box seconds since the script's zero; `#` comments): [(seconds, seat)]."""
     presses: list[tuple[float, int]] = []
     for number, line in enumerate(text.splitlines(), start=1):
         line = line.split("#", 1)[0].strip()
@@ -38,13 +38,39 @@ def parse_script(text: str, name: str = "script") -> list[tuple[float, int]]:
     return presses
 
 
-def run_script(box: FakeBox, presses: list[tuple[float, int]]) -> None:
-    """Press at the exact box times of the script (the stamp is exact even if the sleep is late)."""
+def script_zero(box: FakeBox, clock: str) -> int:
+    """The box time the script's seconds count from. `handshake`: the board's first HELLO? (a one-digit box
+    on TCP: the board's connection), waited for, so that no press goes out before anyone can read it;
+    `start`: the box's start (presses before the board opens the port are lost, with a warning)."""
+    if clock == "handshake" and box.digits and box.link is not None:
+        print("fake-box: a one-digit box on a pty cannot see the board open it: script times count from "
+              "the start", file=sys.stderr)
+        clock = "start"
+    if clock == "start":
+        return box.t0_us
+    print(f"fake-box: script waits for the board to open {box.url}", file=sys.stderr, flush=True)
+    box.wait_for(lambda b: b.first_contact_us is not None, timeout=None)
+    return box.first_contact_us
+
+
+def dropped(seat: int, when: str) -> None:
+    print(f"fake-box: press of seat {seat} {when} dropped: no board connected", file=sys.stderr, flush=True)
+
+
+def run_script(box: FakeBox, presses: list[tuple[float, int]], zero_us: int | None = None) -> int:
+    """Press at the exact box times of the script, counted from box time `zero_us` (default: the box's
+    start); the stamp is exact even if the sleep is late. Warns of, and returns the count of, presses that
+    no board got."""
+    zero_us = box.t0_us if zero_us is None else zero_us
+    lost = 0
     for seconds, seat in presses:
-        t_us = box.t0_us + round(seconds * 1e6)
+        t_us = (zero_us + round(seconds * 1e6)) % 2**32
         while (box.now_us() - t_us) % 2**32 >= 2**31:        # box time still before t_us
             time.sleep(min(0.01, ((t_us - box.now_us()) % 2**32) / 1e6))
-        box.press(seat, t_us=t_us)
+        if not box.press(seat, t_us=t_us):
+            lost += 1
+            dropped(seat, f"at {seconds:.3f} s")
+    return lost
 
 
 def _interactive(box: FakeBox) -> None:
@@ -65,8 +91,10 @@ def _interactive(box: FakeBox) -> None:
                 plugged = not plugged
                 print("unplugged" if not plugged else "plugged in", file=sys.stderr)
             elif key.isdigit() and key != "0" and int(key) <= box.players:
-                box.press(int(key))
-                print(f"press {key} at box time {box.now_us()} µs", file=sys.stderr)
+                if box.press(int(key)):
+                    print(f"press {key} at box time {box.now_us()} µs", file=sys.stderr)
+                else:
+                    dropped(int(key), f"at box time {box.now_us()} µs")
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
 
@@ -91,7 +119,7 @@ def fake_box(args: argparse.Namespace) -> int:
           f"buttons.port = \"{box.url}\"", flush=True)
     try:
         if presses:
-            run_script(box, presses)
+            run_script(box, presses, script_zero(box, args.script_clock))
             if args.exit:
                 time.sleep(0.2)               # let the last lines drain to the board
                 return 0
@@ -99,8 +127,8 @@ def fake_box(args: argparse.Namespace) -> int:
             _interactive(box)
         else:
             for line in sys.stdin:            # piped: one seat per line
-                if line.strip().isdigit():
-                    box.press(int(line.strip()))
+                if line.strip().isdigit() and not box.press(int(line.strip())):
+                    dropped(int(line.strip()), "from stdin")
             while True:
                 time.sleep(1)
     finally:
@@ -153,6 +181,9 @@ def register(subparsers) -> None:
     parser.add_argument("--name", default="fakebox", help="the name in HELLO")
     parser.add_argument("--digits", action="store_true", help="one-digit mode: send '1'..'9' per press")
     parser.add_argument("--script", metavar="FILE", help="lines 'SECONDS SEAT': press at that exact box time")
+    parser.add_argument("--script-clock", choices=("handshake", "start"), default="handshake",
+                        help="script seconds count from the board's first HELLO? (default) or from the box's "
+                             "start (presses before the board opens the port are lost, with a warning)")
     parser.add_argument("--exit", action="store_true", help="exit when the script is done")
     parser.add_argument("--t0-us", type=int, default=0, help="box clock at start (test the u32 wrap)")
     parser.add_argument("--drift-ppm", type=float, default=0.0, help="box clock drift against the board")

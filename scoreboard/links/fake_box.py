@@ -7,6 +7,11 @@ be unplugged and plugged back in (a new pty behind the same symlink, or the TCP 
     box = FakeBox(players=4, link="/tmp/box")      # or FakeBox(tcp_port=7000)
     box.start();  config["buttons"]["port"] = box.url
     box.press(2)                                    # now, or box.press(2, t_us=123456) at an exact box time
+
+`press` returns False when no board is known to be listening (the press is then lost: pyserial flushes a
+port's input when the board opens it, and a TCP box has nobody to send to). `first_contact_us` is the box
+time when a board first showed up (its first `HELLO?`; a one-digit box on TCP: the first connection), the
+zero of `scoreboard fake-box --script`.
 """
 from __future__ import annotations
 
@@ -34,6 +39,8 @@ class FakeBox:
         self.leds: dict[int, str] = {}
         self.received: list[str] = []          # every line the board sent, in order
         self.seq = 0
+        self.first_contact_us: Optional[int] = None   # box time of the board's first HELLO? (see above)
+        self._greeted = False                  # a HELLO? came since this pty was made
         self._start = time.monotonic()
         self._cond = threading.Condition()
         self._write_lock = threading.Lock()
@@ -85,6 +92,7 @@ class FakeBox:
             self._listener = listener
         self.seq = 0
         self._buffer = b""
+        self._greeted = False
         self._hello()
 
     def unplug(self) -> None:
@@ -101,18 +109,27 @@ class FakeBox:
                     sock.close()
             self._conn = self._listener = None
 
+    @property
+    def connected(self) -> bool:
+        """A board is known to be listening: a TCP peer is connected, or (pty) the board has sent HELLO?
+        since this pty was made. A pty cannot show that the board closed it again, and a one-digit box is
+        never spoken to, so a plugged-in digit pty counts as connected."""
+        if self.link is None:
+            return self._conn is not None
+        return self._master is not None and (self.digits or self._greeted)
+
     # --- the box's clock and buttons ----------------------------------------------------------------
     def now_us(self) -> int:
         return int(self.t0_us + (time.monotonic() - self._start) * 1e6 * self.drift) % U32
 
-    def press(self, seat: int, t_us: Optional[int] = None) -> None:
-        """Report a press of `seat` (at box time t_us, default now)."""
+    def press(self, seat: int, t_us: Optional[int] = None) -> bool:
+        """Report a press of `seat` (at box time t_us, default now); False if no board got it (`connected`)."""
+        listening = self.connected
         if self.digits:
-            self.send_raw(str(seat).encode("ascii"))
-            return
+            return self.send_raw(str(seat).encode("ascii")) and listening
         self.seq = (self.seq + 1) % U32
         stamp = self.now_us() if t_us is None else t_us % U32
-        self.send_raw(f"EV {self.seq} {stamp} PRESS {seat}\n".encode("ascii"))
+        return self.send_raw(f"EV {self.seq} {stamp} PRESS {seat}\n".encode("ascii")) and listening
 
     def press_many(self, presses: list[tuple[int, int]]) -> None:
         """Several presses [(seat, t_us)] reported in one burst, in the order given (a box that scans its
@@ -156,6 +173,8 @@ class FakeBox:
                         self._conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
                     except OSError:
                         continue
+                    if self.digits:                 # a digit box is never spoken to: the connection is all
+                        self._first_contact()
                     self._hello()
                 continue
             source = self._master if self._master is not None else self._conn
@@ -183,9 +202,17 @@ class FakeBox:
                 line, self._buffer = self._buffer.split(b"\n", 1)
                 self._answer(line.decode("ascii", "replace").strip())
 
+    def _first_contact(self) -> None:
+        with self._cond:
+            if self.first_contact_us is None:
+                self.first_contact_us = self.now_us()
+                self._cond.notify_all()
+
     def _answer(self, line: str) -> None:
         words = line.split(" ")
         if words[0] == "HELLO?":
+            self._greeted = True
+            self._first_contact()
             self._hello()
         elif words[0] == "PING" and len(words) == 2 and self.answer_pings:
             self.send_raw(f"PONG {words[1]} {self.now_us()}\n".encode("ascii"))

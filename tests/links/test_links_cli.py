@@ -31,6 +31,75 @@ def test_bz3_fake_box_script_presses_at_exact_box_times(tmp_path):
         links.stop()
 
 
+def test_bz3_fake_box_script_clock_starts_at_the_boards_hello(tmp_path):
+    """GIVEN `scoreboard fake-box --script` pressing seat 2 at 0 s and seat 3 at 0.0001 s, started well
+    before any board opens its pty (pyserial flushes a port's input on open, so a press sent then is lost)
+    WHEN the board opens the pty 1 s later
+    THEN the script's zero is the board's HELLO?: both presses arrive, 0.1 ms apart, stamped after the board
+    started, and no press is reported dropped."""
+    import time
+    link = tmp_path / "box"
+    script = tmp_path / "presses.txt"
+    script.write_text("0 2\n0.0001 3\n", encoding="utf-8")
+    process = subprocess.Popen([sys.executable, "-m", "scoreboard", "fake-box", "--pty", str(link),
+                                "--players", "3", "--script", str(script), "--exit"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    links = None
+    try:
+        assert f'buttons.port = "{link}"' in process.stdout.readline()
+        time.sleep(1.0)                            # with the old clock both presses would be gone by now
+        opened = time.monotonic()
+        links, inbox = start_links(str(link))
+        items = drain_n(inbox, 2, timeout=5)
+        assert [item.cmd.args for item in items] == [(2,), (3,)]
+        assert abs(items[1].cmd.at - items[0].cmd.at - 0.0001) < 1e-6 and items[0].cmd.at >= opened
+        assert process.wait(timeout=5) == 0
+        stderr = process.stderr.read()
+        assert "waits for the board" in stderr and "dropped" not in stderr
+    finally:
+        if process.poll() is None:
+            process.kill()
+        if links is not None:
+            links.stop()
+
+
+def test_fake_box_script_clock_start_warns_of_presses_nobody_got(tmp_path):
+    """GIVEN `fake-box --script-clock start` (the old behaviour: seconds since the box started) and no board
+    WHEN the script presses seat 2 at 0 s and seat 1 at 0.05 s and exits
+    THEN each lost press is named on stderr with its script time, exit 0."""
+    script = tmp_path / "presses.txt"
+    script.write_text("0 2\n0.05 1\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "scoreboard", "fake-box", "--pty", str(tmp_path / "b"),
+                           "--script", str(script), "--script-clock", "start", "--exit"],
+                          capture_output=True, text=True, timeout=20)
+    assert done.returncode == 0, done.stderr
+    assert "press of seat 2 at 0.000 s dropped: no board connected" in done.stderr
+    assert "press of seat 1 at 0.050 s dropped: no board connected" in done.stderr
+
+
+def test_fake_box_press_says_whether_a_board_got_it(tmp_path):
+    """GIVEN a fake box on a pty and one on TCP, no board yet WHEN they press THEN press() is False;
+    GIVEN the board then opens the pty (HELLO?) WHEN the box presses THEN True, and the press arrives,
+    and first_contact_us holds the box time of that HELLO?."""
+    from scoreboard.links.fake_box import FakeBox
+    box = FakeBox(players=2, link=str(tmp_path / "box")).start()
+    tcp = FakeBox(players=2, tcp_port=0).start()
+    try:
+        assert box.press(1) is False and tcp.press(1) is False and box.first_contact_us is None
+        before = box.now_us()
+        links, inbox = start_links(box.url)
+        try:
+            assert box.wait_for(lambda b: b.connected)
+            assert box.first_contact_us is not None and box.first_contact_us >= before
+            assert box.press(2) is True
+            assert [item.cmd.args for item in drain_n(inbox, 1)] == [(2,)]
+        finally:
+            links.stop()
+    finally:
+        box.stop()
+        tcp.stop()
+
+
 @pytest.mark.parametrize("text, error", [
     ("1.0 2\n0.5 1\n", "s.txt:2: time 0.5 goes back"),
     ("1.0\n", "s.txt:1: expected SECONDS SEAT"),
