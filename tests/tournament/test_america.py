@@ -102,3 +102,44 @@ def test_ta3_selection_to_champion(path):
     assert [p["place"] for p in final["places"]] == [1, 2, 3]
     assert t.standings()["champion"] == final["places"][0]["name"]
     assert t.verify() == []
+
+
+def test_ta4_tie_at_the_line_with_unknown_questions_right_is_refused_not_decided_silently(path, capsys):
+    """GIVEN 20 players (6 selection games, S1 and S2 of 4, S3–S6 of 3: 3 wild cards) typed without --right, where
+    the seconds of S3 and S4 are equal on score (100) and game size (3) for the last wild card
+    WHEN `advance` runs THEN it refuses, naming both players and games and asking for --right; nothing advances.
+    WHEN S3 gets its count but S4 still not THEN only S4 is named; WHEN both are known THEN the count decides."""
+    from scoreboard.cli import main
+    t = Tournament.create(path, "america-2005", seed=20)
+    register(t, names(20))
+    t.draw()
+    seconds = {"S1": 200, "S2": 190, "S3": 100, "S4": 100, "S5": 50, "S6": 40}
+    for gid, second in seconds.items():
+        n = len(t.store.game(gid)["players"])
+        t.record_typed(gid, {str(k + 1): v for k, v in enumerate([300, second, -10, -20][:n])})
+    tied = [t.store.game(g)["players"][1] for g in ("S3", "S4")]
+    t.close()
+    assert main(["tournament", "advance", "--file", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "questions answered right decide (T-A4)" in err and "--right" in err
+    assert f"{tied[0]} (S3)" in err and f"{tied[1]} (S4)" in err
+    t = Tournament(path)
+    assert t.store.stage("selection")["state"] == "drawn"
+    t.record_typed("S3", {"1": 300, "2": 100, "3": -10}, right={"2": 6}, replace=True)
+    with pytest.raises(TournamentError, match=rf"unknown for {tied[1]} \(S4\): record") as refusal:
+        t.advance()
+    assert "(S3)" not in str(refusal.value)
+    t.record_typed("S4", {"1": 300, "2": 100, "3": -10}, right={"2": 7}, replace=True)
+    adv = t.advance()
+    assert tied[1] in adv["wild_cards"] and tied[0] not in adv["wild_cards"]
+    assert adv["cut"].endswith("on questions answered right: 7 vs 6")
+
+
+def test_ta4_unknown_counts_do_not_matter_when_the_whole_tie_gets_in():
+    """GIVEN 7 games (2 wild cards) whose two best seconds tie on score and size with unknown questions-right
+    THEN no refusal: both get a wild card whatever their counts."""
+    res = [GameResult((Seat(1, "w1", 200, 0, None), Seat(2, "a", 100, 0, None), Seat(3, "x", 0, 0, None)), "w1"),
+           GameResult((Seat(1, "w2", 200, 0, None), Seat(2, "b", 100, 0, None), Seat(3, "y", 0, 0, None)), "w2")]
+    res += _sel(*[[(f"f{i}", 300, 1), (f"g{i}", 5, 1), (f"h{i}", 0, 0)] for i in range(5)])
+    cards, _ = america.wild_cards(res, rng(1, "wc"))
+    assert sorted(cards) == ["a", "b"]
