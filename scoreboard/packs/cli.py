@@ -3,6 +3,9 @@
 check   — every error and warning (structure, rule P2, import notes), topic and question named; exit 1 on errors.
 show    — the pack as the host will see it: rounds, topics, questions with answers, pack prices, media.
 convert — any supported pack to the native TOML format, media copied beside it.
+
+Converted media keep the pack's own base names (made safe), `-2`, `-3`… added only when two would clash, so a
+converted pack converted again keeps the same names instead of stacking prefixes.
 """
 from __future__ import annotations
 
@@ -11,7 +14,8 @@ import os
 import shutil
 import sys
 import tempfile
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+from urllib.parse import unquote
 
 from . import native
 from .cache import safe_name
@@ -157,10 +161,9 @@ def cmd_convert(args) -> int:
         pack = copy.deepcopy(loaded.pack)
         folder = target.parent / f"{target.stem}_media"
         renamed: dict[str, str] = {}
-        for n, (ref, cached) in enumerate(sorted(loaded.media.items()), 1):
-            name = f"{n:04d}-{safe_name(os.path.basename(cached).split('-', 1)[-1])}"
+        for ref, name in media_names(sorted(loaded.media), escaped=loaded.format.startswith("siq")).items():
             folder.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(cached, folder / name)
+            shutil.copyfile(loaded.media[ref], folder / name)
             renamed[ref] = f"{folder.name}/{name}"
     for question in pack.questions():
         question.media = [m for m in question.media if m.ref in renamed]
@@ -174,6 +177,26 @@ def cmd_convert(args) -> int:
     print(f"{target}: written ({_summary(loaded)}); {errors} errors, {warnings} warnings "
           f"(`scoreboard pack check {args.source}` lists them)")
     return 0
+
+
+def media_names(refs: list[str], escaped: bool) -> dict[str, str]:
+    """A file name for each media ref: its own base name made safe (SIGame names are URL-escaped), with `-2`, `-3`…
+    before the extension only when it would clash with one already given (case ignored, for every file system)."""
+    names: dict[str, str] = {}
+    taken: set[str] = set()
+    for ref in refs:
+        base = PurePosixPath(ref).name
+        name = safe_name(unquote(base) if escaped else base)
+        stem, dot, ext = name.rpartition(".")
+        if not dot:
+            stem, ext = name, ""
+        n = 1
+        while name.casefold() in taken:
+            n += 1
+            name = f"{stem}-{n}.{ext}" if dot else f"{stem}-{n}"
+        taken.add(name.casefold())
+        names[ref] = name
+    return names
 
 
 def _bench(args) -> int:

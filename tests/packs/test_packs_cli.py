@@ -112,3 +112,41 @@ def test_check_with_topics_says_whether_the_chosen_topics_can_be_played(tmp_path
     assert "plays Р: Б, А\nextra topics: none" in out
     assert main(["pack", "check", path, "--topics", "3"]) == 1
     assert "topic 3 «Сломанная»: the topic has 3 questions; it needs 5" in capsys.readouterr().out
+
+
+def test_convert_of_a_converted_pack_keeps_media_names_and_content(tmp_path):
+    """GIVEN a v5 pack whose image and video share the base name «кадр.png» WHEN converted to TOML, that TOML
+    converted again, and once more THEN the two files are `кадр.png` and `кадр-2.png` every time (no prefix stacks
+    up), each keeps its own bytes, and the three converted packs are the same pack apart from the media folder."""
+    clip = b"\x00\x00\x00\x18ftypmp42" + bytes(64)
+    rounds = [("Р", [topic("Т1", count=6, media=[("image", "кадр.png")]), topic("Т2", media=[("video", "кадр.png")]),
+                     topic("Т3"), topic("Т4")])]
+    src = str(write_siq(tmp_path / "p.siq", 5, rounds, files={"Images/кадр.png": png_bytes(),
+                                                               "Video/кадр.png": clip}))
+    packs, previous = [], src
+    for n in (1, 2, 3):
+        out = tmp_path / f"out{n}.toml"
+        assert main(["pack", "convert", previous, str(out)]) == 0
+        pack = load(str(out)).pack
+        media = {m.kind: m.ref for m in pack.all_media()}
+        assert media == {"image": f"out{n}_media/кадр.png", "video": f"out{n}_media/кадр-2.png"}
+        assert (tmp_path / media["image"]).read_bytes() == png_bytes() and (tmp_path / media["video"]).read_bytes() == clip
+        assert sorted(os.listdir(tmp_path / f"out{n}_media")) == ["кадр-2.png", "кадр.png"]
+        for m in pack.all_media():
+            m.ref = m.ref.split("/", 1)[1]
+        packs.append(pack)
+        previous = str(out)
+    assert packs[0] == packs[1] == packs[2]
+
+
+def test_media_names_keep_safe_base_names_and_number_only_clashes():
+    """GIVEN refs from two folders with clashing names (one in another case), an escaped SIGame name and names that
+    already look numbered WHEN named for a converted pack THEN base names are kept, clashes get -2, -3 and nothing
+    gains a prefix."""
+    from scoreboard.packs.cli import media_names
+    refs = ["a/song.mp3", "b/Song.mp3", "c/song.mp3", "d/0001-song.mp3", "e/noext", "f/noext"]
+    assert media_names(refs, escaped=False) == {"a/song.mp3": "song.mp3", "b/Song.mp3": "Song-2.mp3",
+                                                "c/song.mp3": "song-3.mp3", "d/0001-song.mp3": "0001-song.mp3",
+                                                "e/noext": "noext", "f/noext": "noext-2"}
+    assert media_names(["Images/%D0%BA%D0%B0%D0%B4%D1%80%201.png"], escaped=True) == {
+        "Images/%D0%BA%D0%B0%D0%B4%D1%80%201.png": "кадр 1.png"}
