@@ -178,11 +178,12 @@ def test_game_over_names_the_winner(games, theme):
 
 def test_no_winner_is_said_with_its_reason(theme):
     """GIVEN a finished game without a winner (FN1, TB5) WHEN drawn THEN "no winner" and the reason are shown."""
-    snap = {"phase": "game_over", "game_over": True, "winner": None, "no_winner_reason": "никто не в плюсе",
+    snap = {"phase": "game_over", "game_over": True, "winner": None, "no_winner": "no_positive",
+            "no_winner_reason": "no player has a positive score (TB5)",
             "players": [{"seat": 1, "name": "А", "score": -10}], "screen": "winner", "history": [[0], [-10]]}
     canvas = render(snap, theme, 0)
     assert canvas.texts("winner:none")[0].text == theme.text("no_winner")
-    assert canvas.texts("winner:reason")[0].text == "никто не в плюсе"
+    assert canvas.texts("winner:reason")[0].text == theme.text("no_winner_no_positive")
 
 
 def test_long_cyrillic_names_fit_at_1080p_and_4k(games, theme):

@@ -10,7 +10,8 @@ import pygame
 from scoreboard.display.canvas import Canvas
 from scoreboard.display.scenes import board
 from scoreboard.display.scenes.common import (background, clock_now, current_topic, elapsed_text, name_of,
-                                              player_status, remaining, round_title, score_text, seconds_text)
+                                              no_winner_text, player_status, remaining, round_title, score_text,
+                                              seconds_text, stage_title, tiebreak_decision)
 
 
 def draw(canvas: Canvas, snapshot: dict, now: float, host_question: dict | None) -> None:
@@ -19,10 +20,11 @@ def draw(canvas: Canvas, snapshot: dict, now: float, host_question: dict | None)
     m = canvas.px("margin")
     phase = snapshot.get("phase", "setup")
     head = pygame.Rect(m, m, canvas.w - 2 * m, canvas.px("header"))
-    canvas.text(pygame.Rect(head.left, head.top, head.w * 2 // 3, head.h), round_title(snapshot, theme)
-                if snapshot.get("round") else theme.text("setup"), "title", theme.color("text"), align="left",
-                tag="host:round")
-    canvas.text(pygame.Rect(head.left + head.w * 2 // 3, head.top, head.w // 3, head.h), snapshot.get("stage") or "",
+    title = (theme.text("game_over") if snapshot.get("game_over") else
+             round_title(snapshot, theme) if snapshot.get("round") else theme.text("setup"))
+    canvas.text(pygame.Rect(head.left, head.top, head.w * 2 // 3, head.h), title, "title", theme.color("text"),
+                align="left", tag="host:round")
+    canvas.text(pygame.Rect(head.left + head.w * 2 // 3, head.top, head.w // 3, head.h), stage_title(snapshot, theme),
                 "body", theme.color("muted"), align="right", tag="host:stage")
     left = pygame.Rect(m, head.bottom + m, canvas.w * 62 // 100 - m, canvas.h - head.bottom - 2 * m)
     right = pygame.Rect(left.right + m, left.top, canvas.w - left.right - 2 * m, left.h)
@@ -33,8 +35,13 @@ def draw(canvas: Canvas, snapshot: dict, now: float, host_question: dict | None)
         board.draw_grid(canvas, snapshot, now, _Area(left, m), show_header=False)
     elif snapshot.get("game_over"):
         winner = snapshot.get("winner")
-        text = (f"{theme.text('winner')}: {name_of(snapshot, winner)}" if winner is not None else
-                f"{theme.text('no_winner')}: {snapshot.get('no_winner_reason') or ''}")
+        if winner is not None:
+            text = f"{theme.text('winner')}: {name_of(snapshot, winner)}"
+            decided = tiebreak_decision(snapshot, theme)
+            if decided is not None:
+                text += f"\n{decided[0]}; {decided[1]}"
+        else:
+            text = f"{theme.text('no_winner')}: {no_winner_text(snapshot, theme)}".rstrip(": ")
         canvas.text(left, text, "title", theme.color("accent"), tag="host:winner", max_lines=3)
     else:
         topic = current_topic(snapshot) or {}

@@ -4,7 +4,8 @@ from __future__ import annotations
 import pygame
 
 from scoreboard.display.canvas import Canvas
-from scoreboard.display.scenes.common import Layout, header, name_of, player, round_title, score_text
+from scoreboard.display.scenes.common import (Layout, header, name_of, no_winner_text, player, round_title, score_text,
+                                              stage_title, tiebreak_decision)
 
 
 def draw_logo(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> None:
@@ -14,7 +15,7 @@ def draw_logo(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> Non
     title_box = pygame.Rect(main.left, main.bottom - main.h // 4, main.w, main.h // 4)
     if logo:
         canvas.image(logo, pygame.Rect(main.left, main.top, main.w, main.h - title_box.h), tag="logo")
-        canvas.text(title_box, snapshot.get("stage") or theme.text("title"), "title", theme.color("text"),
+        canvas.text(title_box, stage_title(snapshot, theme) or theme.text("title"), "title", theme.color("text"),
                     tag="logo:caption")
     else:
         canvas.text(main, theme.text("title"), int(canvas.h * 0.16), theme.color("accent"), tag="logo:title")
@@ -120,7 +121,7 @@ def draw_winner(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> N
     theme = canvas.theme
     seat = snapshot.get("winner")
     header(canvas, layout.header, theme.text("game_over") if snapshot.get("game_over") else theme.text("scores"),
-           snapshot.get("stage") or "")
+           stage_title(snapshot, theme))
     main = layout.main
     top = pygame.Rect(main.left, main.top, main.w, main.h * 48 // 100)
     band = top.inflate(-main.w // 6, -layout.m)
@@ -129,17 +130,28 @@ def draw_winner(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> N
         canvas.fill(theme.color("panel"), band, radius=band.h // 6, tag="winner:back")
         canvas.fill(theme.player_color(seat), band, radius=band.h // 6, width=max(4, band.h // 18), tag="winner:frame")
         inner = band.inflate(-band.h // 3, -band.h // 6)
-        canvas.text(pygame.Rect(inner.left, inner.top, inner.w, inner.h // 4), theme.text("winner"), "body",
-                    theme.color("accent"), tag="winner:label")
-        canvas.text(pygame.Rect(inner.left, inner.top + inner.h // 4, inner.w, inner.h // 2), name_of(snapshot, seat),
-                    int(canvas.h * 0.11), theme.color("text"), tag="winner:name", max_lines=2)
-        canvas.text(pygame.Rect(inner.left, inner.top + inner.h * 3 // 4, inner.w, inner.h // 4),
-                    score_text(p.get("score", 0)), "body", theme.color("text"), tag="winner:score")
+        decided = tiebreak_decision(snapshot, theme)
+        # Rows of the band: label, name, score; after a tie-break also the tie-break points and what decided it,
+        # so a screen showing equal scores says why this player won (TB1–TB4).
+        shares = (2, 4, 2) if decided is None else (2, 3, 2, 2)
+        unit = inner.h / sum(shares)
+        rows, y = [], inner.top
+        for share in shares:
+            rows.append(pygame.Rect(inner.left, round(y), inner.w, round(unit * share)))
+            y += unit * share
+        canvas.text(rows[0], theme.text("winner"), "body", theme.color("accent"), tag="winner:label")
+        canvas.text(rows[1], name_of(snapshot, seat), int(canvas.h * 0.11), theme.color("text"), tag="winner:name",
+                    max_lines=2)
+        score = score_text(p.get("score", 0))
+        canvas.text(rows[2], score if decided is None else f"{score} · {decided[0]}", "body", theme.color("text"),
+                    tag="winner:score")
+        if decided is not None:
+            canvas.text(rows[3], decided[1], "body", theme.color("accent"), tag="winner:decided")
     elif snapshot.get("game_over"):
         canvas.text(band, theme.text("no_winner"), int(canvas.h * 0.11), theme.color("text"), tag="winner:none")
-        reason = snapshot.get("no_winner_reason")
+        reason = no_winner_text(snapshot, theme)
         if reason:
-            canvas.text(pygame.Rect(band.left, band.bottom - band.h // 4, band.w, band.h // 4), str(reason), "small",
+            canvas.text(pygame.Rect(band.left, band.bottom - band.h // 4, band.w, band.h // 4), reason, "small",
                         theme.color("muted"), tag="winner:reason", max_lines=2)
     else:
         draw_scores(canvas, snapshot, now, layout)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pygame
 
 from scoreboard.display.canvas import Canvas
-from scoreboard.display.scenes.common import Layout, header, round_title
+from scoreboard.display.scenes.common import Layout, header, round_title, stage_title
 
 
 def grid_rects(main: pygame.Rect, topics: int, cells: int, gap: int) -> tuple[list[pygame.Rect], list[list[pygame.Rect]]]:
@@ -28,7 +28,7 @@ def draw_grid(canvas: Canvas, snapshot: dict, now: float, layout: Layout, show_h
     rnd = snapshot.get("round") or {}
     topics = rnd.get("topics") or []
     if show_header:
-        header(canvas, layout.header, round_title(snapshot, theme), snapshot.get("stage") or "")
+        header(canvas, layout.header, round_title(snapshot, theme), stage_title(snapshot, theme))
     if not topics:
         return
     cells = max(len(t.get("cells") or []) for t in topics)

@@ -9,6 +9,7 @@ import math
 
 import pygame
 
+from scoreboard.display.builtin_theme import BUILTIN_STRINGS
 from scoreboard.display.canvas import Canvas
 
 # Phases in which the audience screen may show a between-plays screen (scores, logo, chart…) instead of the game.
@@ -48,6 +49,40 @@ def round_title(snapshot: dict, theme) -> str:
     if kind in ("blue", "red"):
         return theme.text(f"round_{kind}")
     return theme.text("round_n", n=int(rnd.get("index", 0)) + 1)
+
+
+def stage_title(snapshot: dict, theme) -> str:
+    """The stage in the audience's words ("1/9" -> "1/9 финала", "cup" -> "Кубок"); a club preset's own stage
+    without a theme string is shown as it is."""
+    code = snapshot.get("stage")
+    if not code:
+        return ""
+    key = "stage_" + str(code).replace("/", "_")
+    return theme.text(key) if key in BUILTIN_STRINGS else str(code)
+
+
+def no_winner_text(snapshot: dict, theme) -> str:
+    """Why a finished game has no winner, from the snapshot's code (never the protocol's English sentence)."""
+    code = snapshot.get("no_winner")
+    if code == "shared_first":
+        names = ", ".join(name_of(snapshot, seat) for seat in snapshot.get("shared_first") or [])
+        return theme.text("no_winner_shared_first", names=names)
+    if code in ("no_positive", "still_tied"):
+        return theme.text(f"no_winner_{code}")
+    return ""
+
+
+def tiebreak_decision(snapshot: dict, theme) -> tuple[str, str] | None:
+    """After a tie-break (TB1–TB4): the winner's tie-break points and what decided it — the tie-break itself, or
+    the lot drawn when the tie-break left a tie (`lots`, last entry). None when the main game decided."""
+    seat = snapshot.get("winner")
+    if seat is None or not (snapshot.get("round") or {}).get("tiebreak"):
+        return None
+    p = player(snapshot, seat) or {}
+    points = theme.text("tiebreak_points", points=score_text(p.get("tiebreak_score", 0)))
+    lots = snapshot.get("lots") or []
+    by_lot = bool(lots) and str(lots[-1].get("what", "")).startswith("winner") and lots[-1].get("result") == seat
+    return points, theme.text("won_by_lot" if by_lot else "won_by_tiebreak")
 
 
 def current_topic(snapshot: dict) -> dict | None:
