@@ -1,8 +1,6 @@
 """An open question: reading, the 5 s window, who is answering, after a wrong answer, and the reveal."""
 from __future__ import annotations
 
-import functools
-
 import pygame
 
 from scoreboard.display.canvas import Canvas
@@ -10,31 +8,14 @@ from scoreboard.display.scenes.common import (Layout, clock_now, current_topic, 
                                               seconds_text, signed, timer)
 
 
-@functools.lru_cache(maxsize=8)
-def _regulation(name: str):
-    try:
-        from scoreboard.regulations import load_regulation
-        return load_regulation(name)
-    except Exception:  # an unknown or damaged preset only costs the progress bar its length
-        return None
-
-
 def clock_total(snapshot: dict) -> float | None:
-    """The full length of the running clock, for the draining bar (the snapshot carries only its end)."""
-    reg = _regulation(snapshot.get("regulation") or "")
-    phase = snapshot.get("phase")
-    question = snapshot.get("question") or {}
-    if phase == "buzz_window":
-        return reg.buzz_window if reg else 5.0
-    if phase == "answering":
-        limit = reg.answer_limit if reg else 0.0
-        return (limit + float(question.get("extended") or 0.0)) if limit else None
-    if phase == "auction_answer":
-        return reg.auction_answer if reg else 15.0
-    if phase == "final_answer":
-        if reg:
-            return reg.final_answer_time
-        return 20.0 if (snapshot.get("final") or {}).get("kind") == "super_question" else 30.0
+    """The full length of the running clock, for the draining bar: the snapshot's `question.duration` (window,
+    answer limit with any extension, auction answer) or `final.duration` — no regulation file is read, so a
+    follower without the preset draws the same bar."""
+    source = snapshot.get("final") if snapshot.get("phase") == "final_answer" else snapshot.get("question")
+    duration = (source or {}).get("duration")
+    if isinstance(duration, (int, float)) and not isinstance(duration, bool) and duration > 0:
+        return float(duration)
     return None
 
 
