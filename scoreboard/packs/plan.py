@@ -5,13 +5,15 @@ first N of a round) or by a list: each entry is a topic name, a 1-based number c
 `R.N` (round R, topic N). A round keeps its chosen topics in the organiser's order; a round with none chosen is
 left out. Topics not chosen and playable become extra (tie-break) topics after the pack's own extras.
 Only the chosen topics, the final and the extras must be free of errors; a broken topic nobody plays is no
-reason to refuse a pack.
+reason to refuse a pack. `warnings` lists, as lines naming the round, topic and question, every warning about
+what the plan can play (chosen topics, extras, the final, the rounds and the pack as a whole): P1, P2, AU1,
+missing media, SIGame types played as normal questions… The board and the remote show them to the host.
 """
 from __future__ import annotations
 
 import re
 
-from .errors import ERROR, Issue, PackError
+from .errors import ERROR, WARNING, Issue, PackError
 from .model import Media, Pack, Question, Topic
 
 
@@ -80,14 +82,24 @@ def build(pack: Pack, issues: list[Issue], paths: dict[str, str], path: str, sou
         if mine:
             rounds.append({"name": round_.name, "topics": [_topic(round_.topics[t], paths) for t in mine]})
     extra = [_topic(t, paths) for t in pack.extra]
+    spare: list[tuple[int, int]] = []          # topics not chosen that stay playable: tie-break topics
     if topics is not None:
-        extra += [_topic(pack.rounds[r].topics[t], paths) for r, round_ in enumerate(pack.rounds)
-                  for t in range(len(round_.topics)) if (r, t) not in chosen and (r, t) not in broken]
+        spare = [(r, t) for r, round_ in enumerate(pack.rounds) for t in range(len(round_.topics))
+                 if (r, t) not in chosen and (r, t) not in broken]
+        extra += [_topic(pack.rounds[r].topics[t], paths) for r, t in spare]
     final = None
     if pack.final is not None:
         final = {"topic": pack.final.topic, "explanation": pack.final.explanation,
                  "question": _question(pack.final.question, paths)}
     return {"title": pack.title, "source": source, "rounds": rounds, "final": final, "extra": extra,
             "selection": [{"round": r + 1, "topic": t + 1, "name": pack.rounds[r].topics[t].name} for r, t in chosen],
-            "warnings": [f"{i.where}: {i.message}" if i.where else i.message for i in issues
-                         if i.level != ERROR and (i.topic is None or (i.round, i.topic) in set(chosen))]}
+            "warnings": warnings(issues, set(chosen) | set(spare), {r for r, _ in chosen})}
+
+
+def warnings(issues: list[Issue], playable: set[tuple[int, int]], rounds: set[int]) -> list[str]:
+    """Every warning about something the plan plays, as `[line N: ]where: message` (info lines are left out)."""
+    def played(i: Issue) -> bool:
+        if i.topic is None:                     # the pack, the final, or a round (when the plan plays it)
+            return i.round is None or i.round in rounds
+        return i.round == -1 or (i.round, i.topic) in playable     # the pack's extra topics are always played
+    return [i.text() for i in issues if i.level == WARNING and played(i)]

@@ -67,13 +67,13 @@ def check(pack: Pack) -> list[Issue]:
         for name, count in names.items():
             if count > 1 and name:
                 again = [topic for topic in round_.topics if _norm(topic.name) == name][1]
-                issues.append(Issue(WARNING, place(r, round_.name), f"{count} topics are named «{name}»",
+                issues.append(Issue(WARNING, place(r, round_.name), f"{count} topics are named «{name}»", r,
                                     line=again.line))
         auctions = [f"topic {t + 1} question {n}" for t, topic in enumerate(round_.topics)
                     for n, q in enumerate(topic.questions, 1) if q.auction]
         if len(auctions) > 1:
             issues.append(Issue(WARNING, place(r, round_.name), f"AU1: {len(auctions)} auction cells "
-                                                                f"({'; '.join(auctions)}); a round has one"))
+                                                                f"({'; '.join(auctions)}); a round has one", r))
         for t, topic in enumerate(round_.topics):
             issues.extend(topic_issues(topic, r, round_.name, t, reference))
     for t, topic in enumerate(pack.extra):

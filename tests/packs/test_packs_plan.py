@@ -1,4 +1,7 @@
 """Choosing a game's topics (by order, by name, by number, by round.topic) and what the plan carries."""
+import shutil
+from pathlib import Path
+
 import pytest
 
 from scoreboard.packs import PackError, load_plan
@@ -47,3 +50,52 @@ def test_bad_choices_are_refused_with_the_reason(pack, choice, reason):
 def test_choosing_by_name_ignores_case_and_spaces(pack):
     """GIVEN «  горы » WHEN loaded THEN topic «Горы» is chosen."""
     assert names(load_plan(pack, topics=["  горы ", "космос"])) == [["Горы"], ["Космос"]]
+
+
+def test_p2_plan_warnings_name_every_warning_of_what_the_game_can_play(tmp_path):
+    """GIVEN a v5 pack: «А» q2 without a source (P2), «Б» q3 of type secret, «В» q1 with an image missing from the
+    archive, «Г» broken and also without a source, a final of type forAll WHEN the organiser plays «А», «Б» THEN
+    plan["warnings"] has a line naming round, topic and question for «А», «Б», «В» (now a tie-break topic) and the
+    final, nothing about «Г» (never played), and no info line (pack prices)."""
+    rounds = [("Р", [topic("А", count=6, extra={2: {"source": ""}}), topic("Б", count=6, extra={3: {"type": "secret"}}),
+                     topic("В", count=6, media=[("image", "нет.png")]), topic("Г", count=4, extra={1: {"source": ""}})])]
+    final = ("Физика", {"text": "в", "answers": ["о"], "source": "ГОСТ", "type": "forAll"})
+    plan = load_plan(str(write_siq(tmp_path / "p.siq", 5, rounds, final=final)), topics=["А", "Б"])
+    assert plan["warnings"] == [
+        "round 1 «Р», topic 2 «Б», question 3: SIGame question type «secret» (cat in a bag) is played as a normal "
+        "question",
+        "round 1 «Р», topic 3 «В», question 1: image 'нет.png' is not in the archive; the question plays without it",
+        "final topic «Физика»: SIGame question type «forAll» (for all) is played as a normal question",
+        "round 1 «Р», topic 1 «А», question 2: P2: the question has no source"]
+    assert [t["name"] for t in plan["extra"]] == ["В"]
+
+
+def test_p2_plan_warnings_cover_the_packs_own_extra_topics_and_missing_native_media(tmp_path):
+    """GIVEN the sample TOML pack copied with its extra topic's question 1 stripped of its source and the flag image
+    renamed away WHEN loaded with every topic THEN plan["warnings"] names the extra topic's P2 and the missing image
+    by round, topic and question, and nothing else (the sample is otherwise clean)."""
+    sample = Path(__file__).resolve().parents[2] / "assets" / "packs"
+    shutil.copytree(sample / "sample_media", tmp_path / "sample_media")
+    text = (sample / "sample.toml").read_text(encoding="utf-8")
+    rounds, extra = text.split("[[extra]]")
+    text = rounds.replace("flag.png", "lost.png") + "[[extra]]" + extra.replace('source = "Атлас мира. Роскартография, '
+                                                                                '2010"\n', "", 1)
+    (tmp_path / "sample.toml").write_text(text, encoding="utf-8")
+    plan = load_plan(str(tmp_path / "sample.toml"))
+    assert plan["warnings"] == [
+        "round 1 «Синий раунд», topic 2 «Флаги», question 1: image 'sample_media/lost.png' is missing; the question "
+        "plays without it",
+        "extra topic 1 «Столицы», question 1: P2: the question has no source"]
+    assert plan["rounds"][0]["topics"][1]["questions"][0]["media"] == []
+
+
+def test_p2_plan_warnings_of_a_text_pack_carry_their_line(tmp_path):
+    """GIVEN a ChGK text pack whose only topic's question 2 has no source WHEN loaded THEN its warning in the plan
+    starts with the line of that question's item."""
+    text = "Вид:\nЯ\n\nВопрос 1:\nРеки\n" + "".join(f"   {n}. в{n}\n" for n in range(1, 7)) + "\nОтвет:\n" + \
+        "".join(f"   {n}. о{n}\n" for n in range(1, 7)) + "\nИсточник:\n" + \
+        "".join(f"   {n}. и{n}\n" for n in (1, 3, 4, 5, 6))
+    path = tmp_path / "pack.txt"
+    path.write_text(text, encoding="utf-8")
+    assert load_plan(str(path))["warnings"] == ["line 7: round 1 «Тур 1», topic 1 «Реки», question 2: P2: the question "
+                                                "has no source"]
