@@ -14,6 +14,55 @@ from scoreboard.session import Session
 Step = tuple[float, str, tuple]
 
 
+def progress(snap: dict, rng: random.Random) -> tuple[str, tuple] | None:
+    """The command that moves the game on in this phase (so random games reach finals and tie-breaks)."""
+    phase = snap["phase"]
+    players = snap["players"]
+    playing = [p["seat"] for p in players if p["in_play"] and not p["answered"]] or [1]
+    rnd = snap.get("round") or {}
+    open_cells = [(k, q) for k, t in enumerate(rnd.get("topics", []), 1)
+                  for q, c in enumerate(t["cells"], 1) if not c["played"]]
+    if phase in ("round_intro", "choosing") and snap["order"] == "choice":
+        if snap["chooser"] is None:
+            return "/sg/chooser", (rng.choice([p["seat"] for p in players if p["in_play"]]),)
+        return ("/sg/select", rng.choice(open_cells)) if open_cells else ("/sg/next", ())
+    if phase in ("reading", "buzz_window"):
+        return "/sg/button", (rng.choice(playing),)
+    if phase in ("answering", "auction_answer"):
+        return ("/sg/judge/right" if rng.random() < 0.6 else "/sg/judge/wrong"), ()
+    if phase == "reveal" and not open_cells and rng.random() < 0.3:
+        # make a tie for first now and then, so tie-breaks get played too
+        top = max(p["score"] for p in players)
+        behind = [p for p in players if p["score"] < top and p["in_play"]]
+        if behind:
+            p = rng.choice(behind)
+            return "/sg/score/adjust", (p["seat"], top - p["score"], "ничья")
+    if phase == "auction":
+        a = snap["auction"]
+        return ("/sg/auction/pass", (a["turn"],)) if a["turn"] else None
+    if phase == "final_stakes":
+        f = snap["final"]
+        finalists = [players[s - 1] for s in f["eligible"]]
+        top = max(p["score"] for p in finalists)
+        behind = [p for p in finalists if 0 < p["score"] < top]
+        if behind and rng.random() < 0.3:   # level two finalists: same stake, same verdict → a tie (TB)
+            return "/sg/score/adjust", (behind[0]["seat"], top - behind[0]["score"], "ничья")
+        missing = [s for s in f["eligible"] if s not in f["stakes_in"]]
+        if missing:
+            score = players[missing[0] - 1]["score"]
+            return "/sg/final/stake", (missing[0], 1 if rng.random() < 0.5 else rng.randint(1, max(score, 1)))
+        return "/sg/final/start", ()
+    if phase == "final_reveal":
+        f = snap["final"]
+        pending = [s for s in f["eligible"] if s not in [r["seat"] for r in f["revealed"]]]
+        if pending:
+            seat = pending[0]
+            if seat in f["judged"]:
+                return "/sg/final/reveal", (seat,)
+            return "/sg/final/judge", (seat, "right" if rng.random() < 0.6 else "wrong")
+    return "/sg/next", ()
+
+
 def candidates(snap: dict, rng: random.Random) -> list[tuple[str, tuple]]:
     """Commands that a host or player could send in this snapshot's phase."""
     phase = snap["phase"]
@@ -103,9 +152,11 @@ def new_game_args(regulation: str, rng: random.Random) -> tuple:
 
 
 def steps(session: Session, regulation: str, rng: random.Random, count: int, start: float = 0.0,
-          new_games: bool = False) -> Iterator[tuple[Command | None, float]]:
+          new_games: bool = False, pace: float = 0.0,
+          exclude: frozenset = frozenset()) -> Iterator[tuple[Command | None, float]]:
     """Yield `count` plausible commands (None for a pure wait), stamped with rising times.
-    The caller submits them; `session` is read for the current phase."""
+    The caller submits them; `session` is read for the current phase. With probability `pace` the command
+    is the one that moves the game on; addresses in `exclude` are never sent."""
     t = start
     made = 0
     while made < count:
@@ -118,7 +169,10 @@ def steps(session: Session, regulation: str, rng: random.Random, count: int, sta
             continue
         if snap["game_over"]:
             return
-        address, args = rng.choice(candidates(snap, rng))
+        choice = progress(snap, rng) if rng.random() < pace else None
+        address, args = choice or rng.choice(candidates(snap, rng))
+        if address in exclude:
+            continue
         t += rng.choice([0.0, 0.1, 0.5, 1.0, 2.0])
         made += 1
         if address == "wait":

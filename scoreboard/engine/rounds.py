@@ -199,7 +199,6 @@ def open_tiebreak(t: Table, tied: list[int]) -> None:
     st.phase = "round_intro"
     st.question = None
     st.last = None
-    st.final = None
     if t.reg.order == "choice":
         rule = t.reg.next_chooser
         st.chooser = (t.lot(f"chooser of tie-break {st.tiebreaks}", tied) if rule == "lot"
