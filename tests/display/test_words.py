@@ -115,3 +115,24 @@ def test_tb4_winner_by_lot_says_the_lot_decided(games):
     outright = dict(snap, round=dict(snap["round"], tiebreak=False), screen="winner")
     canvas = draw(outright)
     assert not canvas.texts("winner:decided") and "перестрелка" not in canvas.texts("winner:score")[0].text
+
+
+def test_au2_holder_who_declined_to_raise_is_never_shown_as_passed(games):
+    """GIVEN the novosibirsk demo's auctions, where the engine lists the chooser who declined to raise among
+    `passed` while they keep the nominal and lead (AU2) WHEN each bidding snapshot is drawn THEN the holder is shown
+    as leading, never in the "пас" line nor with a "пас" mark; the others who passed are listed."""
+    checked = 0
+    for snap, _, at in games["novosibirsk-2007"]:
+        auction = snap.get("auction")
+        if snap["phase"] != "auction" or not auction or auction["holder"] not in auction["passed"]:
+            continue
+        canvas = draw(snap)
+        holder = next(p["name"] for p in snap["players"] if p["seat"] == auction["holder"])
+        others = [p["name"] for p in snap["players"] if p["seat"] in auction["passed"] and p["seat"] != auction["holder"]]
+        assert canvas.texts("auction:holder")[0].text == holder
+        passed_line = " ".join(d.text for d in canvas.texts("auction:passed"))
+        assert holder not in passed_line and all(name in passed_line for name in others)
+        assert not canvas.tagged(f"mark:passed:{auction['holder']}")
+        assert canvas.texts(f"status:{auction['holder']}")[0].text == "ведёт"
+        checked += 1
+    assert checked

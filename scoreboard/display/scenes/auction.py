@@ -50,7 +50,9 @@ def draw_auction(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> 
                     theme.color("muted"), align="left", tag=f"auction:label:{tag}")
         canvas.text(pygame.Rect(inner.left, inner.top + inner.h * 2 // 5, inner.w, inner.h * 3 // 5),
                     name_of(snapshot, seat), "name", theme.color("text"), align="left", tag=tag)
-    passed = auction.get("passed") or []
+    # The engine lists a chooser who declined to raise among `passed`, yet they keep the nominal and lead (AU2):
+    # the holder is never shown as having passed.
+    passed = [seat for seat in auction.get("passed") or [] if seat != auction.get("holder")]
     if passed:
         box = pygame.Rect(right.left, right.top + 2 * row_h, right.w, row_h)
         names = ", ".join(name_of(snapshot, seat) for seat in passed)

@@ -159,7 +159,7 @@ def player_status(snapshot: dict, p: dict, now: float, theme) -> tuple[str, str,
         return theme.text("answering").lower(), "accent", f"mark:answering:{seat}"
     auction = snapshot.get("auction")
     if phase == "auction" and auction:
-        if seat in (auction.get("passed") or []):
+        if seat in (auction.get("passed") or []) and seat != auction.get("holder"):   # the holder leads (AU2)
             return theme.text("passed"), "muted", f"mark:passed:{seat}"
         if auction.get("turn") == seat:
             return theme.text("turn").lower(), "accent", f"mark:turn:{seat}"
