@@ -1,7 +1,8 @@
 """Fault tests: random OSC datagrams and random serial lines leave the board running and the game unchanged.
 
-The bulk (100,000 each) is fed to the real parsers in-process so the test stays fast; a smaller number goes
-over a real UDP socket and a real pty to show the threads survive it too.
+OSC: 100,000 datagrams go to the server's handler in-process (fast) and 2,000 over a real UDP socket. Serial:
+100,000 lines go over a real pty through the box reader. In both, a board loop drains the inbox into a real
+Session in a live buzz window, where one valid press or command would change the game.
 """
 import random
 import struct

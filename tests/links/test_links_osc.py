@@ -355,3 +355,35 @@ def test_proto2_client_reconnects_after_the_board_restarts():
         client.close()
         if second is not None:
             second.stop()
+
+
+def test_proto2_patterns_are_not_fanned_out_and_broken_text_is_counted_quietly(osc_board, capfd, caplog):
+    """Why the server is not python-osc's (docs/LINKS.md, "Why not python-osc's server"), pinned down.
+    GIVEN a host session on the real UDP server
+    WHEN it sends the OSC address patterns /sg/* and /sg/{undo,pause} (a python-osc Dispatcher would call
+    every handler they match), and two datagrams whose address / string argument is not UTF-8 (python-osc's
+    parser raises UnicodeDecodeError, which its socketserver servers print as a traceback)
+    THEN each pattern is refused as an unknown address with /sg/error and the game is unchanged; the two
+    broken datagrams are counted in bad_packets; nothing reaches stderr and no warning is logged."""
+    import logging
+    import struct
+    links, board = osc_board
+    rev = board.session.rev
+    host = connected_peer(links)
+    caplog.set_level(logging.DEBUG)
+    try:
+        bad_before = links.status()["osc"]["bad_packets"]
+        host.send("/sg/*")
+        host.send("/sg/{undo,pause}")
+        host.send_raw(b"/sg/\xff\x00\x00\x00,i\x00\x00" + struct.pack(">i", 1))
+        host.send_raw(b"/sg/player/name\x00,is\x00" + struct.pack(">i", 1) + b"\xff\xfe\x00\x00")
+        got = host.receive(1.0, until=lambda m: len(of(m, "/sg/error")) >= 2)
+        errors = {address: reason for address, reason in of(got, "/sg/error")}
+        assert set(errors) == {"/sg/*", "/sg/{undo,pause}"}
+        assert all("unknown address" in reason for reason in errors.values()), errors
+        assert wait_until(lambda: links.status()["osc"]["bad_packets"] == bad_before + 2), links.status()
+        assert board.session.rev == rev
+        assert capfd.readouterr().err == ""
+        assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
+    finally:
+        host.close()
