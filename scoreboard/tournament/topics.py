@@ -121,4 +121,5 @@ def _explain(games, per_game, pool, team_of, flow) -> str:
     wanted = per_game * len(starved)
     usable = {t.id for t in pool for g in starved if playable(t, games[g], team_of)}
     return (f"games {', '.join(starved)} need {wanted} topics between them but only {len(usable)} unused "
-            f"topics are playable by their players: a topic is used at most once in the tournament")
+            f"topics are playable by their players: a topic is used at most once in the tournament (a decision of "
+            f"this program, not in samara 3.2.5: see docs/TOURNAMENTS.md)")

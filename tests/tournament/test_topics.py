@@ -1,6 +1,7 @@
 """samara-2003 topic assignment (T-S8): own and team-mates' topics, distinct names in a game, each topic once."""
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -47,6 +48,48 @@ def test_ts8_assignment_keeps_every_rule_or_names_game_and_rule(case):
         assert "game" in text and ("written by these players" in text or "used at most once" in text)
         return
     _keeps_rules(out, games, per_game, team_of)
+
+
+def _exists_by_brute_force(games, per_game, pool, team_of) -> bool:
+    """Every way of giving each topic to one game or to none (the whole product, no pruning): does one keep all
+    three rules and give every game exactly `per_game` topics?"""
+    ids = list(games)
+    for choice in itertools.product([None, *ids], repeat=len(pool)):
+        given = {g: [t for t, c in zip(pool, choice) if c == g] for g in ids}
+        if all(len(ts) == per_game and len({t.name for t in ts}) == per_game
+               and all(topics.playable(t, games[g], team_of) for t in ts) for g, ts in given.items()):
+            return True
+    return False
+
+
+@st.composite
+def small_pools(draw_):
+    n_games = draw_(st.integers(1, 2))
+    players = [f"p{i}" for i in range(3 * n_games)]
+    games = {f"G{k}": players[3 * k:3 * k + 3] for k in range(n_games)}
+    team_of = {p: draw_(st.sampled_from([None, "A", "B"])) for p in players}
+    size = draw_(st.integers(1, 8 if n_games == 2 else 10))
+    pool = [topics.Topic(f"t{i}", f"name{draw_(st.integers(0, 4))}", draw_(st.sampled_from(players + [None])))
+            for i in range(size)]
+    return games, team_of, pool, draw_(st.integers(1, 3))
+
+
+@settings(max_examples=120, deadline=None)
+@given(small_pools())
+def test_ts8_refuses_only_when_brute_force_finds_no_assignment(case):
+    """GIVEN small pools (≤ 2 games, ≤ 10 topics, 1–3 topics a game) WHEN topics are assigned
+    THEN a refusal happens exactly when trying every way of handing out the topics finds none that keeps the rules;
+    an assignment found keeps every rule (own/team topics, distinct names, each topic once, the count)."""
+    games, team_of, pool, per_game = case
+    possible = _exists_by_brute_force(games, per_game, pool, team_of)
+    try:
+        out = topics.assign(games, per_game, pool, team_of, rng(1, "topics"))
+    except TournamentError:
+        assert not possible, "refused although an assignment exists"
+        return
+    assert possible, "an assignment found where brute force finds none"
+    _keeps_rules(out, games, per_game, team_of)
+    assert set(out) == set(games)
 
 
 def test_ts8_impossible_game_named_with_its_constraint():
