@@ -50,7 +50,7 @@ def progress(snap: dict, rng: random.Random) -> tuple[str, tuple] | None:
         missing = [s for s in f["eligible"] if s not in f["stakes_in"]]
         if missing:
             score = players[missing[0] - 1]["score"]
-            return "/sg/final/stake", (missing[0], 1 if rng.random() < 0.5 else rng.randint(1, max(score, 1)))
+            return "/sg/final/stake", (missing[0], 1 if rng.random() < 0.8 else rng.randint(1, max(score, 1)))
         return "/sg/final/start", ()
     if phase == "final_reveal":
         f = snap["final"]
@@ -59,7 +59,7 @@ def progress(snap: dict, rng: random.Random) -> tuple[str, tuple] | None:
             seat = pending[0]
             if seat in f["judged"]:
                 return "/sg/final/reveal", (seat,)
-            return "/sg/final/judge", (seat, "right" if rng.random() < 0.6 else "wrong")
+            return "/sg/final/judge", (seat, "right" if rng.random() < 0.8 else "wrong")
     return "/sg/next", ()
 
 
