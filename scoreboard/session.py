@@ -39,13 +39,17 @@ class Session:
         self.live_seed = live_seed
         self.pack_loader = pack_loader or _default_pack_loader
         self.ignored: list[tuple[Command, str]] = []
+        self.notices: list[str] = []   # for the operator: a loaded pack's warnings (P2, missing media, …)
 
     # -- the board's calls --------------------------------------------------------------------------
     def submit(self, cmd: Command) -> dict[str, Any]:
         if cmd.address in INTERNAL:
             raise Refused(f"{cmd.address} is internal to the board")
         self.advance(cmd.at)
-        self._apply(self._resolve(cmd))
+        resolved = self._resolve(cmd)
+        self._apply(resolved)
+        if resolved.address == "/sg/pack/load" and isinstance(resolved.data, dict):
+            self.notices += [f"pack {resolved.args[0]}: {w}" for w in resolved.data.get("warnings") or []]
         return self.snapshot()
 
     def advance(self, now: float) -> bool:

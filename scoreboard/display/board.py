@@ -227,6 +227,9 @@ class Board:
         # deadlines fire a little late (the links' grace) so a press made just before the window closed, but
         # delivered by a buffering USB adapter after it, still counts by its own timestamp (BZ2, BZ3)
         self.session.advance(now - getattr(self.links, "deadline_grace", 0.0))
+        notices = getattr(self.session, "notices", [])
+        while notices:   # a loaded pack's warnings go to the operator's console, once
+            self.out(notices.pop(0))
         if self.session.rev != self.published_rev:
             before, self.snapshot = self.snapshot, self.session.snapshot()
             if self.snapshot["game_over"] and not before["game_over"]:

@@ -62,3 +62,15 @@ def test_g3_pack_with_too_few_topics_for_the_stage_is_refused():
     with pytest.raises(Refused, match=r"round 1 has 4 topic\(s\); a final game needs 6 \(G3\)"):
         f.submit(make(0, "/sg/pack/load", SAMPLE))
     assert s.snapshot() == before
+
+
+def test_p2_pack_warnings_reach_the_operator(tmp_path):
+    # GIVEN a pack whose image is missing WHEN loaded THEN the session keeps the warning for the board's console
+    import shutil
+    folder = tmp_path / "p"
+    shutil.copytree(Path(SAMPLE).parent, folder)
+    (folder / "sample_media" / "flag.png").unlink()
+    s = Session(None)
+    s.submit(make(0, "/sg/game/new", "novosibirsk-2007", "1/9"))
+    s.submit(make(0, "/sg/pack/load", str(folder / "sample.toml")))
+    assert any("flag.png" in n for n in s.notices), s.notices
