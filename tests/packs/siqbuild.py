@@ -170,3 +170,21 @@ def deflated_zip(path, entries) -> int:
     with open(path, "wb") as out:
         out.write(archive)
     return len(archive)
+
+
+def overlapping_zip(path, names, blob: bytes) -> int:
+    """A zip whose directory lists every name in `names` at the same local entry (stored `blob`), the trick of
+    overlapping zip bombs: the directory promises len(names) × len(blob) bytes from one copy. Returns its size."""
+    import struct
+    import zlib
+    crc = zlib.crc32(blob) & 0xFFFFFFFF
+    first = names[0].encode()
+    local = struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0x800, 0, 0, 0x21, crc, len(blob), len(blob), len(first),
+                        0) + first + blob
+    central = b"".join(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 0x314, 20, 0x800, 0, 0, 0x21, crc, len(blob),
+                                   len(blob), len(name.encode()), 0, 0, 0, 0, 0o100644 << 16, 0) + name.encode()
+                       for name in names)
+    tail = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(names), len(names), len(central), len(local), 0)
+    with open(path, "wb") as out:
+        out.write(local + central + tail)
+    return len(local) + len(central) + len(tail)

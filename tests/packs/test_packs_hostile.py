@@ -10,7 +10,7 @@ from conftest import files_under
 from scoreboard.packs import PackError, load, load_plan
 from scoreboard.packs.cache import safe_name
 from scoreboard.packs.safezip import Limits, SafeZip
-from siqbuild import content_xml, deflated_zip, png_bytes, topic, write_siq
+from siqbuild import content_xml, deflated_zip, overlapping_zip, png_bytes, topic, write_siq
 
 GOOD_XML = content_xml(5, "П", [("Р", [topic("Т")])])
 
@@ -103,6 +103,17 @@ def test_zip_bomb_caught_by_the_whole_archive_ratio_when_every_entry_is_small(tm
     with pytest.raises(PackError, match=rf"unpacks to 75\.0 MiB \(78645679 bytes\) from 0\.2 MiB \({size} bytes\), "
                                         r"\d{3}:1, over the limit of 10:1 for an archive unpacking to more than "
                                         r"64\.0 MiB \(67108864 bytes\) \(zip bomb\?\)"):
+        SafeZip(str(path))
+
+
+def test_overlapping_entries_bomb_is_caught_by_the_ratio_to_the_files_real_size(tmp_path):
+    """GIVEN 100 directory entries that all point at one stored 1 MiB of random bytes (each entry alone is 1:1, so
+    no per-entry check can see it): 100 MiB promised by a 1 MiB file WHEN opened with the default limits THEN refused
+    by the whole archive's ratio, which is measured against the file's size on disk."""
+    path = tmp_path / "overlap.siq"
+    overlapping_zip(path, [f"Video/{n}.mp4" for n in range(100)], os.urandom(MB))
+    with pytest.raises(PackError, match=r"unpacks to 100\.0 MiB \(104857600 bytes\) from 1\.0 MiB .* 99:1, over the "
+                                        r"limit of 10:1"):
         SafeZip(str(path))
 
 
