@@ -122,6 +122,23 @@ def _right_answers(snapshot: dict) -> dict[int, int]:
     return count
 
 
+def check_winner(result: GameResult, rule: str, ties: str | None, source: str = "the snapshot") -> None:
+    """A winner sent from outside (a snapshot) must be one the rules allow: the top score (TB5), positive in samara,
+    not below 0 in novosibirsk (FN1/FN2), alone at the top where ties share first place (T-S7)."""
+    if result.winner is None:
+        return
+    top = max(s.score for s in result.seats)
+    mine = result.score(result.winner)
+    if mine != top:
+        raise TournamentError(f"{source}: its winner {result.winner} has {mine:g}, not the top score {top:g}")
+    if rule == "top_positive" and mine <= 0 or rule == "final_round" and mine < 0:
+        raise TournamentError(f"{source}: its winner {result.winner} has {mine:g}; with nobody positive this "
+                              f"regulation gives no winner (TB5)")
+    if ties is None and sum(1 for s in result.seats if s.score == top) > 1:
+        raise TournamentError(f"{source}: its winner {result.winner} is tied on {top:g}; tied players share first "
+                              f"place here (T-S7), there is no single winner")
+
+
 TIE_ROUNDS = {"extra_round": "the extra round (TB1)", "extra_questions": "the extra questions (TB2)",
               "extra_topic": "the extra topic (TB3)"}
 
@@ -131,7 +148,11 @@ def typed(scores: dict[str, float], seat_order: list[str], rule: str, winner: st
           ties: str | None = "extra_topic") -> GameResult:
     """A result typed by the organiser, with the regulation's winner rule (TB5) applied as the engine applies it.
 
-    `rule`: "top" (america) or "top_positive" (novosibirsk, samara: nobody positive → no winner).
+    `rule`: "top" (america: whatever its sign), "top_positive" (samara: nobody positive → no winner) or
+    "final_round" (novosibirsk: only players positive after the last regular round play the final round, FN1, and
+    a stake never exceeds the score, FN2, so a finalist ends on 0 or more — a top below 0 means nobody reached the
+    final round, no winner; a top of exactly 0 wins only when `winner` names them: a finalist who lost the whole
+    stake, which the scores alone cannot tell from a player who never got there).
     `ties`: how a tie for first is settled — a key of TIE_ROUNDS, or None where tied players share first place and
     the game has no winner (samara Super Nine, T-S7).
     """
@@ -146,11 +167,15 @@ def typed(scores: dict[str, float], seat_order: list[str], rule: str, winner: st
     leaders = [s for s in seats if s.score == top]
     if winner is not None and winner not in seat_order:
         raise TournamentError(f"winner {winner!r} is not a player of this game")
-    if rule == "top_positive" and top <= 0:
+    if rule == "top_positive" and top <= 0 or rule == "final_round" and top < 0:
         if winner is not None:
             raise TournamentError(f"no winner can be given: nobody has a positive score (top {top:g}), and under "
-                                  f"this regulation such a game has no winner (TB5); drop --winner")
+                                  f"this regulation such a game has no winner "
+                                  f"({'FN1: nobody reached the final round' if rule == 'final_round' else 'TB5'});"
+                                  f" drop --winner")
         return GameResult(seats, None)
+    if rule == "final_round" and top == 0 and winner is None:
+        return GameResult(seats, None)     # nobody positive after the last round, unless the host says otherwise
     if ties is None:
         if any(tiebreak.values()):
             raise TournamentError("this game has no tie-break (T-S7: tied players share the places); drop --tiebreak")

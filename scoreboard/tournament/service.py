@@ -16,7 +16,7 @@ from scoreboard.tournament.errors import TournamentError
 from scoreboard.tournament.store import Store
 
 FORMATS = {  # regulation → (flow module, who wins a typed-in game: TB5, how a tie for first is settled: TB1–TB3)
-    "novosibirsk-2007": ("flow_novosibirsk", "top_positive", "extra_round"),
+    "novosibirsk-2007": ("flow_novosibirsk", "final_round", "extra_round"),
     "america-2005": ("flow_america", "top", "extra_questions"),
     "samara-2003": ("flow_samara", "top_positive", "extra_topic"),
 }
@@ -226,11 +226,14 @@ class Tournament:
             return names[key.casefold()]
 
         fix = lambda d: {resolve(k): v for k, v in (d or {}).items()}
-        shared = self.store.stage(game["stage"])["engine_stage"] in SHARED_FIRST_STAGES
-        result = res.typed(fix(scores), game["players"], FORMATS[self.format][1],
-                           resolve(winner) if winner else None, fix(tiebreak), fix(right),
-                           None if shared else FORMATS[self.format][2])
+        result = res.typed(fix(scores), game["players"], self.winner_rules(game)[0],
+                           resolve(winner) if winner else None, fix(tiebreak), fix(right), self.winner_rules(game)[1])
         return self.record(game_id, result, None, replace)
+
+    def winner_rules(self, game: dict) -> tuple[str, str | None]:
+        """(who wins: TB5, how a tie for first is settled: TB1–TB3, or None where tied players share first)."""
+        shared = self.store.stage(game["stage"])["engine_stage"] in SHARED_FIRST_STAGES
+        return FORMATS[self.format][1], None if shared else FORMATS[self.format][2]
 
     def results(self, stage_id: str) -> list[tuple[dict, res.GameResult]]:
         return [(g, res.GameResult.from_json(g["result"])) for g in self.store.games(stage_id) if g["result"]]
@@ -294,6 +297,7 @@ def record_snapshot(tournament_path, game_id: str, snapshot: dict, replace: bool
             raise TournamentError(f"{source} is a {snapshot.get('stage')} game; {game_id} is "
                                   f"{stage['engine_stage']}")
         result = res.from_snapshot(snapshot, game["players"])
+        res.check_winner(result, *t.winner_rules(game), source=source)
         return t.record(game_id, result, snapshot_hash(snapshot), replace)
     finally:
         t.close()

@@ -192,3 +192,19 @@ def test_malformed_snapshot_is_refused_with_the_reason(snap, reason):
     from scoreboard.tournament.results import from_snapshot
     with pytest.raises(TournamentError, match=reason):
         from_snapshot(snap, ["А", "Б"])
+
+
+def test_tb5_snapshot_with_a_winner_the_rules_do_not_give_is_refused(cup, path):
+    """GIVEN a samara cup game WHEN a hand-made snapshot names as winner a player on −10 (nobody positive), or a
+    player who is not on the top score THEN it is refused with the reason and nothing is recorded (nothing from
+    outside is trusted); the same game with no winner is recorded."""
+    from scoreboard.tournament.service import record_snapshot
+    players = cup.store.game("winter-1-1")["players"]
+    seats = [{"seat": k + 1, "name": n, "score": s} for k, (n, s) in enumerate(zip(players, (-10, -20, -30)))]
+    snap = {"game_over": True, "regulation": "samara-2003", "stage": "cup", "players": seats, "winner": 1}
+    with pytest.raises(TournamentError, match="nobody positive"):
+        record_snapshot(path, "winter-1-1", snap)
+    with pytest.raises(TournamentError, match="not the top score"):
+        record_snapshot(path, "winter-1-1", dict(snap, winner=2))
+    assert Tournament(path).store.game("winter-1-1")["result"] is None
+    assert record_snapshot(path, "winter-1-1", dict(snap, winner=None))["winner"] is None

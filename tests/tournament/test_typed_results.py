@@ -100,3 +100,18 @@ def test_ts7_super_nine_tie_from_the_board_journal(s9, tmp_path):
     out = record_from_journal(s9, "S9-2", tmp_path / "j.sqlite")
     assert out["recorded"] and out["winner"] is None
     assert _s9_points(s9, "S9-2")[1] == [2, 2, 0]
+
+
+def test_fn1_novosibirsk_typed_winner_on_zero_only_when_named(path):
+    """GIVEN novosibirsk (FN1: only players positive after the last regular round play the final round; FN2: a stake
+    never exceeds the score, so a finalist ends on 0 or more)
+    WHEN a game is typed with a top of −10 and --winner THEN refused (nobody reached the final round);
+    WHEN the top is 0 without --winner THEN no winner; WHEN 0 with --winner (a finalist who lost the stake) THEN kept."""
+    t = Tournament.create(path, "novosibirsk-2007", seed=2)
+    register(t, names(27))
+    t.draw()
+    with pytest.raises(TournamentError, match="FN1: nobody reached the final round"):
+        t.record_typed("1/9-1", {"1": -10, "2": -20, "3": -30}, winner="1")
+    assert t.record_typed("1/9-1", {"1": 0, "2": -20, "3": -30})["winner"] is None
+    players = t.store.game("1/9-2")["players"]
+    assert t.record_typed("1/9-2", {"1": 0, "2": -20, "3": -30}, winner="1")["winner"] == players[0]
