@@ -35,7 +35,8 @@ def register(sub) -> None:
     p = sub.add_parser("demo", help="a whole simulated game with the built-in pack (no hardware)")
     p.add_argument("--regulation", default="novosibirsk-2007", choices=sorted(DEFAULT_STAGE))
     p.add_argument("--stage", help="stage (default: 1/9, final or cup by regulation)")
-    p.add_argument("--speed", type=float, default=1.0, help="play speed in a window (headless runs flat out)")
+    p.add_argument("--speed", type=float, default=None,
+                   help="engine seconds per wall second (default: 1 in a window, 400 headless)")
     p.add_argument("--windowed", action="store_true", help="a window instead of fullscreen")
     p.add_argument("--theme", help="visual theme name or folder")
     p.add_argument("--out", default="out/demo", help="where the headless run writes its PNG frames")
@@ -103,8 +104,8 @@ def cmd_run(args) -> int:
 
 def cmd_demo(args) -> int:
     from scoreboard.display import demo
-    if args.speed <= 0:
-        print("demo: --speed must be above 0", file=sys.stderr)
+    if args.speed is not None and not 0 < args.speed <= 10000:
+        print("demo: --speed must be above 0 and at most 10000", file=sys.stderr)
         return 2
     return demo.run(args.regulation, args.stage, args.speed, args.windowed, Path(args.out), args.theme, args.size)
 

@@ -285,3 +285,56 @@ class Director:
                         plan[a], plan[b] = (sa, va), (sb, vb)
                         return plan
         return plan
+
+
+class DemoClock:
+    """Engine seconds for the demo's `Board` and `Links`: wall time × `speed`, held at a limit.
+
+    The board loop and the box reader both read it (it is their `clock`). The demo sets the limit to the moment
+    of the next simulated move or the next deadline (plus the links' grace), so however fast it runs and however
+    a slow machine stalls, a move is never overtaken by a clock it was staged before: the game tells the same
+    story at 1× and at 1000×. It never goes backwards: a limit below the current time holds the current time."""
+
+    def __init__(self, speed: float, wall=None):
+        import threading
+        import time
+        if not speed > 0:
+            raise ValueError(f"speed must be above 0, got {speed}")
+        self.speed = speed
+        self._wall = wall or time.monotonic
+        self._lock = threading.Lock()
+        self._anchor = self._wall()
+        self._value = 0.0
+        self.limit: float | None = 0.0     # it starts held at 0: the demo lifts the limit for its first move
+
+    def _catch_up(self) -> None:
+        wall = self._wall()
+        value = self._value + (wall - self._anchor) * self.speed
+        if self.limit is not None:
+            value = min(value, max(self.limit, self._value))
+        self._value, self._anchor = value, wall
+
+    def __call__(self) -> float:
+        with self._lock:
+            self._catch_up()
+            return self._value
+
+    def hold_at(self, limit: float | None) -> None:
+        """Run freely up to `limit` (engine seconds) and stay there; None: no limit."""
+        with self._lock:
+            self._catch_up()
+            self.limit = limit
+
+    def frozen(self):
+        """A `with` block during which the clock stands still (writing a PNG must not cost game time)."""
+        import contextlib
+
+        @contextlib.contextmanager
+        def block():
+            before = self.limit
+            self.hold_at(self())
+            try:
+                yield
+            finally:
+                self.hold_at(before)
+        return block()

@@ -33,15 +33,18 @@ def scoreboard(*args, cwd, env_extra=None):
 
 def test_demo_runs_headless_on_a_machine_without_display(tmp_path):
     """GIVEN no DISPLAY (CI) WHEN `scoreboard demo` runs THEN it exits 0, prints the game's progress through the
-    auction, the false start, the final round, the tie-break and the winner, and writes PNG frames to out/demo/."""
+    auction, the false start, the final round, the tie-break and the winner, says the presses went through the fake
+    box and the links, and writes PNG frames and the journal to out/demo/."""
     result = scoreboard("demo", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    for moment in ("phase auction", "false start", "phase final_stakes", "tie-break", "WINNER"):
+    for moment in ("phase auction", "false start", "phase final_stakes", "tie-break", "WINNER",
+                   "presses through the fake box", "the links' serial reader counted"):
         assert moment in out
     frames = sorted((tmp_path / "out" / "demo").glob("*.png"))
     assert len(frames) >= 12
     assert pygame.image.load(str(frames[0])).get_size() == (1280, 720)
+    assert (tmp_path / "out" / "demo" / "demo.sqlite").stat().st_size > 0
 
 
 def test_screenshot_draws_the_scripts_last_snapshot(tmp_path):
@@ -93,14 +96,16 @@ def test_config_init_then_check(tmp_path):
 
 
 def test_windowed_demo_plays_to_the_end_in_real_time(capsys):
-    """GIVEN the windowed demo (on the dummy driver) at 600× speed WHEN it runs THEN it plays the whole game in its
-    window in real time — auction, final, tie-break, winner, then the chart — and returns 0."""
+    """GIVEN the windowed demo (a pygame.Window on the dummy driver) at 600× speed WHEN it runs THEN the board's
+    loop plays the whole game in its window — auction, final, tie-break, winner, then the chart — with the presses
+    through the fake box, and returns 0."""
     from scoreboard.display.demo import run_windowed
     lines = []
     assert run_windowed("novosibirsk-2007", None, speed=600.0, size=(320, 180), out=lines.append,
-                        max_frames=20000) == 0
+                        max_frames=20000, fps=240) == 0
     text = "\n".join(lines)
-    for moment in ("phase auction", "phase final_reveal", "tie-break", "WINNER", "the game's chart"):
+    for moment in ("phase auction", "phase final_reveal", "tie-break", "WINNER", "the game's chart",
+                   "presses through the fake box"):
         assert moment in text
 
 
