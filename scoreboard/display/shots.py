@@ -33,6 +33,22 @@ MOMENTS = {
 }
 
 
+# A pack's picture on the audience screen: the sample pack's flag question, in its 5 s window (run from the
+# repository root: the script names the pack by a relative path).
+IMAGE_QUESTION = """# samara-2003 cup on the sample pack: the image question (Флаги, 10) in its window
+0 /sg/game/new samara-2003 cup 3
+0 /sg/player/name 1 "Анна Петрова"
+0 /sg/player/name 2 "Борис Кузнецов"
+0 /sg/player/name 3 "Вера Смирнова-Оболенская"
+0 /sg/pack/load assets/packs/sample.toml
+1 /sg/game/start
+2 /sg/next
+3 /sg/select 2 1
+5 /sg/reading/done
+7.2
+"""
+
+
 class _Cut(Exception):
     pass
 
@@ -96,6 +112,10 @@ def main(argv: list[str]) -> int:
         theme = [] if "--theme" in extra else ["--theme", "classic"]
         subprocess.run([sys.executable, "-m", "scoreboard", "screenshot", str(script), "--out",
                         str(out / f"{name}.png"), *theme, *extra], check=True)
+    script = out / "image-question.txt"
+    script.write_text(IMAGE_QUESTION, encoding="utf-8")
+    subprocess.run([sys.executable, "-m", "scoreboard", "screenshot", str(script), "--out",
+                    str(out / "image-question.png"), "--theme", "classic"], check=True)
     host_shot(out / "host.png")
     return 0
 

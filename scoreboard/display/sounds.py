@@ -1,4 +1,5 @@
-"""Sound cues: which theme sound a change of snapshot calls for (buzz, right, wrong, time, tick).
+"""Sound cues: which theme sound a change of snapshot calls for (buzz, right, wrong, time, tick), and the pack's
+sound of a question as it opens (scoreboard/display/media.py).
 
 `cues(before, after)` is pure, so the rules are tested without an audio device; `Sounds` plays them and stays
 silent (with the reason kept) when there is no mixer.
@@ -43,6 +44,7 @@ class Sounds:
         self.sounds: dict = {}
         self.reason = ""
         self.last_tick: int | None = None
+        self.media_played: list[str] = []   # the pack sounds started, in order (diagnostics and tests)
         if not enabled:
             self.reason = "sounds are off in the config"
             return
@@ -69,6 +71,13 @@ class Sounds:
 
     def update(self, before: dict | None, after: dict, now: float) -> None:
         self.play(cues(before, after))
+        # The question's own sound is content, not decoration: it plays even with theme sounds off in the config.
+        from scoreboard.display.media import audio_to_play, sound
+        for path in audio_to_play(before, after):
+            clip = sound(path)
+            if clip is not None:
+                clip.play()
+                self.media_played.append(path)
         second = tick_due(after, now, self.last_tick)
         if second is not None:
             self.last_tick = second

@@ -1,9 +1,12 @@
 """An open question: reading, the 5 s window, who is answering, after a wrong answer, and the reveal."""
 from __future__ import annotations
 
+import copy
+
 import pygame
 
 from scoreboard.display.canvas import Canvas
+from scoreboard.display.media import draw_media, media_items
 from scoreboard.display.scenes.common import (Layout, clock_now, current_topic, header, name_of, remaining,
                                               seconds_text, signed, timer)
 
@@ -29,6 +32,22 @@ def question_header(canvas: Canvas, snapshot: dict, layout: Layout) -> None:
     header(canvas, layout.header, topic.get("name", ""), str(value) if value is not None else "", tag="qheader")
 
 
+def with_media(canvas: Canvas, snapshot: dict, layout: Layout) -> Layout:
+    """An open question with a picture (or sound, or video) shows it on the left of the main area; the scene then
+    draws in what is left. Without media the layout is unchanged. The engine sends media only once the question
+    is open, and never during the auction's bidding."""
+    items = media_items(snapshot)
+    if not items:
+        return layout
+    main = layout.main
+    share = 62 if any(m["kind"] == "image" for m in items) else 40
+    media_box = pygame.Rect(main.left + layout.m * 2, main.top, main.w * share // 100 - layout.m * 2, main.h)
+    draw_media(canvas, items, media_box)
+    rest = copy.copy(layout)
+    rest.main = pygame.Rect(media_box.right, main.top, main.right - media_box.right, main.h)
+    return rest
+
+
 def _split(main: pygame.Rect, top_share: int) -> tuple[pygame.Rect, pygame.Rect]:
     top = pygame.Rect(main.left, main.top, main.w, main.h * top_share // 100)
     return top, pygame.Rect(main.left, top.bottom, main.w, main.bottom - top.bottom)
@@ -37,6 +56,7 @@ def _split(main: pygame.Rect, top_share: int) -> tuple[pygame.Rect, pygame.Rect]
 def draw_reading(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> None:
     theme = canvas.theme
     question_header(canvas, snapshot, layout)
+    layout = with_media(canvas, snapshot, layout)
     question = snapshot.get("question") or {}
     top, bottom = _split(layout.main, 60)
     canvas.text(top.inflate(-layout.m * 4, -layout.m), str(question.get("value", "")), "timer",
@@ -49,6 +69,7 @@ def draw_window(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> N
     """buzz_window: the 5 s to press (BZ2), counting down."""
     theme = canvas.theme
     question_header(canvas, snapshot, layout)
+    layout = with_media(canvas, snapshot, layout)
     question = snapshot.get("question") or {}
     top, bottom = _split(layout.main, 72)
     timer(canvas, top.inflate(-layout.m * 4, -layout.m), remaining(snapshot, question.get("deadline"), now),
@@ -61,6 +82,7 @@ def draw_answering(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -
     """Who is answering, in their colour, with the answer clock (america) or the elapsed time (no limit, BZ5)."""
     theme = canvas.theme
     question_header(canvas, snapshot, layout)
+    layout = with_media(canvas, snapshot, layout)
     question = snapshot.get("question") or {}
     seat = snapshot.get("answering")
     top, bottom = _split(layout.main, 50)
@@ -95,6 +117,7 @@ def draw_after_wrong(canvas: Canvas, snapshot: dict, now: float, layout: Layout)
     """Who answered wrong, who is locked out for a false start (BZ7) and for how long; waiting for the host."""
     theme = canvas.theme
     question_header(canvas, snapshot, layout)
+    layout = with_media(canvas, snapshot, layout)
     question = snapshot.get("question") or {}
     lines: list[tuple[str, str, str]] = []
     value = question.get("value") or 0

@@ -1,0 +1,141 @@
+"""Pack media of the open question (`question.media`, docs/ENGINE_API.md): its picture on the audience screen, its
+sound played once when the question opens, a placeholder for video.
+
+A pack is outside input and its files may be missing, too large or not what their name says: each path is tried
+once, a failure prints one warning and is drawn as a small "нет файла" note — never a crash, never a retry every
+frame. Pictures are loaded once per path and scaled once per box size.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+import pygame
+
+# A question's picture or sound is small; a bigger file is a mistake in the pack (or not a picture at all).
+MAX_MEDIA_BYTES = 64 * 1024 * 1024
+
+_originals: dict[str, pygame.Surface | None] = {}
+_scaled: dict[tuple[str, tuple[int, int]], pygame.Surface] = {}
+_sounds: dict[str, object] = {}
+_warned: set[str] = set()
+
+
+def warn_once(path: str, reason: str) -> None:
+    """Say once per file what is wrong with it (stderr; the board's console and log)."""
+    if path not in _warned:
+        _warned.add(path)
+        print(f"media: {path}: {reason}", file=sys.stderr)
+
+
+def _readable(path: str) -> str | None:
+    """Why `path` cannot be used, or None."""
+    try:
+        size = os.stat(path).st_size
+    except OSError as error:
+        return f"file missing ({error.strerror or error})"
+    if not os.path.isfile(path):
+        return "not a file"
+    if size > MAX_MEDIA_BYTES:
+        return f"too large ({size} bytes, at most {MAX_MEDIA_BYTES})"
+    return None
+
+
+def media_items(snapshot: dict) -> list[dict]:
+    """The open question's media entries that are well formed (a kind and a path string); nothing before it opens."""
+    question = snapshot.get("question")
+    media = question.get("media") if isinstance(question, dict) else None
+    if not isinstance(media, list):
+        return []
+    return [m for m in media if isinstance(m, dict) and m.get("kind") in ("image", "audio", "video")
+            and isinstance(m.get("path"), str) and m["path"]]
+
+
+def picture(path: str) -> pygame.Surface | None:
+    """The picture at `path`, loaded once (None, with one warning, when it cannot be)."""
+    if path in _originals:
+        return _originals[path]
+    surface = None
+    reason = _readable(path)
+    if reason is None:
+        try:
+            surface = pygame.image.load(path)
+        except (OSError, pygame.error, ValueError) as error:
+            reason = f"not a readable image ({error})"
+    if reason is not None:
+        warn_once(path, reason)
+    _originals[path] = surface
+    return surface
+
+
+def fitted(path: str, size: tuple[int, int]) -> pygame.Surface | None:
+    """The picture scaled to fit `size` with its aspect kept (cached per path and size)."""
+    key = (path, tuple(size))
+    if key in _scaled:
+        return _scaled[key]
+    original = picture(path)
+    if original is None or size[0] <= 0 or size[1] <= 0:
+        return None
+    ratio = min(size[0] / original.get_width(), size[1] / original.get_height())
+    scaled = pygame.transform.smoothscale(original, (max(1, int(original.get_width() * ratio)),
+                                                     max(1, int(original.get_height() * ratio))))
+    _scaled[key] = scaled
+    return scaled
+
+
+def draw_media(canvas, items: list[dict], box: pygame.Rect) -> None:
+    """The question's picture fitted into `box` (or a note: missing file, video, sound) — on a panel."""
+    theme = canvas.theme
+    box = pygame.Rect(box)
+    canvas.fill(theme.color("panel"), box, radius=max(4, box.h // 30), tag="media:back")
+    inner = box.inflate(-canvas.px("margin") * 2, -canvas.px("margin") * 2)
+    image = next((m for m in items if m["kind"] == "image"), None)
+    if image is not None:
+        scaled = fitted(image["path"], inner.size)
+        if scaled is not None:
+            where = scaled.get_rect(center=inner.center)
+            canvas.surface.blit(scaled, where)
+            canvas.note("image", "media:image", where, inner, image["path"])
+            return
+        canvas.text(inner, theme.text("media_missing"), "small", theme.color("muted"), tag="media:missing")
+        return
+    kind = "video" if any(m["kind"] == "video" for m in items) else "audio"
+    canvas.text(inner, theme.text(f"media_{kind}"), "title", theme.color("muted"), tag=f"media:{kind}")
+
+
+def audio_to_play(before: dict | None, after: dict) -> list[str]:
+    """The sound files to start now: the audio of a question that has just opened (or whose media just appeared,
+    as after an auction); nothing for the same question again."""
+    paths = [m["path"] for m in media_items(after) if m["kind"] == "audio"]
+    if not paths:
+        return []
+    if before is not None and _question_id(before) == _question_id(after) and any(
+            m["kind"] == "audio" for m in media_items(before)):
+        return []
+    return paths
+
+
+def _question_id(snapshot: dict) -> tuple | None:
+    q = snapshot.get("question")
+    if not isinstance(q, dict):
+        return None
+    return (q.get("round"), q.get("topic"), q.get("index"), q.get("replaced"))
+
+
+def sound(path: str):
+    """The pygame Sound for `path`, loaded once (None, with one warning, if the file or the mixer fails)."""
+    if path in _sounds:
+        return _sounds[path]
+    loaded = None
+    reason = _readable(path)
+    if reason is None:
+        try:
+            if not pygame.mixer.get_init():
+                pygame.mixer.init()
+            loaded = pygame.mixer.Sound(path)
+        except (OSError, pygame.error, ValueError) as error:
+            reason = f"cannot play ({error})"
+    if reason is not None:
+        warn_once(path, reason)
+    _sounds[path] = loaded
+    return loaded
