@@ -16,6 +16,7 @@ from pathlib import Path
 from .errors import PackError
 
 _UNSAFE = re.compile(r"[^\w.\- ]+", re.UNICODE)
+NAME_LIMIT = 80     # characters in a file name the cache or a converted pack writes
 
 
 def default_root() -> Path:
@@ -26,14 +27,25 @@ def default_root() -> Path:
     return Path(base) / "svoya-scoreboard" / "packs"
 
 
-def safe_name(name: str, limit: int = 80) -> str:
-    """A file name with no separators, no leading dots and only word characters, dots, dashes and spaces."""
+def safe_name(name: str, limit: int = NAME_LIMIT) -> str:
+    """A file name with no separators, no leading dots and only word characters, dots, dashes and spaces.
+    Idempotent (a safe name stays as it is), so a converted pack converted again keeps its file names."""
     base = unicodedata.normalize("NFC", name.replace("\\", "/").rsplit("/", 1)[-1])
-    base = _UNSAFE.sub("_", base).strip(" .") or "media"
+    base = _UNSAFE.sub("_", base)
+    while True:        # a cut can expose a new extension or a trailing dot: cut again until nothing changes
+        cut = _cut(base, limit)
+        if cut == base:
+            return base
+        base = cut
+
+
+def _cut(base: str, limit: int) -> str:
+    """One pass: no dot or space at either end, at most `limit` characters, a short extension kept whole."""
+    base = base.strip(" .") or "media"
     stem, dot, ext = base.rpartition(".")
-    if dot and len(ext) <= 8:
-        return stem[: limit - len(ext) - 1] + "." + ext if stem else base[:limit]
-    return base[:limit]
+    if dot and stem and len(ext) <= 8:
+        return stem[: limit - len(ext) - 1].rstrip(" .") + "." + ext
+    return base[:limit].rstrip(" .")
 
 
 class PackCache:

@@ -18,7 +18,7 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
 from . import native
-from .cache import safe_name
+from .cache import NAME_LIMIT, safe_name
 from .errors import ERROR, INFO, WARNING, PackError
 from .load import Loaded, load
 from .plan import build
@@ -191,9 +191,10 @@ def media_names(refs: list[str], escaped: bool) -> dict[str, str]:
         if not dot:
             stem, ext = name, ""
         n = 1
-        while name.casefold() in taken:
+        while name.casefold() in taken:      # the stem gives way to the suffix, so the name stays safe as it is
             n += 1
-            name = f"{stem}-{n}.{ext}" if dot else f"{stem}-{n}"
+            tail = f"-{n}.{ext}" if dot else f"-{n}"
+            name = stem[: NAME_LIMIT - len(tail)].rstrip(" .") + tail
         taken.add(name.casefold())
         names[ref] = name
     return names

@@ -2,7 +2,7 @@
 
 Reading is strict: an unknown key, a wrong type or a media path that leaves the pack's folder is an error that
 names its place (`rounds[1].topics[2].questions[3].anser: unknown key`). Writing leaves out every field that
-holds its default, so a written pack reads back equal (tests/packs/test_native.py checks it with hypothesis).
+holds its default, so a written pack reads back equal (tests/packs/test_packs_native.py checks it with hypothesis).
 """
 from __future__ import annotations
 
@@ -208,4 +208,7 @@ def dumps(pack: Pack) -> str:
         doc["final"] = final
     if pack.extra:
         doc["extra"] = [_topic_out(t) for t in pack.extra]
-    return tomli_w.dumps(doc, multiline_strings=True)
+    text = tomli_w.dumps(doc, multiline_strings=True)      # readable multi-line texts…
+    if tomllib.loads(text) != doc:     # …unless that loses something (tomli_w writes "\r\n" in them as a bare newline)
+        text = tomli_w.dumps(doc)
+    return text

@@ -4,6 +4,9 @@ import os
 import shutil
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from scoreboard.cli import main
 from scoreboard.packs import load, load_plan
 from scoreboard.packs.bench import make_pack
@@ -150,3 +153,20 @@ def test_media_names_keep_safe_base_names_and_number_only_clashes():
                                                 "e/noext": "noext", "f/noext": "noext-2"}
     assert media_names(["Images/%D0%BA%D0%B0%D0%B4%D1%80%201.png"], escaped=True) == {
         "Images/%D0%BA%D0%B0%D0%B4%D1%80%201.png": "кадр 1.png"}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet="aЯ1. -%/\\", min_size=1, max_size=12) | st.text(alphabet="aЯ. -", min_size=75,
+                                                                                 max_size=95) | st.text(min_size=1),
+                min_size=1, max_size=6), st.booleans())
+def test_converted_media_names_are_kept_by_the_next_conversion(bases, escaped):
+    """GIVEN any media base names (escaped SIGame ones or not, clashing, long, with dots and spaces) WHEN named for
+    a converted pack, and those names named again as the next conversion does THEN the second naming changes
+    nothing, every name is distinct (case ignored) and none starts with a dot or holds a separator."""
+    from scoreboard.packs.cli import media_names
+    refs = [f"m{n}/{base.replace('/', '_')}" for n, base in enumerate(bases)]
+    first = media_names(sorted(refs), escaped=escaped)
+    again = media_names(sorted(f"out_media/{name}" for name in first.values()), escaped=False)
+    assert sorted(again.values()) == sorted(first.values())
+    assert len({name.casefold() for name in first.values()}) == len(refs)
+    assert all(name and not name.startswith(".") and "/" not in name and "\\" not in name for name in first.values())
