@@ -66,9 +66,9 @@ def register(sub) -> None:
     c = tsub.add_parser("check", help="list every problem of a theme (file, key, reason)")
     c.add_argument("dir", help="theme folder or name under themes/")
     c.set_defaults(func=cmd_theme_check)
-    c = tsub.add_parser("new", help="write a starter theme to themes/NAME (or --dir)")
+    c = tsub.add_parser("new", help="write a starter theme to ./NAME (or DIR/NAME with --dir)")
     c.add_argument("name")
-    c.add_argument("--dir", help="parent folder (default: themes/)")
+    c.add_argument("--dir", help="parent folder (default: the current directory)")
     c.set_defaults(func=cmd_theme_new)
 
     p = sub.add_parser("config", help="the board's config file")
@@ -173,7 +173,8 @@ def cmd_theme_new(args) -> int:
     except (FileExistsError, ValueError) as error:
         print(f"theme new: {error}", file=sys.stderr)
         return 1
-    print(f"{path}: written; edit it, then `scoreboard theme check {path.parent}`")
+    print(f"{path.resolve()}: written; edit it, check it with `scoreboard theme check {path.parent}`, use it with "
+          f"`--theme {path.parent}` or board.theme = \"{path.parent.resolve()}\" in the config")
     return 0
 
 

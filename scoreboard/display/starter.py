@@ -5,12 +5,15 @@ import re
 from pathlib import Path
 
 from scoreboard.display.builtin_theme import BUILTIN_STRINGS
-from scoreboard.display.theme import THEMES_DIR, load_theme
+from scoreboard.display.theme import load_theme
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,40}$")
 
 
 def _toml_value(value) -> str:
+    """`value` as TOML, so that uncommenting a line of the starter gives a valid theme (None: an empty path, off)."""
+    if value is None:
+        return '""'
     if isinstance(value, tuple):
         return '"#%02x%02x%02x"' % value
     if isinstance(value, list):
@@ -24,9 +27,10 @@ def starter_text(name: str) -> str:
     base = load_theme(None)
     lines = [f"# Theme {name!r}: laid over the default theme; uncomment and change only what you need.",
              "# Sizes are fractions of the screen height (text at least 0.03). Paths are relative to this folder,",
-             "# or `assets:` for the project's assets/. Check it with: scoreboard theme check " + name, "",
+             "# or `assets:` for the project's assets/. Check it with: scoreboard theme check " + name,
+             "# Use it with: scoreboard demo --theme PATH-TO-THIS-FOLDER, or board.theme = that path in the config", "",
              "[meta]", f'name = "{name}"', 'description = "My club\'s look"', '# language = "ru"   # ru | en',
-             '# min_contrast = 7.0   # promise a WCAG contrast; `theme check` holds you to it', ""]
+             '# min_contrast = 4.5   # promise a WCAG contrast (AA 4.5, AAA 7); `theme check` holds you to it', ""]
     for section in ("colors", "fonts", "sizes", "images", "sounds", "animation"):
         lines.append(f"[{section}]")
         for key, value in base.values[section].items():
@@ -35,7 +39,7 @@ def starter_text(name: str) -> str:
                     if "/assets/" in value else value
             lines.append(f"# {key} = {_toml_value(value)}")
         if section == "images":
-            lines.append('# logo = "logo.png"   # a PNG next to this file')
+            lines.append('#   (a picture next to this file: logo = "logo.png"; "" switches one off)')
         lines.append("")
     lines.append("[strings.ru]")
     lines += [f"# {key} = {_toml_value(text)}" for key, text in BUILTIN_STRINGS.items()]
@@ -44,9 +48,11 @@ def starter_text(name: str) -> str:
 
 
 def write_starter(name: str, parent: Path | None = None) -> Path:
+    """Write `parent/NAME/theme.toml` (default parent: the current directory — a crew's theme lives with their
+    files, not inside the installed checkout) and return its path."""
     if not _NAME.match(name):
         raise ValueError(f"a theme name is lowercase letters, digits, - and _ (got {name!r})")
-    folder = (parent or THEMES_DIR) / name
+    folder = (Path(parent) if parent is not None else Path.cwd()) / name
     path = folder / "theme.toml"
     if path.exists():
         raise FileExistsError(f"{path} exists already")

@@ -214,3 +214,41 @@ def test_live_reload_picks_up_an_edit(tmp_path):
 def test_shipped_theme_folders_are_exactly_the_documented_ones():
     """GIVEN themes/ WHEN listed THEN it holds the four documented themes (docs/THEMES.md)."""
     assert {p.name for p in THEMES_DIR.iterdir() if (p / "theme.toml").is_file()} >= set(SHIPPED)
+
+
+def test_theme_new_starter_stays_valid_toml_with_every_line_uncommented(tmp_path):
+    """GIVEN a starter theme WHEN every commented `# key = value` line is uncommented (a crew trying each key)
+    THEN the file is still valid TOML, loads with no problem, and every uncommented value is the default's."""
+    import re
+    import tomllib
+    path = write_starter("everything", tmp_path)
+    opened = re.sub(r"(?m)^# (\w+ = )", r"\1", path.read_text(encoding="utf-8"))
+    assert "None" not in opened
+    tomllib.loads(opened)          # raises on invalid TOML (e.g. `background = None`, a key given twice)
+    path.write_text(opened, encoding="utf-8")
+    theme = load_theme(path.parent)
+    assert theme.problems == []
+    assert theme.values == load_theme(None).values | {"meta": theme.values["meta"]}
+
+
+def test_theme_new_writes_into_the_current_directory_and_says_where(tmp_path):
+    """GIVEN `scoreboard theme new myclub` run in some folder outside the checkout (and then with --dir) WHEN it
+    finishes THEN ./myclub/theme.toml exists there (DIR/myclub with --dir), the checkout's themes/ got nothing, and
+    the message names the absolute path written."""
+    import os
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env["PYTHONPATH"] = str(THEMES_DIR.parent)
+    before = sorted(p.name for p in THEMES_DIR.iterdir())
+    work = tmp_path / "club"
+    work.mkdir()
+    done = subprocess.run([sys.executable, "-m", "scoreboard", "theme", "new", "myclub"], cwd=work, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert (work / "myclub" / "theme.toml").is_file()
+    assert str((work / "myclub" / "theme.toml").resolve()) in done.stdout
+    done = subprocess.run([sys.executable, "-m", "scoreboard", "theme", "new", "other", "--dir", "looks"], cwd=work,
+                          env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and (work / "looks" / "other" / "theme.toml").is_file()
+    assert sorted(p.name for p in THEMES_DIR.iterdir()) == before
