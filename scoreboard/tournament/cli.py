@@ -89,7 +89,7 @@ def cmd_draw(args):
         problems = t.verify()
         for p in problems:
             print(p)
-        print("every draw and lot re-run from the seed matches the file" if not problems else
+        print("every draw input, draw, seat played and lot re-run from the seed matches the file" if not problems else
               f"{len(problems)} difference(s)")
         return 1 if problems else 0
     summary = t.draw(args.topics_per_game)
