@@ -61,13 +61,15 @@ def test_tn2_verify_compares_the_stored_draw_input_with_the_players_table(path):
 
 
 def test_ta1_waiting_list_substitute_and_an_added_player(path):
-    """GIVEN an america selection with a waiting player brought in for an absent one THEN verify is clean; WHEN a
-    player is slipped into the players table as active afterwards THEN the selection input misses them, named."""
+    """GIVEN an america selection where P05 withdrew before the draw (P37 came in from the waiting list) and the
+    next waiting player was brought in for an absent one THEN verify is clean; WHEN a player is slipped into the
+    players table as active afterwards THEN the selection input misses them, named."""
     t = Tournament.create(path, "america-2005", seed=3)
-    register(t, names(37))
+    register(t, names(38))
+    assert t.withdraw("P05") == "P37"
     t.draw()
     game = t.store.game("S2")
-    assert t.substitute("S2", game["players"][0]) == "P37"
+    assert t.substitute("S2", game["players"][0]) == "P38"
     assert t.verify() == []
     t.store.db.execute("INSERT INTO players(name, status, entered) VALUES ('Новый', 'active', 99)")
     problems = t.verify()
