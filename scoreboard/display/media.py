@@ -34,6 +34,8 @@ def _readable(path: str) -> str | None:
         size = os.stat(path).st_size
     except OSError as error:
         return f"file missing ({error.strerror or error})"
+    except ValueError as error:      # a NUL inside a path received over the network
+        return f"not a usable path ({error})"
     if not os.path.isfile(path):
         return "not a file"
     if size > MAX_MEDIA_BYTES:

@@ -136,3 +136,19 @@ def test_au2_holder_who_declined_to_raise_is_never_shown_as_passed(games):
         assert canvas.texts(f"status:{auction['holder']}")[0].text == "ведёт"
         checked += 1
     assert checked
+
+
+def test_unchecked_fields_with_hostile_values_never_break_a_frame(games):
+    """GIVEN a follower's snapshot whose fields the shared checker does not know carry nonsense (`shared_first` a
+    number, `lots` of strings, a media path with a NUL byte, a duration that is text, a huge no-winner code list)
+    WHEN the winner and question screens are drawn THEN nothing raises and the screens still say what they can."""
+    over, _, _ = games["novosibirsk-2007"][-1]
+    hostile = dict(over, screen="winner", lots=["x", 5], shared_first=7)
+    assert draw(hostile).texts("winner:name")
+    none = dict(over, winner=None, no_winner="shared_first", shared_first=list(range(10**4)), screen="winner")
+    assert draw(none).texts("winner:none")
+    assert draw(dict(none, shared_first="1,2")).texts("winner:none")
+    reading, _, at = next(x for x in games["novosibirsk-2007"] if x[0]["phase"] == "buzz_window")
+    odd = dict(reading, question=dict(reading["question"], duration="5", media=[{"kind": "image", "path": "a\0b"}]))
+    canvas = scenes.draw(pygame.Surface(SIZE), odd, load_theme("classic"), at, record=True)
+    assert canvas.texts("media:missing") and canvas.texts("timer:left")

@@ -65,7 +65,10 @@ def no_winner_text(snapshot: dict, theme) -> str:
     """Why a finished game has no winner, from the snapshot's code (never the protocol's English sentence)."""
     code = snapshot.get("no_winner")
     if code == "shared_first":
-        names = ", ".join(name_of(snapshot, seat) for seat in snapshot.get("shared_first") or [])
+        # A follower's snapshot checker passes fields it does not know unchecked: take only a short list of seats.
+        seats = snapshot.get("shared_first")
+        seats = [s for s in seats[:12] if isinstance(s, int)] if isinstance(seats, list) else []
+        names = ", ".join(name_of(snapshot, seat) for seat in seats)
         return theme.text("no_winner_shared_first", names=names)
     if code in ("no_positive", "still_tied"):
         return theme.text(f"no_winner_{code}")
@@ -80,8 +83,9 @@ def tiebreak_decision(snapshot: dict, theme) -> tuple[str, str] | None:
         return None
     p = player(snapshot, seat) or {}
     points = theme.text("tiebreak_points", points=score_text(p.get("tiebreak_score", 0)))
-    lots = snapshot.get("lots") or []
-    by_lot = bool(lots) and str(lots[-1].get("what", "")).startswith("winner") and lots[-1].get("result") == seat
+    lots = snapshot.get("lots")
+    last = lots[-1] if isinstance(lots, list) and lots and isinstance(lots[-1], dict) else {}
+    by_lot = str(last.get("what", "")).startswith("winner") and last.get("result") == seat
     return points, theme.text("won_by_lot" if by_lot else "won_by_tiebreak")
 
 
