@@ -39,10 +39,16 @@ def demo_plan(regulation: str, stage: str) -> dict:
     """The built-in Russian pack, cut to the stage's rounds (a samara round would otherwise take every topic)."""
     plan = json.loads(Path(DEMO_PLAN).read_text(encoding="utf-8"))
     spec = _regulation(regulation).stage(stage)
-    rounds = []
+    rounds, used = [], set()
     for i, round_spec in enumerate(spec.rounds):
         source = plan["rounds"][min(i, len(plan["rounds"]) - 1)]
-        rounds.append({**source, "topics": source["topics"][:round_spec.topics]})
+        topics = [t for t in source["topics"] if t["name"] not in used][:round_spec.topics]
+        # A stage with more topics than the pack's round (novosibirsk's final: 6 in the red round) borrows the
+        # pack's topics no other round of this game plays (G3 needs the full count).
+        spare = [t for r in plan["rounds"] for t in r["topics"] if t["name"] not in used and t not in topics]
+        topics += spare[:round_spec.topics - len(topics)]
+        used.update(t["name"] for t in topics)
+        rounds.append({**source, "topics": topics})
     return {**plan, "rounds": rounds}
 
 
