@@ -13,6 +13,7 @@ from scoreboard.display.text import ELLIPSIS, TextCache
 from scoreboard.display.theme import load_theme
 
 SIZE = (1280, 720)
+STRIDE = 1   # every snapshot of each game (a few seconds)
 LONG = {
     "america-2005": ["Григорий Александрович Потёмкин", "Анна Петрова", "Борис Кузнецов",
                      "Вера Смирнова-Оболенская"],
@@ -48,20 +49,26 @@ def long_games():
 @pytest.mark.parametrize("regulation", sorted(LONG))
 def test_g1_long_names_are_never_split_inside_a_word_or_cut(long_games, regulation):
     """GIVEN a whole america game with 4 players and a samara game with 3, with long three-word and hyphenated
-    names WHEN every snapshot (and the chart and scores screens) is drawn at 1280×720 THEN every drawn player name
+    names WHEN every snapshot (and the chart and scores screens; the host's and players' screens once per phase) is
+    drawn at 1280×720 THEN every drawn player name
     breaks only at spaces or after a hyphen, carries no "…", and stays inside its box."""
     theme = load_theme("classic")
     surface = pygame.Surface(SIZE)
     names = set(LONG[regulation])
     checked = 0
-    for snap, at in long_games[regulation][::3] + long_games[regulation][-1:]:
-        for variant in (snap, dict(snap, phase="choosing", screen="chart"), dict(snap, phase="choosing",
-                                                                                 screen="scores")):
-            canvas = scenes.draw(surface, variant, theme, at, record=True, animate=False)
+    seen = set()
+    for snap, at in long_games[regulation][::STRIDE] + long_games[regulation][-1:]:
+        views = [(snap, "audience"), (dict(snap, phase="choosing", screen="chart"), "audience"),
+                 (dict(snap, phase="choosing", screen="scores"), "audience")]
+        if snap["phase"] not in seen:       # the host's and players' screens once per phase
+            seen.add(snap["phase"])
+            views += [(snap, "host"), (snap, "players")]
+        for variant, role in views:
+            canvas = scenes.draw(surface, variant, theme, at, role, record=True, animate=False)
             for drawn in canvas.texts():
                 assert drawn.box.contains(drawn.rect), f"{drawn.tag} {drawn.text!r} spills"
                 if drawn.text in names:
-                    assert not any(ELLIPSIS in line for line in drawn.lines), (drawn.tag, drawn.lines, drawn.box, variant["phase"], variant.get("screen"))
+                    assert not any(ELLIPSIS in line for line in drawn.lines), (drawn.tag, drawn.lines, role, variant["phase"])
                     assert _words_kept(drawn.text, drawn.lines), (drawn.tag, drawn.lines)
                     checked += 1
     assert checked > 100
