@@ -12,12 +12,17 @@ import sys
 
 import pygame
 
+from scoreboard.display.text import _Lru
+
 # A question's picture or sound is small; a bigger file is a mistake in the pack (or not a picture at all).
 MAX_MEDIA_BYTES = 64 * 1024 * 1024
 
-_originals: dict[str, pygame.Surface | None] = {}
-_scaled: dict[tuple[str, tuple[int, int]], pygame.Surface] = {}
-_sounds: dict[str, object] = {}
+# A pack may hold hundreds of pictures and a 4K picture is tens of MB: keep only the last few decoded and scaled
+# (a question's picture is drawn on many frames in a row, then never again). A file that failed is remembered
+# (False) so it is not retried every frame.
+_originals = _Lru(6)      # path -> Surface, or False when it cannot be loaded
+_scaled = _Lru(6)         # (path, size) -> Surface
+_sounds = _Lru(6)         # path -> Sound, or False
 _warned: set[str] = set()
 
 
@@ -55,8 +60,9 @@ def media_items(snapshot: dict) -> list[dict]:
 
 def picture(path: str) -> pygame.Surface | None:
     """The picture at `path`, loaded once (None, with one warning, when it cannot be)."""
-    if path in _originals:
-        return _originals[path]
+    known = _originals.recall(path)
+    if known is not None:
+        return known or None
     surface = None
     reason = _readable(path)
     if reason is None:
@@ -66,23 +72,23 @@ def picture(path: str) -> pygame.Surface | None:
             reason = f"not a readable image ({error})"
     if reason is not None:
         warn_once(path, reason)
-    _originals[path] = surface
+    _originals.remember(path, surface if surface is not None else False)
     return surface
 
 
 def fitted(path: str, size: tuple[int, int]) -> pygame.Surface | None:
     """The picture scaled to fit `size` with its aspect kept (cached per path and size)."""
     key = (path, tuple(size))
-    if key in _scaled:
-        return _scaled[key]
+    known = _scaled.recall(key)
+    if known is not None:
+        return known
     original = picture(path)
     if original is None or size[0] <= 0 or size[1] <= 0:
         return None
     ratio = min(size[0] / original.get_width(), size[1] / original.get_height())
     scaled = pygame.transform.smoothscale(original, (max(1, int(original.get_width() * ratio)),
                                                      max(1, int(original.get_height() * ratio))))
-    _scaled[key] = scaled
-    return scaled
+    return _scaled.remember(key, scaled)
 
 
 def draw_media(canvas, items: list[dict], box: pygame.Rect) -> None:
@@ -126,8 +132,9 @@ def _question_id(snapshot: dict) -> tuple | None:
 
 def sound(path: str):
     """The pygame Sound for `path`, loaded once (None, with one warning, if the file or the mixer fails)."""
-    if path in _sounds:
-        return _sounds[path]
+    known = _sounds.recall(path)
+    if known is not None:
+        return known or None
     loaded = None
     reason = _readable(path)
     if reason is None:
@@ -139,5 +146,5 @@ def sound(path: str):
             reason = f"cannot play ({error})"
     if reason is not None:
         warn_once(path, reason)
-    _sounds[path] = loaded
+    _sounds.remember(path, loaded if loaded is not None else False)
     return loaded

@@ -125,7 +125,7 @@ def test_audio_question_plays_its_sound_once_when_it_opens(tmp_path, games):
     player.update(reading, window, 0.0)
     player.update(window, window, 0.0)
     assert player.media_played == [sound]
-    assert isinstance(media._sounds[sound], pygame.mixer.Sound)
+    assert isinstance(media._sounds.recall(sound), pygame.mixer.Sound)
     later = next(s for s in frames[k + 2:] if s["phase"] == "reading")
     player.update(window, with_sound(later), 0.0)
     assert player.media_played == [sound, sound]
@@ -144,3 +144,15 @@ def test_missing_sound_is_one_warning_and_silence(tmp_path, games, capsys):
         player.update(frames[0], snap, 0.0)
     assert player.media_played == []
     assert len([line for line in capsys.readouterr().err.splitlines() if gone in line]) == 1
+
+
+def test_a_long_pack_keeps_only_a_few_pictures_in_memory(tmp_path):
+    """GIVEN 40 picture questions drawn one after another WHEN each is shown THEN each picture is drawn, and the
+    caches hold only the last few decoded and scaled pictures (a pack of 4K photos must not fill the memory)."""
+    _, _, snap = open_flag_question()
+    for k in range(40):
+        path = tmp_path / f"p{k}.png"
+        pygame.image.save(pygame.Surface((30 + k, 20)), str(path))
+        shown = dict(snap, question=dict(snap["question"], media=[{"kind": "image", "path": str(path)}]))
+        assert draw(shown).tagged("media:image")
+    assert len(media._originals) <= 6 and len(media._scaled) <= 6
