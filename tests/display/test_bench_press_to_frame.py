@@ -1,6 +1,6 @@
 """Smoke test of `scoreboard bench display`'s press → first frame measurement (BZ2, BZ3; G8 undo): the real board
 loop, real `Links` reading a fake box on a pty, a journaled Session in a folder. No timing is asserted here (the
-figures are in docs/PERFORMANCE-display.md); this checks the measurement measures what it claims to."""
+figures are in docs/PERFORMANCE.md, "Board (display)"); this checks the measurement measures what it claims to."""
 import pytest
 
 pytest.importorskip("scoreboard.links")
