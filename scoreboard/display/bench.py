@@ -21,7 +21,7 @@ def _percentile(samples: list[float], q: float) -> float:
 
 def _scenes():
     """One real snapshot per busy scene, from a simulated novosibirsk final-stage game (6 topics a round)."""
-    from scoreboard.display.demo import play
+    from scoreboard.display.demo_game import play
     from scoreboard.display.simulated import Director
     from scoreboard.session import Session
     wanted = {"choosing": None, "answering": None, "auction": None, "final_reveal": None, "after_wrong": None}

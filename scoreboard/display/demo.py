@@ -11,8 +11,8 @@ is the same at any speed. Headless (no display, e.g. CI) it runs at 400× on SDL
 progress and writes one PNG per scene to ./out/demo/ with the game's journal. With a display it opens a window and
 plays in real time × `--speed`.
 
-`play()` is the engine-only driver (no board, no links, no clock): the scene tests use it to get every snapshot of a
-game in a fraction of a second.
+`play()` in demo_game.py is the engine-only driver (no board, no links, no clock): the scene tests use
+it to get every snapshot of a game in a fraction of a second.
 """
 from __future__ import annotations
 
@@ -31,77 +31,7 @@ HEADLESS_FPS = 500        # frames a second the headless loop asks Board.sleep_u
 HOLD_AT_END = 8.0         # engine seconds the last picture (the chart) stays up
 
 
-def _command(at: float, step: Step):
-    from scoreboard.engine.commands import make
-    return make(at, step.address, *step.args, data=step.data)
-
-
-def _scores(snap: dict) -> str:
-    return ", ".join(f"{p['name']} {p['score']}" for p in snap["players"])
-
-
-class Narrator:
-    """Prints what a viewer would notice: phase changes, results, the winner."""
-
-    def __init__(self, out=print):
-        self.out = out
-        self.phase = None
-
-    def step(self, at: float, step: Step) -> None:
-        if step.note:
-            self.out(f"{at:8.1f}s  {step.note}: {step.address} {' '.join(map(str, step.args))}".rstrip())
-
-    def snapshot(self, at: float, snap: dict) -> None:
-        phase = snap.get("phase")
-        if phase == self.phase:
-            return
-        self.phase = phase
-        extra = ""
-        if phase == "round_intro":
-            rnd = snap["round"]
-            extra = f" — round {rnd['index'] + 1} ({rnd['kind']}{', tie-break' if rnd.get('tiebreak') else ''})"
-        elif phase == "reveal":
-            last = snap.get("last") or {}
-            answers = ", ".join(f"seat {a['seat']} {a['verdict']} {a['delta']:+d}" for a in last.get("answers") or [])
-            extra = f" — {answers or 'nobody answered'}; scores: {_scores(snap)}"
-        elif phase == "final_stakes":
-            extra = f" — finalists {snap['final']['eligible']}; scores: {_scores(snap)}"
-        elif phase == "game_over":
-            winner = snap.get("winner")
-            name = next((p["name"] for p in snap["players"] if p["seat"] == winner), None)
-            extra = (f" — WINNER: {name} (seat {winner})" if winner else
-                     f" — no winner ({snap.get('no_winner_reason')})") + f"; scores: {_scores(snap)}"
-        self.out(f"{at:8.1f}s  phase {phase}{extra}")
-
-
-def play(session, director: Director, on_event=None, limit: int = 5000) -> dict:
-    """Drive `session` to the end of the game on a simulated clock. `on_event(at, snap, step)` after each change."""
-    at = 0.0
-    for step in director.opening():
-        at += step.delay
-        session.submit(_command(at, step))
-        if on_event:
-            on_event(at, session.snapshot(), step)
-    for _ in range(limit):
-        snap = session.snapshot()
-        step = director.decide(snap)
-        deadline = session.next_deadline()
-        if step is None and deadline is None:
-            return snap  # game over (or stuck with nothing to do: the caller checks game_over)
-        due = at + step.delay if step is not None else None
-        if deadline is not None and (due is None or deadline <= due):
-            at = max(at, deadline)
-            session.advance(at)
-            if on_event:
-                on_event(at, session.snapshot(), None)
-            continue
-        at = due
-        session.submit(_command(at, step))
-        if on_event:
-            on_event(at, session.snapshot(), step)
-    raise RuntimeError("the demo game did not end")
-
-
+from scoreboard.display.demo_game import Narrator
 
 
 # --- the demo on the board's real path -----------------------------------------------------------------------

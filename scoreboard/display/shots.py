@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from scoreboard.display.demo import play
+from scoreboard.display.demo_game import play
 from scoreboard.display.simulated import Director
 
 # name: (regulation, phase to stop at, which occurrence, seconds after it, extra screenshot arguments)

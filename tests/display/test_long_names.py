@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from scoreboard.display import scenes
-from scoreboard.display.demo import play
+from scoreboard.display.demo_game import play
 from scoreboard.display.simulated import Director
 from scoreboard.display.text import ELLIPSIS, TextCache
 from scoreboard.display.theme import load_theme

@@ -6,7 +6,7 @@ import pygame
 import pytest
 
 from scoreboard.display import scenes
-from scoreboard.display.demo import play
+from scoreboard.display.demo_game import play
 from scoreboard.display.simulated import Director
 from scoreboard.display.theme import load_theme
 from scoreboard.session import Session

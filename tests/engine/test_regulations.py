@@ -1,6 +1,5 @@
 """Regulations as data: the three presets, a club's own preset, and every problem of a broken one."""
 import tomllib
-from pathlib import Path
 
 import pytest
 import tomli_w
