@@ -63,6 +63,18 @@ class Play:
         self.step("/sg/button", seat)
         return self.step(f"/sg/judge/{verdict}")
 
+    def board_done(self):
+        snap = self.snap
+        return snap["phase"] == "reveal" and all(c["played"] for t in snap["round"]["topics"] for c in t["cells"])
+
+    def play_out_in_order(self, kind=None):
+        """Sequential play (G4): every question of the round closes unanswered ("Время"), up to the last reveal
+        of the round of `kind` (default: the current round)."""
+        steps = {"round_intro": "/sg/next", "topic_intro": "/sg/next", "reveal": "/sg/next",
+                 "reading": "/sg/reading/done", "buzz_window": "/sg/time"}
+        while not (self.board_done() and kind in (None, self.snap["round"]["kind"])):
+            self.step(steps[self.snap["phase"]])
+
     def unanswered(self, topic, index):
         self.step("/sg/select", topic, index)
         self.step("/sg/reading/done")

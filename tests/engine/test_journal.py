@@ -123,6 +123,14 @@ def _journal_with_game(tmp_path):
     return path
 
 
+def _edit(path, sql):
+    """Change a journal behind the board's back, as a damaged disk or a curious hand would."""
+    db = sqlite3.connect(path)
+    db.execute(sql)
+    db.commit()
+    db.close()
+
+
 def test_truncated_journal_is_refused(tmp_path):
     path = _journal_with_game(tmp_path)
     data = path.read_bytes()
@@ -134,30 +142,21 @@ def test_truncated_journal_is_refused(tmp_path):
 
 def test_edited_row_fails_its_checksum(tmp_path):
     path = _journal_with_game(tmp_path)
-    db = sqlite3.connect(path)
-    db.execute("UPDATE events SET args='[3, 3]' WHERE address='/sg/select'")
-    db.commit()
-    db.close()
+    _edit(path, "UPDATE events SET args='[3, 3]' WHERE address='/sg/select'")
     with pytest.raises(JournalError, match="event 4: checksum mismatch"):
         Session.recover(path)
 
 
 def test_missing_row_is_refused_not_replayed_halfway(tmp_path):
     path = _journal_with_game(tmp_path)
-    db = sqlite3.connect(path)
-    db.execute("DELETE FROM events WHERE seq=3")
-    db.commit()
-    db.close()
+    _edit(path, "DELETE FROM events WHERE seq=3")
     with pytest.raises(JournalError, match="event 3 is missing"):
         replay_snapshot(path)
 
 
 def test_journal_from_a_newer_version_is_refused(tmp_path):
     path = _journal_with_game(tmp_path)
-    db = sqlite3.connect(path)
-    db.execute("UPDATE meta SET value='2' WHERE key='format'")
-    db.commit()
-    db.close()
+    _edit(path, "UPDATE meta SET value='2' WHERE key='format'")
     with pytest.raises(JournalError, match="newer version"):
         Session.recover(path)
 
