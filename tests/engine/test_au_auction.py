@@ -97,6 +97,7 @@ def test_au4_allin_only_beaten_by_a_larger_allin():
 
 
 def test_au4_bid_of_whole_score_above_nominal_is_an_allin():
+    """GIVEN the chooser has 80 and the nominal is 20 WHEN it bids 80 THEN the bid is an all-in (AU4)."""
     g = Play(chooser=1)
     scored(g, [80, 0, 0])
     g.step("/sg/select", 1, 2, "auction")
@@ -105,6 +106,8 @@ def test_au4_bid_of_whole_score_above_nominal_is_an_allin():
 
 
 def test_au4_allin_needs_score_above_nominal():
+    """GIVEN seat 2 has exactly the nominal 50 WHEN the chooser passes THEN seat 2 cannot go all-in or outbid, is
+    passed (AU4, AU6), and the chooser plays 50."""
     g = Play(chooser=1)
     scored(g, [60, 50, 0])
     g.step("/sg/select", 1, 5, "auction")   # nominal 50, chooser 60
@@ -128,6 +131,7 @@ def test_au5_auction_answer_15s_and_choice_passes_to_auction_player_whatever_the
 
 
 def test_au5_presses_ignored_during_auction_answer():
+    """GIVEN seat 1 answers an auction alone WHEN seat 2 presses THEN nothing changes (AU5)."""
     g = Play(chooser=1)
     scored(g, [100, 0, 0])
     g.step("/sg/select", 1, 1, "auction")

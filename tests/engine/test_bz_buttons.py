@@ -196,6 +196,8 @@ def test_bz9_manual_mode_host_names_who_answers_and_scoring_is_the_same():
 
 
 def test_bz_time_call_refused_while_answering():
+    """GIVEN a player answering WHEN the host calls "Время" THEN refused: the answer must be judged first (BZ2,
+    BZ5)."""
     g = Play()
     g.step("/sg/select", 1, 1)
     g.step("/sg/button", 1)

@@ -37,11 +37,15 @@ def test_g_fn_tb_whole_game_per_regulation_ends_with_the_right_winner(script, sc
 
 
 def test_samara_tiebreak_points_are_kept_apart():
+    """GIVEN the samara example game decided by an extra topic WHEN simulated THEN the extra points sit in
+    tiebreak_score, apart from the game score (TB3, T-S3)."""
     snap = json.loads(scoreboard("simulate", ROOT / "examples" / "samara-2003-cup-tiebreak.txt", "--json").stdout)
     assert [p["tiebreak_score"] for p in snap["players"]] == [0, 10, 0]
 
 
 def test_bad_script_lines_are_all_reported_with_line_numbers_and_exit_1(tmp_path):
+    """GIVEN a script with six bad lines WHEN simulated THEN every line is reported with file:line and reason,
+    nothing runs, exit 1."""
     script = tmp_path / "bad.txt"
     script.write_text("0 /sg/game/new novosibirsk-2007 1/9\n"
                       "# comment\n"
@@ -60,6 +64,8 @@ def test_bad_script_lines_are_all_reported_with_line_numbers_and_exit_1(tmp_path
 
 
 def test_refused_command_stops_the_run_with_its_line_unless_keep_going(tmp_path):
+    """GIVEN a script whose third line is refused WHEN simulated THEN the run stops there with the line and reason
+    (exit 1); with --keep-going it reports and goes on."""
     script = tmp_path / "refused.txt"
     script.write_text("0 /sg/game/new novosibirsk-2007 1/9\n0 /sg/game/start\n1 /sg/select 1 1\n"
                       "2 /sg/chooser 2\n3 /sg/select 1 1\n4 /sg/button 9\n", encoding="utf-8")
@@ -73,6 +79,7 @@ def test_refused_command_stops_the_run_with_its_line_unless_keep_going(tmp_path)
 
 
 def test_non_utf8_script_and_missing_file(tmp_path):
+    """GIVEN a CP1251 script and a missing file WHEN simulated THEN each is refused with the file and the reason."""
     script = tmp_path / "cp1251.txt"
     script.write_bytes("0 /sg/game/new novosibirsk-2007 1/9\n0 /sg/player/name 1 Анна\n".encode("cp1251"))
     result = scoreboard("simulate", script)
@@ -91,6 +98,7 @@ def test_deadlines_fire_between_lines_at_their_own_time(tmp_path):
 
 
 def test_existing_journal_file_is_not_overwritten(tmp_path):
+    """GIVEN an existing file named as the journal WHEN simulate runs THEN it refuses and the file is untouched."""
     path = tmp_path / "j.sqlite"
     path.write_text("keep me")
     result = scoreboard("simulate", ROOT / "examples" / "samara-2003-cup-tiebreak.txt", "--journal", path)
@@ -98,6 +106,8 @@ def test_existing_journal_file_is_not_overwritten(tmp_path):
 
 
 def test_regulation_check_cli(tmp_path):
+    """GIVEN a shipped preset and a broken one WHEN checked THEN ok for the first; the second names file, key and
+    reason with exit 1."""
     ok = scoreboard("regulation", "check", ROOT / "config" / "regulations" / "samara-2003.toml")
     assert ok.returncode == 0 and "ok" in ok.stdout
     bad = tmp_path / "bad.toml"

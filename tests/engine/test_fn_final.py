@@ -19,6 +19,7 @@ def to_final(g, scores):
 
 
 def test_fn1_nobody_positive_ends_with_no_winner():
+    """GIVEN scores 0 / -10 / 0 after red WHEN the round ends THEN the game ends with no winner (FN1)."""
     g = Play()
     to_final(g, [0, -10, 0])
     assert g.snap["game_over"] is True and g.snap["winner"] is None
@@ -26,12 +27,14 @@ def test_fn1_nobody_positive_ends_with_no_winner():
 
 
 def test_fn1_one_positive_wins_without_final():
+    """GIVEN only seat 1 positive after red WHEN the round ends THEN seat 1 wins, no final round (FN1)."""
     g = Play()
     to_final(g, [30, -10, 0])
     assert g.snap["game_over"] and g.snap["winner"] == 1 and g.snap["final"] is None
 
 
 def test_fn1_leader_more_than_twice_runner_up_wins():
+    """GIVEN 210 vs 100 after red WHEN the round ends THEN the leader wins outright (FN1)."""
     g = Play()
     to_final(g, [210, 100, -50])
     assert g.snap["winner"] == 1 and g.snap["game_over"]
@@ -45,6 +48,8 @@ def test_fn1_exactly_twice_is_not_more_than_twice():
 
 
 def test_fn2_stakes_1_to_score_secret_30s_then_reveal_one_by_one():
+    """GIVEN finalists 150 / 100 / 40 WHEN they stake, write for 30 s and are revealed one by one THEN stakes are
+    1..score, hidden until revealed, and the top score wins (FN2, FN4, TB5)."""
     g = Play()
     to_final(g, [150, 100, 40])
     g.step("/sg/final/topic", "Физика")
@@ -75,6 +80,8 @@ def test_fn2_stakes_1_to_score_secret_30s_then_reveal_one_by_one():
 
 
 def test_fn3_super_question_every_player_stakes_0_to_score_20s():
+    """GIVEN an america final played out, scores 50 / -30 / 0 WHEN the super-question opens THEN all stake 0..score
+    (0 for non-positive, already in) and the clock is 20 s (FN3)."""
     g = Play("america-2005", "final")
     # play out 8 blue + 4 red topics with "Время"
     g.play_out_in_order("red")
@@ -92,6 +99,7 @@ def test_fn3_super_question_every_player_stakes_0_to_score_20s():
 
 
 def test_fn4_stakes_hidden_in_host_view_until_reveal():
+    """GIVEN a stake of 77 in WHEN the snapshot and the host view are read THEN neither shows the amount (FN4)."""
     g = Play()
     to_final(g, [150, 100, 40])
     g.step("/sg/final/stake", 1, 77)

@@ -48,6 +48,8 @@ def test_every_accepted_command_is_journaled_and_replay_gives_the_live_snapshot(
 
 
 def test_refused_and_ignored_commands_are_not_replayed(tmp_path):
+    """GIVEN a refused command and an ignored press WHEN the journal is read THEN neither is an event; the press is
+    in the ignored log (BZ8)."""
     path = tmp_path / "g.sqlite"
     s = Session(path)
     s.submit(make(0, "/sg/game/new", "novosibirsk-2007", "1/9"))
@@ -132,6 +134,7 @@ def _edit(path, sql):
 
 
 def test_truncated_journal_is_refused(tmp_path):
+    """GIVEN a journal cut to half its size WHEN resumed THEN it is refused with the file named."""
     path = _journal_with_game(tmp_path)
     data = path.read_bytes()
     path.write_bytes(data[: len(data) // 2])
@@ -141,6 +144,8 @@ def test_truncated_journal_is_refused(tmp_path):
 
 
 def test_edited_row_fails_its_checksum(tmp_path):
+    """GIVEN a journal row edited behind the board's back WHEN resumed THEN refused: that event's checksum does not
+    match."""
     path = _journal_with_game(tmp_path)
     _edit(path, "UPDATE events SET args='[3, 3]' WHERE address='/sg/select'")
     with pytest.raises(JournalError, match="event 4: checksum mismatch"):
@@ -148,6 +153,7 @@ def test_edited_row_fails_its_checksum(tmp_path):
 
 
 def test_missing_row_is_refused_not_replayed_halfway(tmp_path):
+    """GIVEN a journal with one event deleted WHEN replayed THEN refused at the gap, not replayed halfway."""
     path = _journal_with_game(tmp_path)
     _edit(path, "DELETE FROM events WHERE seq=3")
     with pytest.raises(JournalError, match="event 3 is missing"):
@@ -155,6 +161,7 @@ def test_missing_row_is_refused_not_replayed_halfway(tmp_path):
 
 
 def test_journal_from_a_newer_version_is_refused(tmp_path):
+    """GIVEN a journal of a newer format WHEN resumed THEN refused with a message to upgrade."""
     path = _journal_with_game(tmp_path)
     _edit(path, "UPDATE meta SET value='2' WHERE key='format'")
     with pytest.raises(JournalError, match="newer version"):
@@ -162,6 +169,7 @@ def test_journal_from_a_newer_version_is_refused(tmp_path):
 
 
 def test_not_a_journal_is_refused(tmp_path):
+    """GIVEN a file of random bytes WHEN resumed THEN refused as not a readable journal."""
     path = tmp_path / "x.sqlite"
     path.write_bytes(os.urandom(4096))
     with pytest.raises(JournalError, match="not a readable journal"):
@@ -169,6 +177,7 @@ def test_not_a_journal_is_refused(tmp_path):
 
 
 def test_resume_cli_reports_damage_with_exit_1(tmp_path):
+    """GIVEN a damaged journal WHEN `scoreboard resume` runs THEN exit 1 with the file named on stderr."""
     path = _journal_with_game(tmp_path)
     path.write_bytes(path.read_bytes()[:1500])
     result = subprocess.run([sys.executable, "-m", "scoreboard", "resume", str(path)], capture_output=True, text=True,
@@ -208,6 +217,7 @@ def test_missing_or_empty_journal_is_refused_not_made_a_new_game(tmp_path):
 
 
 def test_another_sqlite_file_is_not_taken_for_a_journal(tmp_path):
+    """GIVEN some other SQLite database WHEN resumed THEN refused as not a scoreboard journal."""
     other = tmp_path / "other.sqlite"
     db = sqlite3.connect(other)
     db.execute("CREATE TABLE t (x)")

@@ -38,6 +38,8 @@ def test_pack_load_with_chosen_topics_fills_the_board_and_the_host_view(tmp_path
 
 
 def test_pack_load_refused_with_reason_and_nothing_changes(tmp_path):
+    """GIVEN a game in setup WHEN a missing pack or an unknown topic is loaded THEN refused with the reason and the
+    game is unchanged."""
     s = Session(None)
     s.submit(make(0, "/sg/game/new", "novosibirsk-2007", "1/9"))
     before = s.snapshot()

@@ -38,6 +38,7 @@ def test_broken_regulation_lists_every_problem_with_file_and_key(tmp_path):
 
 
 def test_incomplete_regulation_names_missing_tables(tmp_path):
+    """GIVEN a preset with only a name WHEN loaded THEN every missing table is named."""
     path = tmp_path / "empty.toml"
     path.write_text('name = "empty"\n', encoding="utf-8")
     with pytest.raises(RegulationError) as error:
@@ -47,6 +48,7 @@ def test_incomplete_regulation_names_missing_tables(tmp_path):
 
 
 def test_not_toml_is_reported_with_the_file(tmp_path):
+    """GIVEN a preset that is not TOML WHEN loaded THEN the error names the file and says so."""
     path = tmp_path / "bad.toml"
     path.write_text("name = \n", encoding="utf-8")
     with pytest.raises(RegulationError, match="not valid TOML"):
@@ -95,6 +97,8 @@ def test_journaled_regulation_replays_even_if_the_file_changes(tmp_path):
 
 
 def test_unknown_regulation_or_stage_is_refused():
+    """GIVEN a bare engine WHEN a game asks for an unknown regulation, stage or a path-like name THEN each is
+    refused with the reason."""
     game = Game(load_regulation)
     with pytest.raises(Exception, match="no such regulation"):
         game.apply(make(0, "/sg/game/new", "moscow-1999", "1/9"))

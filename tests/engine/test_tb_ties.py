@@ -20,6 +20,8 @@ def finish_tiebreak_round(g, answers):
 
 
 def test_tb1_tie_after_final_round_plays_extra_round_of_two_topics_among_tied():
+    """GIVEN a 150-150 tie after the final round WHEN the extra round of 2 topics is played among the tied THEN
+    seat 3 is out and the extra points decide, kept apart from scores (TB1)."""
     g = Play()
     to_final(g, [100, 100, 60])
     for seat, stake in [(1, 50), (2, 50), (3, 10)]:
@@ -46,6 +48,8 @@ def test_tb1_tie_after_final_round_plays_extra_round_of_two_topics_among_tied():
 
 
 def test_tb1_championship_final_extra_round_has_four_topics_then_lot():
+    """GIVEN a tie in the championship final WHEN the 4-topic extra round leaves it tied THEN a lot with the game's
+    seed decides (TB1, TB4)."""
     g = Play("novosibirsk-2007", "final", seed=5)
     for _ in range(2):
         for k in range(1, 7):
@@ -73,6 +77,8 @@ def test_tb1_championship_final_extra_round_has_four_topics_then_lot():
 
 
 def test_tb2_america_extra_questions_until_one_is_ahead():
+    """GIVEN a 30-30 tie in an america selection game WHEN extra questions are played one at a time THEN an
+    unanswered one leads to another, and the first player ahead wins (TB2)."""
     g = Play("america-2005", "selection")
     g.play_out_in_order()
     g.step("/sg/score/adjust", 1, 30, "t")
@@ -94,6 +100,8 @@ def test_tb2_america_extra_questions_until_one_is_ahead():
 
 
 def test_tb3_samara_extra_topic_then_another_then_lot():
+    """GIVEN a 40-40 tie in a samara cup game WHEN two extra topics leave it tied THEN a lot among the tied decides
+    (TB3 Decision, TB4)."""
     g = Play("samara-2003", "cup", seed=3)
     for k in range(1, 5):
         for q in range(1, 6):
@@ -126,6 +134,7 @@ def test_tb4_lot_replays_identically():
 
 
 def test_tb5_samara_no_winner_without_positive_score():
+    """GIVEN a samara game where the top score is 0 WHEN it ends THEN there is no winner (TB5)."""
     g = Play("samara-2003", "cup", seed=1)
     for k in range(1, 5):
         for q in range(1, 6):
@@ -136,6 +145,7 @@ def test_tb5_samara_no_winner_without_positive_score():
 
 
 def test_tb5_america_top_score_wins_whatever_its_sign():
+    """GIVEN america scores -10 / -20 / -30 WHEN the game ends THEN seat 1 wins with -10 (TB5)."""
     g = Play("america-2005", "selection")
     g.play_out_in_order()
     for seat, d in [(1, -10), (2, -20), (3, -30)]:

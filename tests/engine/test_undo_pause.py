@@ -54,6 +54,7 @@ def test_undo_with_a_running_clock_comes_back_paused_with_the_same_remaining_tim
 
 
 def test_nothing_to_undo_after_new_game():
+    """GIVEN only /sg/game/new WHEN the host undoes THEN refused: nothing to undo."""
     g = Play(start=False)
     assert "nothing to undo" in g.refused("/sg/undo")
 
@@ -94,11 +95,14 @@ def test_pause_freezes_every_clock():
     ("/sg/buttons/manual", ("2",), "expected 0 or 1"),
 ])
 def test_bad_commands_are_refused_and_change_nothing(address, args, reason):
+    """GIVEN a started game WHEN a malformed or ill-timed command arrives THEN it is refused with the reason and
+    the snapshot is unchanged."""
     g = Play()
     assert reason in g.refused(address, *args)
 
 
 def test_time_going_backwards_is_refused():
+    """GIVEN a command at 10 WHEN one stamped 9.5 arrives THEN refused (time goes backwards), nothing changes."""
     g = Play()
     g.do(10, "/sg/select", 1, 1)
     before = g.snap
@@ -108,6 +112,7 @@ def test_time_going_backwards_is_refused():
 
 
 def test_clock_is_internal_to_the_board():
+    """GIVEN a game WHEN a sender submits /sg/clock THEN refused: only the board fires deadlines."""
     g = Play()
     with pytest.raises(Refused, match="internal"):
         g.session.submit(Command(1, "/sg/clock"))
