@@ -75,6 +75,8 @@ def test_text_shrinks_to_fit_and_never_below_three_percent(fonts):
 
 
 def test_unknown_scene_is_refused(season):
+    """GIVEN a samara season WHEN a screen kind that does not exist ('winner') is asked THEN it is refused with
+    'no tournament screen'."""
     with pytest.raises(Exception, match="no tournament screen"):
         views.screen_view(season, "winner")
 
@@ -94,7 +96,8 @@ def test_board_gets_game_setup_and_screen_from_the_file(tmp_path):
 
 
 def test_bold_text_fits_too(fonts):
-    """A winner's name is drawn bold; it is measured bold, so it never spills out of its box."""
+    """GIVEN a long winner's name drawn bold in a 200 px box WHEN it is fitted THEN, being measured bold, it is no
+    wider than the box."""
     surface = pygame.Surface((1280, 720))
     box = pygame.Rect(10, 10, 200, 40)
     drawn = screens.fit(surface, "Богдан Эйдельман-Широковский", box, (255, 255, 255), STYLE, bold=True)

@@ -28,6 +28,8 @@ def test_ta2_selection_game_count_and_sizes(path, n):
 
 
 def test_ta2_fewer_than_15_refused(path):
+    """GIVEN an america tournament with 14 players WHEN the selection is drawn THEN it is refused ('at least 15
+    players') and no stage is stored (T-A2)."""
     t = Tournament.create(path, "america-2005", seed=1)
     register(t, names(14))
     with pytest.raises(TournamentError, match="at least 15 players"):
@@ -52,6 +54,8 @@ def _sel(*games):
 
 
 def test_ta4_wild_card_by_score():
+    """GIVEN 7 selection games (so 2 wild cards) whose seconds a (100) and b (90) are above every other second (5)
+    WHEN wild cards are picked THEN a and b get them, decided by score (T-A3, T-A4)."""
     res = _sel([("w1", 200, 9), ("a", 100, 5), ("x", 0, 0)], [("w2", 200, 9), ("b", 90, 5), ("y", 0, 0)])
     cards, ranked = america.wild_cards(res + _sel(*[[(f"f{i}", 10, 1), (f"g{i}", 5, 1), (f"h{i}", 0, 0)]
                                                       for i in range(5)]), rng(1, "wc"))
@@ -68,6 +72,8 @@ def test_ta4_tie_decided_by_players_in_the_game():
 
 
 def test_ta4_tie_decided_by_questions_answered_right_then_lot():
+    """GIVEN one wild card and two seconds on 100 from games of 3, b with 4 right answers and a with 3 THEN b gets it by
+    questions answered right; WHEN their right answers are equal THEN a lot picks either, by seed (T-A4)."""
     res = _sel([("w1", 200, 9), ("a", 100, 3), ("x", 0, 0)], [("w2", 200, 9), ("b", 100, 4), ("y", 0, 0)])
     res += _sel(*[[(f"f{i}", 300, 1), (f"g{i}", 5, 1), (f"h{i}", 0, 0)] for i in range(6)])
     cards, ranked = america.wild_cards(res, rng(1, "wc"))
@@ -78,6 +84,8 @@ def test_ta4_tie_decided_by_questions_answered_right_then_lot():
 
 
 def test_ta4_players_tied_for_second_are_all_second_placed():
+    """GIVEN a selection game where a and b tie for second on 80 WHEN its second-placed players are asked
+    THEN both a and b are (T-A4)."""
     (r,) = _sel([("w", 200, 5), ("a", 80, 3), ("b", 80, 2), ("c", 10, 1)])
     assert america.second_placed(r) == ["a", "b"]
 

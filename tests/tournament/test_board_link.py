@@ -66,6 +66,8 @@ def test_board_sets_up_the_scheduled_game_and_records_its_result(path, tmp_path)
 
 
 def test_a_game_with_a_result_is_not_set_up_again(path, tmp_path):
+    """GIVEN a scheduled game whose result is already recorded WHEN a board is opened to play it
+    THEN opening is refused with 'has a result already'."""
     game = _cup(path)
     t = Tournament(path)
     t.record_typed(game["id"], {"1": 30, "2": 20, "3": 10})

@@ -60,6 +60,9 @@ def test_tn1_game_without_winner_leaves_a_smaller_game_and_a_walkover(path):
 
 
 def test_tn3_absent_player_replaced_by_a_present_non_qualifier(path):
+    """GIVEN a drawn 1/9 final WHEN an absent player of 1/9-4 is replaced by a non-qualifier THEN the seat is theirs;
+    a player drawn in another game is refused as substitute, so is replacing in a game with a result, and the
+    draw still verifies (T-N3)."""
     t = Tournament.create(path, "novosibirsk-2007", seed=1)
     register(t, names(27))
     t.draw()
@@ -76,7 +79,8 @@ def test_tn3_absent_player_replaced_by_a_present_non_qualifier(path):
 
 
 def test_verify_catches_a_tampered_draw(path):
-    """Fairness: if someone edits the stored draw, `draw --verify` re-runs it from the seed and says so."""
+    """GIVEN an america selection drawn from seed 5 WHEN two players are swapped in the stored draw
+    THEN `verify` reports that the re-run from the seed differs, and names games S1 and S2 as no longer matching."""
     t = Tournament.create(path, "america-2005", seed=5)
     register(t, names(20))
     t.draw()
@@ -136,6 +140,9 @@ def test_samara_season_three_cups_super_nine_champion(path):
 
 
 def test_bad_input_is_refused_and_changes_nothing(path, capsys):
+    """GIVEN a samara file WHEN the CLI gets an unknown cup, a duplicate or malformed name, an unknown relative,
+    non-numeric scores, a `new` over an existing file or a non-tournament file THEN each exits 2 with the reason,
+    and the player list is unchanged."""
     assert cli(path, "new", "--format", "samara-2003", "--seed", "1") == 0
     assert cli(path, "player", "add", "Анна", "--cups", "autumn") == 2
     assert "unknown cup 'autumn'" in capsys.readouterr().err

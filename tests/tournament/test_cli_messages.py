@@ -58,6 +58,8 @@ def test_render_refuses_a_view_the_format_does_not_have(season_file, tmp_path, c
 
 
 def test_render_refuses_rounds_for_novosibirsk(path, tmp_path, capsys):
+    """GIVEN a drawn novosibirsk 1/9 final WHEN `render round` is asked THEN it exits 2 naming the views the format has
+    (bracket, standings)."""
     t = Tournament.create(path, "novosibirsk-2007", seed=4)
     register(t, names(18))
     t.draw()

@@ -41,12 +41,15 @@ def test_tn2_quasi_blind_draw_never_breaks_a_spread(case):
 
 
 def test_tn1_bracket_tree_feeds():
-    """1/9 games 1–3 feed 1/3 game 1, 4–6 game 2, 7–9 game 3; the 1/3 games feed the final."""
+    """GIVEN the novosibirsk bracket WHEN each game's feeders are asked THEN 1/9 games 1–3 feed 1/3 game 1, 4–6 game 2,
+    7–9 game 3, and 1/3 games 1–3 feed the final (T-N1)."""
     assert [novosibirsk.feeders("1/3", k) for k in (1, 2, 3)] == [[1, 2, 3], [4, 5, 6], [7, 8, 9]]
     assert novosibirsk.feeders("final", 1) == [1, 2, 3]
 
 
 def test_tn2_seeded_nine_one_per_game_and_three_per_branch():
+    """GIVEN 27 players, 9 of them last season's 1/3-finalists WHEN the 1/9 final is drawn THEN every game holds exactly
+    one of them, hence three per 1/3 branch (T-N2)."""
     players = [f"p{i}" for i in range(27)]
     seeded = players[:9]
     out = novosibirsk.draw_first_stage(players, seeded, {}, rng(5, "1/9"))
@@ -65,7 +68,8 @@ def test_tn2_team_mates_go_to_different_branches_first():
 
 
 def test_draw_is_a_function_of_the_seed():
-    """Fairness: the same seed gives the same draw (anyone can re-run it); another seed gives another."""
+    """GIVEN the same players, seeded nine and team WHEN the 1/9 final is drawn twice with seed 1 and once with seed 2
+    THEN the seed-1 draws are identical and the seed-2 draw differs (fairness: anyone can re-run it; T-N2)."""
     players = [f"p{i}" for i in range(27)]
     a = novosibirsk.draw_first_stage(players, players[:9], {"x": players[9:13]}, rng(1, "1/9")).games
     b = novosibirsk.draw_first_stage(players, players[:9], {"x": players[9:13]}, rng(1, "1/9")).games

@@ -36,6 +36,8 @@ def test_ts3_extra_topic_decides_the_winner_but_not_the_sum(cup, path, tmp_path)
 
 
 def test_journal_seats_in_another_order_are_matched_by_name(cup, path, tmp_path):
+    """GIVEN a board journal whose seats are in the reverse of the drawn order WHEN the game is recorded from it
+    THEN the winner, scores and right answers go to the right players, matched by name."""
     game = cup.store.games()[1]
     seated = list(reversed(game["players"]))
     play_samara_game(tmp_path / "j.sqlite", seated, {1: 1, 2: 1, 3: 2})
@@ -47,6 +49,8 @@ def test_journal_seats_in_another_order_are_matched_by_name(cup, path, tmp_path)
 
 
 def test_unfinished_or_foreign_journal_is_refused_and_changes_nothing(cup, path, tmp_path):
+    """GIVEN a journal of an unfinished game, one of other players, and an unknown game id WHEN each is recorded
+    THEN each is refused with its reason and no game gets a result."""
     game = cup.store.games()[0]
     play_samara_game(tmp_path / "open.sqlite", game["players"], {1: 1}, finish=False)
     with pytest.raises(TournamentError, match="not over"):
@@ -60,6 +64,8 @@ def test_unfinished_or_foreign_journal_is_refused_and_changes_nothing(cup, path,
 
 
 def test_same_journal_twice_records_once(cup, path, tmp_path):
+    """GIVEN a finished game's journal WHEN it is recorded twice THEN the first call records, the second records
+    nothing, and the audit log holds one result."""
     game = cup.store.games()[0]
     play_samara_game(tmp_path / "j.sqlite", game["players"], {1: 3})
     assert record_from_journal(path, game["id"], tmp_path / "j.sqlite")["recorded"] is True
@@ -111,6 +117,8 @@ def test_snapshot_piped_from_another_machine_is_recorded(cup, path, tmp_path, mo
 
 
 def test_snapshot_command_prints_the_journal_final_snapshot(cup, tmp_path, capsys):
+    """GIVEN a finished game's journal WHEN `tournament snapshot` is run on it THEN it prints the final snapshot as
+    JSON (game over, winner seat 1); a missing journal exits 2."""
     from scoreboard.cli import main
     game = cup.store.games()[0]
     play_samara_game(tmp_path / "j.sqlite", game["players"], {1: 1})
@@ -189,6 +197,8 @@ def test_ts7_super_nine_game_from_the_engine_journal(tmp_path):
                                                     {"seat": 2, "name": "Б", "score": 0}]}, "winner must be"),
 ])
 def test_malformed_snapshot_is_refused_with_the_reason(snap, reason):
+    """GIVEN a snapshot with no players list, a non-integer seat, a non-numeric score or a list as winner
+    WHEN it is read THEN it is refused naming that reason."""
     from scoreboard.tournament.results import from_snapshot
     with pytest.raises(TournamentError, match=reason):
         from_snapshot(snap, ["А", "Б"])

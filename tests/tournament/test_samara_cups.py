@@ -59,7 +59,8 @@ def test_ts2_first_round_sizes_leave_games_of_two():
 
 
 def test_ts3_winners_always_advance_even_above_half():
-    """Decision: 10 players make 4 games; the 4 winners all go on, so the round grows to 6 (not 3)."""
+    """GIVEN a round of 10 with 4 game winners WHEN the next round is sized THEN it grows to 6 so every winner goes on
+    (decision on T-S3); 30 with 10 winners gives 15, and 4 with 2 winners gives one game of 3."""
     assert samara.next_size(10, 4) == 6
     assert samara.next_size(30, 10) == 15
     assert samara.next_size(4, 2) == 3
@@ -105,6 +106,8 @@ def test_ts3_sum_tie_broken_by_points_in_this_round_then_lot():
     ((80, 50), {"p1": 3, "p2": 1}),                      # a game of two
 ])
 def test_ts4_conditional_points(scores, expected):
+    """GIVEN a cup game's scores WHEN its conditional points are counted THEN win 3, positive second 1, positive shared
+    2nd–3rd 0.5 each, third or non-positive 0, and nobody scores in a game with no winner (T-S4, TB5)."""
     assert samara.game_points(result(*scores)) == expected
 
 

@@ -31,6 +31,8 @@ def game(*pairs):
     ((("a", 0), ("b", 0), ("c", -10)), {"a": 0, "b": 0, "c": 0}),
 ])
 def test_ts7_shared_places_share_points(scores, expected):
+    """GIVEN a Super Nine game's scores WHEN its points are counted THEN 3 / 1 / 0, tied players share the points of the
+    places they share, and a non-positive score always gets 0 (T-S7)."""
     assert super_nine.game_points(game(*scores)) == pytest.approx(expected)
 
 

@@ -101,6 +101,8 @@ def test_ts8_impossible_game_named_with_its_constraint():
 
 
 def test_ts8_team_mate_topics_are_avoided():
+    """GIVEN a pool where 4 of 8 topics are written by z, player a's teammate
+    WHEN a 4-topic game with a is assigned THEN none of its topics is z's (T-S8)."""
     games = {"G1": ["a", "b", "c"]}
     pool = [topics.Topic(f"t{i}", f"n{i}", "z" if i < 4 else None) for i in range(8)]
     out = topics.assign(games, 4, pool, {"a": "Team", "z": "Team"}, rng(1, "t"))
