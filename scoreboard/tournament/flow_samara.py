@@ -13,6 +13,14 @@ substitute_for = common.substitute_named
 SUPER9 = "super9"
 
 
+def substitution_scope(t, stage) -> str | None:
+    """The cup a substitution in `stage` holds for: only a cup's round 1 (later rounds seat qualifiers, the Super
+    Nine its selection), and only for that cup — the players table is untouched, so later cups still draw both."""
+    if stage["kind"] != "cup" or not stage["id"].endswith("-1"):
+        return None
+    return _cup_of(stage["id"])
+
+
 def _started(t, cup) -> bool:
     return t.store.stage(f"{cup}-1") is not None
 

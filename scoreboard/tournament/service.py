@@ -121,12 +121,20 @@ class Tournament:
         return promoted
 
     def substitute(self, game_id, absent, by=None) -> str:
-        """T-N3 (and a waiting-list player in america): replace an absent player before their first game."""
+        """T-N3 (and a waiting-list player in america): replace an absent player before their first game.
+
+        In novosibirsk and america the absent player is `withdrawn` and the substitute `substitute` in the players
+        table. In samara a season is three cups entered independently (T-S1), so the replacement holds only for the
+        game's cup: the players table is left as it is (a new substitute is registered active with no cup), the
+        game's seats and the audit entry (`scope`: the cup) carry it, and both can play any later cup they enter."""
         with self.store.tx() as db:
             game = self._game(game_id)
             stage = self.store.stage(game["stage"])
-            if stage["seq"] != 1:
-                raise TournamentError("only a player of the first stage can be replaced (T-N3)")
+            scoped = getattr(self.flow, "substitution_scope", None)   # samara: the cup, not the season (T-S1)
+            where = scoped(self, stage) if scoped else None
+            if (stage["seq"] != 1) if scoped is None else where is None:
+                raise TournamentError("only a player of the first stage can be replaced (T-N3)" if scoped is None
+                                      else "only a player of a cup's first round can be replaced")
             if game["result"]:
                 raise TournamentError(f"game {game_id} already has a result")
             absent_status = self._player(absent)["status"]
@@ -139,17 +147,20 @@ class Tournament:
             if by in seated:
                 raise TournamentError(f"{by} already plays in {stage['id']}: a substitute must be a non-qualifier")
             before = self.store.player(by)
-            if not before:
+            if not before:      # registered by the substitution; in samara active but in no cup until they enter one
                 entered = db.execute("SELECT COALESCE(MAX(entered), 0) + 1 FROM players").fetchone()[0]
-                db.execute("INSERT INTO players(name, status, entered) VALUES (?, 'substitute', ?)", (by, entered))
-            else:
+                db.execute("INSERT INTO players(name, status, entered) VALUES (?, ?, ?)",
+                           (by, "substitute" if scoped is None else "active", entered))
+            elif scoped is None:
                 db.execute("UPDATE players SET status = 'substitute' WHERE name = ?", (by,))
-            db.execute("UPDATE players SET status = 'withdrawn' WHERE name = ?", (absent,))
+            if scoped is None:  # novosibirsk, america: for the whole tournament (there is nothing after it)
+                db.execute("UPDATE players SET status = 'withdrawn' WHERE name = ?", (absent,))
             players = [by if p == absent else p for p in game["players"]]
             db.execute("UPDATE games SET players = ? WHERE id = ?", (json.dumps(players, ensure_ascii=False), game_id))
             self.store.audit("substitute", {"game": game_id, "absent": absent, "by": by,   # statuses: for verify
                                             "by_status": before["status"] if before else None,
-                                            "absent_status": absent_status})
+                                            "absent_status": absent_status,
+                                            **({"scope": where} if where else {})})
         return by
 
     # -- draws and advancement
