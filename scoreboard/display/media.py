@@ -48,14 +48,18 @@ def _readable(path: str) -> str | None:
     return None
 
 
-def media_items(snapshot: dict) -> list[dict]:
-    """The open question's media entries that are well formed (a kind and a path string); nothing before it opens."""
-    question = snapshot.get("question")
-    media = question.get("media") if isinstance(question, dict) else None
+def well_formed(media) -> list[dict]:
+    """The entries of a media list (a snapshot's or `host_question`'s) that have a known kind and a path string."""
     if not isinstance(media, list):
         return []
     return [m for m in media if isinstance(m, dict) and m.get("kind") in ("image", "audio", "video")
             and isinstance(m.get("path"), str) and m["path"]]
+
+
+def media_items(snapshot: dict) -> list[dict]:
+    """The open question's media entries that are well formed (a kind and a path string); nothing before it opens."""
+    question = snapshot.get("question")
+    return well_formed(question.get("media") if isinstance(question, dict) else None)
 
 
 def picture(path: str) -> pygame.Surface | None:
@@ -91,24 +95,26 @@ def fitted(path: str, size: tuple[int, int]) -> pygame.Surface | None:
     return _scaled.remember(key, scaled)
 
 
-def draw_media(canvas, items: list[dict], box: pygame.Rect) -> None:
-    """The question's picture fitted into `box` (or a note: missing file, video, sound) — on a panel."""
+def draw_media(canvas, items: list[dict], box: pygame.Rect, tag: str = "media") -> None:
+    """The question's picture fitted into `box` (or a note: missing file, video, sound) — on a panel. `tag` prefixes
+    what is drawn (the host's screen tells the question's picture from the answer's)."""
     theme = canvas.theme
     box = pygame.Rect(box)
-    canvas.fill(theme.color("panel"), box, radius=max(4, box.h // 30), tag="media:back")
-    inner = box.inflate(-canvas.px("margin") * 2, -canvas.px("margin") * 2)
+    canvas.fill(theme.color("panel"), box, radius=max(4, box.h // 30), tag=f"{tag}:back")
+    margin = min(canvas.px("margin"), box.w // 8, box.h // 8)    # a small box keeps room for its picture
+    inner = box.inflate(-margin * 2, -margin * 2)
     image = next((m for m in items if m["kind"] == "image"), None)
     if image is not None:
         scaled = fitted(image["path"], inner.size)
         if scaled is not None:
             where = scaled.get_rect(center=inner.center)
             canvas.surface.blit(scaled, where)
-            canvas.note("image", "media:image", where, inner, image["path"])
+            canvas.note("image", f"{tag}:image", where, inner, image["path"])
             return
-        canvas.text(inner, theme.text("media_missing"), "small", theme.color("muted"), tag="media:missing")
+        canvas.text(inner, theme.text("media_missing"), "small", theme.color("muted"), tag=f"{tag}:missing")
         return
     kind = "video" if any(m["kind"] == "video" for m in items) else "audio"
-    canvas.text(inner, theme.text(f"media_{kind}"), "title", theme.color("muted"), tag=f"media:{kind}")
+    canvas.text(inner, theme.text(f"media_{kind}"), "title", theme.color("muted"), tag=f"{tag}:{kind}")
 
 
 def audio_to_play(before: dict | None, after: dict) -> list[str]:

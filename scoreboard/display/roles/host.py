@@ -1,4 +1,5 @@
-"""The host's monitor: the question text and answer to read from, the next action, the clock and the scores.
+"""The host's monitor: the question text and answer to read from (with the question's picture, and the answer's
+picture once resolved), the next action, the clock and the scores.
 
 Only this screen draws `host_question` (the audience never sees an answer early). Stakes stay hidden here too until
 revealed (FN4): the host screen reads the same snapshot.
@@ -8,6 +9,7 @@ from __future__ import annotations
 import pygame
 
 from scoreboard.display.canvas import Canvas
+from scoreboard.display.media import draw_media, media_items, well_formed
 from scoreboard.display.scenes import board
 from scoreboard.display.scenes.common import (background, clock_now, current_topic, elapsed_text, name_of,
                                               no_winner_text, player_status, remaining, round_title, score_text,
@@ -80,10 +82,25 @@ def _question(canvas: Canvas, snapshot: dict, hq: dict, box: pygame.Rect) -> Non
     title = pygame.Rect(box.left, box.top, box.w, box.h // 9)
     canvas.text(title, f"{topic_name} — {worth}", "body", theme.color("accent"), align="left", tag="host:topic")
     text_box = pygame.Rect(box.left, title.bottom + m, box.w, box.h * 55 // 100)
+    # The picture the audience sees (the host's copy also covers an auction's bidding and the final, where the
+    # snapshot carries none), on the left of the text.
+    shown = well_formed(hq.get("media")) or media_items(snapshot)
+    if shown:
+        share = 45 if any(item["kind"] == "image" for item in shown) else 25
+        media_box = pygame.Rect(text_box.left, text_box.top, text_box.w * share // 100, text_box.h)
+        draw_media(canvas, shown, media_box, tag="host:media")
+        text_box = pygame.Rect(media_box.right + m, text_box.top, text_box.right - media_box.right - m, text_box.h)
     canvas.fill(theme.color("panel"), text_box, radius=m, tag="host:text:back")
     canvas.text(text_box.inflate(-2 * m, -2 * m), hq.get("text") or "—", "body", theme.color("text"), font="text",
                 align="left", tag="host:text")
     answer_box = pygame.Rect(box.left, text_box.bottom + m, box.w, box.bottom - text_box.bottom - m)
+    # The answer's own picture (SIGame packs have them), small beside the answer once the question is resolved.
+    answer_media = well_formed(hq.get("answer_media"))
+    if answer_media and snapshot.get("phase") == "reveal":
+        side = min(answer_box.w // 3, answer_box.h)
+        draw_media(canvas, answer_media, pygame.Rect(answer_box.right - side, answer_box.top, side, side),
+                   tag="host:answer_media")
+        answer_box.w -= side + m
     accepts = hq.get("accepts") or []
     answer = f"{theme.text('answer')}: {hq.get('answer') or '—'}"
     if accepts:

@@ -23,7 +23,6 @@ def clock_total(snapshot: dict) -> float | None:
 
 
 def question_header(canvas: Canvas, snapshot: dict, layout: Layout) -> None:
-    theme = canvas.theme
     question = snapshot.get("question") or {}
     topic = current_topic(snapshot) or {}
     value = question.get("value")
