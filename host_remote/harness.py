@@ -27,7 +27,6 @@ import socket
 import threading
 import time
 
-from scoreboard.engine.commands import Refused
 from scoreboard.links import Inbox, Links
 from scoreboard.session import Session
 
@@ -87,15 +86,11 @@ class BoardLoop:
         while self._running:
             self.inbox.wait(0.01)
             for item in self.inbox.drain():
-                try:
-                    self.session.submit(item.cmd)
-                    ok, reason = True, None
+                ok, reason = item.deliver(self.session)
+                if ok:
                     self.applied.append(item.cmd)
-                except Refused as error:
-                    ok, reason = False, str(error)
+                else:
                     self.refused.append((item.cmd, reason))
-                if item.on_result is not None:
-                    item.on_result(ok, reason)
             self.session.advance(self.clock())
             if self.session.rev != self.published_rev:
                 self.published_rev = self.session.rev

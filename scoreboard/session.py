@@ -156,3 +156,16 @@ def replay_snapshot(journal_path: str | Path) -> dict[str, Any]:
         return game.snapshot()
     finally:
         journal.close()
+
+
+def submit_reporting(session: "Session", cmd: Command,
+                     on_result: Callable[[bool, str | None], None] | None = None) -> tuple[bool, str | None]:
+    """`session.submit(cmd)`, with the outcome passed to `on_result` (that is what sends an OSC ack)."""
+    try:
+        session.submit(cmd)
+        ok, reason = True, None
+    except Refused as error:
+        ok, reason = False, str(error)
+    if on_result is not None:
+        on_result(ok, reason)
+    return ok, reason

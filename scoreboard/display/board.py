@@ -185,15 +185,8 @@ class Board:
 
     # --- one frame -------------------------------------------------------------------------------------------
     def submit(self, cmd, on_result=None) -> None:
-        from scoreboard.engine.commands import Refused
-        try:
-            self.session.submit(cmd)
-        except Refused as error:
-            if on_result:
-                on_result(False, str(error))
-            return
-        if on_result:
-            on_result(True, None)
+        from scoreboard.session import submit_reporting
+        submit_reporting(self.session, cmd, on_result)
 
     def handle(self, event) -> None:
         if event.type == pygame.QUIT:

@@ -12,9 +12,7 @@ import random
 import tempfile
 import threading
 import time
-from typing import Optional
 
-from scoreboard.engine.commands import Refused
 from scoreboard.links import Inbox, Links
 from scoreboard.links.fake_box import FakeBox
 from scoreboard.links.osc_client import OscClient
@@ -78,15 +76,11 @@ class BoardThread:
         while self._running:
             self.inbox.wait(0.05)
             for item in self.inbox.drain():
-                try:
-                    self.session.submit(item.cmd)
-                    ok, reason = True, None
+                ok, reason = item.deliver(self.session)
+                if ok:
                     self.applied.append(item.cmd)
-                except Refused as refusal:
-                    ok, reason = False, str(refusal)
+                else:
                     self.refused.append((item.cmd, reason))
-                if item.on_result is not None:
-                    item.on_result(ok, reason)
             if self.session.rev != rev:
                 rev = self.session.rev
                 self.links.publish(self.session.snapshot(), self.session.host_question())
