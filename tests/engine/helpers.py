@@ -75,6 +75,17 @@ class Play:
         while not (self.board_done() and kind in (None, self.snap["round"]["kind"])):
             self.step(steps[self.snap["phase"]])
 
+    def finish_round(self, corrections=None):
+        """Choice mode: every unplayed cell closes unanswered, the host corrects scores by `corrections`
+        ({seat: delta}, G8), then /sg/next ends the round."""
+        for k, topic in enumerate(self.snap["round"]["topics"], start=1):
+            for q, cell in enumerate(topic["cells"], start=1):
+                if not cell["played"]:
+                    self.unanswered(k, q)
+        for seat, delta in (corrections or {}).items():
+            self.step("/sg/score/adjust", seat, delta, "t")
+        return self.step("/sg/next")
+
     def unanswered(self, topic, index):
         self.step("/sg/select", topic, index)
         self.step("/sg/reading/done")

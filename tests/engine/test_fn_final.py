@@ -4,18 +4,10 @@ from tests.engine.helpers import Play
 
 def to_final(g, scores):
     """Play out blue and red with no answers, then set the scores by corrections before /sg/next."""
-    for _ in range(2):
-        for k in range(1, 5):
-            for q in range(1, 6):
-                g.unanswered(k, q)
-        if g.snap["round"]["kind"] == "blue":
-            g.step("/sg/next")
-            if g.snap["chooser"] is None:
-                g.step("/sg/chooser", 1)
-    for seat, score in enumerate(scores, start=1):
-        if score:
-            g.step("/sg/score/adjust", seat, score, "test")
-    g.step("/sg/next")
+    g.finish_round()
+    if g.snap["chooser"] is None:
+        g.step("/sg/chooser", 1)
+    g.finish_round({seat: score for seat, score in enumerate(scores, start=1) if score})
 
 
 def test_fn1_nobody_positive_ends_with_no_winner():

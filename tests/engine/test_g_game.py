@@ -42,10 +42,7 @@ def test_g2_g3_boards_per_stage(regulation, stage, kinds, sizes):
 def test_g2_red_round_values_and_g3_second_board():
     # GIVEN a novosibirsk 1/9 blue round played out WHEN next THEN the red board has 4 topics of 20..100
     g = Play()
-    for k in range(1, 5):
-        for q in range(1, 6):
-            g.unanswered(k, q)
-    g.step("/sg/next")
+    g.finish_round()
     rnd = g.snap["round"]
     assert rnd["kind"] == "red" and len(rnd["topics"]) == 4
     assert [c["value"] for c in rnd["topics"][0]["cells"]] == [20, 40, 60, 80, 100]
@@ -115,16 +112,11 @@ def test_g5_red_round_lowest_score_chooses_and_tie_goes_to_host():
     g.answer(1, 2, 1)
     g.answer(1, 1, 2, "wrong")
     g.step("/sg/time")
-    for k, q in [(1, 3), (1, 4), (1, 5)] + [(k, q) for k in (2, 3, 4) for q in range(1, 6)]:
-        g.unanswered(k, q)
-    g.step("/sg/next")
+    g.finish_round()
     assert g.snap["round"]["kind"] == "red" and g.snap["chooser"] == 2
     # GIVEN a tie for lowest THEN the host must set the chooser
     h = Play()
-    for k in range(1, 5):
-        for q in range(1, 6):
-            h.unanswered(k, q)
-    h.step("/sg/next")
+    h.finish_round()
     assert h.snap["chooser"] is None
 
 

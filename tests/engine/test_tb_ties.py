@@ -51,16 +51,9 @@ def test_tb1_championship_final_extra_round_has_four_topics_then_lot():
     """GIVEN a tie in the championship final WHEN the 4-topic extra round leaves it tied THEN a lot with the game's
     seed decides (TB1, TB4)."""
     g = Play("novosibirsk-2007", "final", seed=5)
-    for _ in range(2):
-        for k in range(1, 7):
-            for q in range(1, 6):
-                g.unanswered(k, q)
-        if g.snap["round"]["kind"] == "blue":
-            g.step("/sg/next")
-            g.step("/sg/chooser", 1)
-    g.step("/sg/score/adjust", 1, 100, "t")
-    g.step("/sg/score/adjust", 2, 100, "t")
-    g.step("/sg/next")
+    g.finish_round()
+    g.step("/sg/chooser", 1)
+    g.finish_round({1: 100, 2: 100})
     for seat in (1, 2):
         g.step("/sg/final/stake", seat, 10)
     g.step("/sg/final/start")
@@ -103,12 +96,7 @@ def test_tb3_samara_extra_topic_then_another_then_lot():
     """GIVEN a 40-40 tie in a samara cup game WHEN two extra topics leave it tied THEN a lot among the tied decides
     (TB3 Decision, TB4)."""
     g = Play("samara-2003", "cup", seed=3)
-    for k in range(1, 5):
-        for q in range(1, 6):
-            g.unanswered(k, q)
-    g.step("/sg/score/adjust", 1, 40, "t")
-    g.step("/sg/score/adjust", 3, 40, "t")
-    g.step("/sg/next")
+    g.finish_round({1: 40, 3: 40})
     assert g.snap["round"]["tiebreak"] and len(g.snap["round"]["topics"]) == 1
     finish_tiebreak_round(g, {})
     assert g.snap["round"]["tiebreak"] and not g.snap["game_over"], "a second extra topic (TB3 Decision)"
@@ -121,12 +109,7 @@ def test_tb4_lot_replays_identically():
     runs = []
     for _ in range(2):
         g = Play("samara-2003", "cup", seed=99)
-        for k in range(1, 5):
-            for q in range(1, 6):
-                g.unanswered(k, q)
-        g.step("/sg/score/adjust", 1, 40, "t")
-        g.step("/sg/score/adjust", 2, 40, "t")
-        g.step("/sg/next")
+        g.finish_round({1: 40, 2: 40})
         finish_tiebreak_round(g, {})
         finish_tiebreak_round(g, {})
         runs.append((g.snap["lots"], g.snap["winner"]))
@@ -136,11 +119,7 @@ def test_tb4_lot_replays_identically():
 def test_tb5_samara_no_winner_without_positive_score():
     """GIVEN a samara game where the top score is 0 WHEN it ends THEN there is no winner (TB5)."""
     g = Play("samara-2003", "cup", seed=1)
-    for k in range(1, 5):
-        for q in range(1, 6):
-            g.unanswered(k, q)
-    g.step("/sg/score/adjust", 2, -10, "t")
-    g.step("/sg/next")
+    g.finish_round({2: -10})
     assert g.snap["game_over"] and g.snap["winner"] is None and "TB5" in g.snap["no_winner_reason"]
 
 
@@ -157,12 +136,7 @@ def test_tb5_america_top_score_wins_whatever_its_sign():
 def test_tb3_t_s7_super_nine_tie_for_first_is_a_shared_place_without_extra_topic():
     # GIVEN samara's Super Nine (the stage has no tie-break) WHEN two players tie for first THEN the game ends shared
     g = Play("samara-2003", "super9", seed=2)
-    for k in range(1, 5):
-        for q in range(1, 6):
-            g.unanswered(k, q)
-    g.step("/sg/score/adjust", 1, 40, "t")
-    g.step("/sg/score/adjust", 3, 40, "t")
-    g.step("/sg/next")
+    g.finish_round({1: 40, 3: 40})
     snap = g.snap
     assert snap["game_over"] and snap["winner"] is None and snap["shared_first"] == [1, 3]
     assert "T-S7" in snap["no_winner_reason"] and snap["no_winner"] == "shared_first" and snap["lots"][-1]["what"] == "first chooser"
