@@ -62,22 +62,28 @@ def media_items(snapshot: dict) -> list[dict]:
     return well_formed(question.get("media") if isinstance(question, dict) else None)
 
 
-def picture(path: str) -> pygame.Surface | None:
-    """The picture at `path`, loaded once (None, with one warning, when it cannot be)."""
-    known = _originals.recall(path)
+def _load_once(cache, path: str, load, failure: str):
+    """`load(path)` the first time only; a file that cannot be read or loaded is warned about once and
+    remembered as missing (False in the cache), so a broken file never costs a frame twice."""
+    known = cache.recall(path)
     if known is not None:
         return known or None
-    surface = None
+    loaded = None
     reason = _readable(path)
     if reason is None:
         try:
-            surface = pygame.image.load(path)
+            loaded = load(path)
         except (OSError, pygame.error, ValueError) as error:
-            reason = f"not a readable image ({error})"
+            reason = f"{failure} ({error})"
     if reason is not None:
         warn_once(path, reason)
-    _originals.remember(path, surface if surface is not None else False)
-    return surface
+    cache.remember(path, loaded if loaded is not None else False)
+    return loaded
+
+
+def picture(path: str) -> pygame.Surface | None:
+    """The picture at `path`, loaded once (None, with one warning, when it cannot be)."""
+    return _load_once(_originals, path, pygame.image.load, "not a readable image")
 
 
 def fitted(path: str, size: tuple[int, int]) -> pygame.Surface | None:
@@ -138,19 +144,8 @@ def _question_id(snapshot: dict) -> tuple | None:
 
 def sound(path: str):
     """The pygame Sound for `path`, loaded once (None, with one warning, if the file or the mixer fails)."""
-    known = _sounds.recall(path)
-    if known is not None:
-        return known or None
-    loaded = None
-    reason = _readable(path)
-    if reason is None:
-        try:
-            if not pygame.mixer.get_init():
-                pygame.mixer.init()
-            loaded = pygame.mixer.Sound(path)
-        except (OSError, pygame.error, ValueError) as error:
-            reason = f"cannot play ({error})"
-    if reason is not None:
-        warn_once(path, reason)
-    _sounds.remember(path, loaded if loaded is not None else False)
-    return loaded
+    def load(path):
+        if not pygame.mixer.get_init():
+            pygame.mixer.init()
+        return pygame.mixer.Sound(path)
+    return _load_once(_sounds, path, load, "cannot play")
