@@ -9,42 +9,48 @@ from .commands import INTERNAL, Refused
 from .table import Table
 
 
-def _next(t: Table) -> None:
-    """/sg/next: the one obvious next step of the current phase (docs/PROTOCOL.md has the table)."""
-    st = t.st
-    phase = st.phase
-    if phase == "setup":
-        rounds.start(t)
-    elif phase == "round_intro" and t.reg.order == "choice":
-        st.phase = "choosing"
-    elif phase in ("round_intro", "topic_intro"):
-        question.next_in_order(t)
-    elif phase == "reveal":
-        if rounds.board_empty(t):
-            rounds.end_of_round(t)
-        elif t.reg.order == "choice":
-            st.phase = "choosing"
-        else:
-            question.next_in_order(t)
-    elif phase == "reading":
-        question.reading_done(t)
-    elif phase == "buzz_window":
-        question.call_time(t)
-    elif phase == "after_wrong":
-        question.resume(t)
-    elif phase == "auction_answer" and st.question.reading:
-        question.reading_done(t)
-    elif phase == "final_stakes":
-        final.start(t)
-    elif phase == "final_answer":
-        final.end_writing(t)
-    elif phase == "final_reveal":
-        final.reveal_next(t)
+def _to_choosing(t: Table) -> None:
+    t.st.phase = "choosing"
+
+
+def _after_reveal(t: Table) -> None:
+    if rounds.board_empty(t):
+        rounds.end_of_round(t)
+    elif t.reg.order == "choice":
+        _to_choosing(t)
     else:
-        raise Refused({"choosing": "select a cell (/sg/select)",
-                       "answering": "judge the answer first",
-                       "auction_answer": "judge the answer first",
-                       "auction": "the auction is on: bid or pass"}.get(phase, f"no next step in {phase}"))
+        question.next_in_order(t)
+
+
+def _auction_read(t: Table) -> None:
+    if not t.st.question.reading:
+        raise Refused("judge the answer first")
+    question.reading_done(t)
+
+
+# /sg/next: the one obvious next step of each phase (docs/PROTOCOL.md has the same table).
+NEXT_STEP: dict[str, Callable[[Table], None]] = {
+    "setup": rounds.start,
+    "round_intro": lambda t: _to_choosing(t) if t.reg.order == "choice" else question.next_in_order(t),
+    "topic_intro": question.next_in_order,
+    "reveal": _after_reveal,
+    "reading": question.reading_done,
+    "buzz_window": question.call_time,
+    "after_wrong": question.resume,
+    "auction_answer": _auction_read,
+    "final_stakes": final.start,
+    "final_answer": final.end_writing,
+    "final_reveal": final.reveal_next,
+}
+NO_NEXT_STEP = {"choosing": "select a cell (/sg/select)", "answering": "judge the answer first",
+                "auction": "the auction is on: bid or pass"}
+
+
+def _next(t: Table) -> None:
+    step = NEXT_STEP.get(t.st.phase)
+    if step is None:
+        raise Refused(NO_NEXT_STEP.get(t.st.phase, f"no next step in {t.st.phase}"))
+    step(t)
 
 
 def _name(t: Table, seat: int, name: str) -> None:
