@@ -85,12 +85,8 @@ class BoardLoop:
     def _loop(self) -> None:
         while self._running:
             self.inbox.wait(0.01)
-            for item in self.inbox.drain():
-                ok, reason = item.deliver(self.session)
-                if ok:
-                    self.applied.append(item.cmd)
-                else:
-                    self.refused.append((item.cmd, reason))
+            for item, ok, reason in self.inbox.deliver_all(self.session):
+                self.applied.append(item.cmd) if ok else self.refused.append((item.cmd, reason))
             self.session.advance(self.clock())
             if self.session.rev != self.published_rev:
                 self.published_rev = self.session.rev

@@ -8,6 +8,7 @@ command of a new journal, continuing after the last event of a recovered one.
 from __future__ import annotations
 
 import time
+from collections import deque
 from datetime import datetime
 from pathlib import Path
 
@@ -149,6 +150,7 @@ class Board:
                  clock=time.monotonic, out=print, journal_path=None):
         self.config, self.session, self.epoch, self.screens = config, session, epoch, screens
         self.journal_path = journal_path
+        self.refused: deque = deque(maxlen=100)   # (command, reason) of the newest refused inbox commands
         self.theme, self.inbox, self.links, self.clock, self.out = theme, inbox, links, clock, out
         board = config["board"]
         self.sounds = Sounds(theme, board.get("sounds", True))
@@ -215,8 +217,11 @@ class Board:
             self.handle(event)
         now = self.now()
         if self.inbox is not None:
-            for item in self.inbox.drain():
-                self.submit(item.cmd, item.on_result)
+            for item, ok, reason in self.inbox.deliver_all(self.session):
+                if not ok:   # a remote hears its refusal in the ack; a press has no one to tell but the operator
+                    self.refused.append((item.cmd, reason))
+                    if item.on_result is None:
+                        self.out(f"board: {item.source} {item.cmd.address} {list(item.cmd.args)} refused: {reason}")
         # deadlines fire a little late (the links' grace) so a press made just before the window closed, but
         # delivered by a buffering USB adapter after it, still counts by its own timestamp (BZ2, BZ3)
         self.session.advance(now - getattr(self.links, "deadline_grace", 0.0))

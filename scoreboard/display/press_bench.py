@@ -89,23 +89,6 @@ def player_name(seat: int) -> str:
     return NAMES[(seat - 1) % len(NAMES)]
 
 
-class _Refusals:
-    """Wraps `board.submit` so that a refused command (a press the engine said no to) is known, with its reason,
-    instead of being lost silently as the box's presses are (they have no `on_result`)."""
-
-    def __init__(self, board):
-        self.inner, self.refused = board.submit, []
-        board.submit = self.submit
-
-    def submit(self, cmd, on_result=None) -> None:
-        def result(ok, reason):
-            if not ok:
-                self.refused.append((cmd, reason))
-            if on_result is not None:
-                on_result(ok, reason)
-        self.inner(cmd, result)
-
-
 def _percentiles(samples: list[float]) -> dict:
     ordered = sorted(samples)
     pick = lambda q: ordered[min(len(ordered) - 1, int(q * (len(ordered) - 1) + 0.5))]  # noqa: E731
@@ -154,7 +137,6 @@ def press_to_frame(trials: int, fps: int = 60, size=(1920, 1080), theme_name: st
             session.close()
             raise RuntimeError(f"links did not start: {messages}")
         board = Board(config, session, epoch, [screen], theme, inbox, links, out=messages.append, journal_path=path)
-        refusals = _Refusals(board)
         player = _Player(box, 1.0 / fps)
         tick = pygame.time.Clock()
 
@@ -199,8 +181,8 @@ def press_to_frame(trials: int, fps: int = 60, size=(1920, 1080), theme_name: st
                     host("/sg/undo")                               # back to reading: the press is taken back
                     host("/sg/reading/done")                       # and the window opens again
                     waiting_since = time.monotonic()
-                if refusals.refused:
-                    cmd, reason = refusals.refused[0]
+                if board.refused:   # a refused press or host command stops the bench with its reason
+                    cmd, reason = board.refused[0]
                     raise RuntimeError(f"trial {trial + 1}: {cmd.address} {cmd.args} at {cmd.at:.4f} refused: {reason}")
                 if time.monotonic() - waiting_since > trial_timeout:
                     snap = session.snapshot()

@@ -75,12 +75,8 @@ class BoardThread:
         rev = None
         while self._running:
             self.inbox.wait(0.05)
-            for item in self.inbox.drain():
-                ok, reason = item.deliver(self.session)
-                if ok:
-                    self.applied.append(item.cmd)
-                else:
-                    self.refused.append((item.cmd, reason))
+            for item, ok, reason in self.inbox.deliver_all(self.session):
+                self.applied.append(item.cmd) if ok else self.refused.append((item.cmd, reason))
             if self.session.rev != rev:
                 rev = self.session.rev
                 self.links.publish(self.session.snapshot(), self.session.host_question())

@@ -70,6 +70,10 @@ class Inbox:
                 self._items.append(Item(cmd, source, None, self._seq))
             self._cond.notify_all()
 
+    def deliver_all(self, session) -> list[tuple[Item, bool, Optional[str]]]:
+        """One turn of the board loop's input: drain, submit in time order, report each outcome."""
+        return [(item, *item.deliver(session)) for item in self.drain()]
+
     def drain(self) -> list[Item]:
         """Every queued item, earliest `cmd.at` first (arrival order among equal times)."""
         with self._cond:

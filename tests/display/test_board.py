@@ -216,3 +216,15 @@ def test_run_wires_screens_links_and_journal(tmp_path):
     journals = list((tmp_path / "games").glob("*.sqlite"))
     assert len(journals) == 1 and replay_snapshot(journals[0])["phase"] == "setup"
     assert any("new game novosibirsk-2007 1/9" in line for line in said)
+
+
+def test_bz8_a_refused_press_is_kept_for_the_operator_not_lost(board):
+    """GIVEN the board loop WHEN a box press for a seat that does not exist comes through the inbox (a press has
+    no on_result to hear the refusal) THEN the board keeps it with the reason and the game is unchanged."""
+    before = board.session.snapshot()
+    board.inbox.put(make(board.session.time + 0.1, "/sg/button", 9), "serial")
+    board.frame()
+    assert len(board.refused) == 1
+    cmd, reason = board.refused[0]
+    assert cmd.args == (9,) and "no seat 9" in reason
+    assert board.session.snapshot()["rev"] == before["rev"]
