@@ -5,7 +5,6 @@ headless. Output: median and p99 per operation and the ratio to a 100 ms budget 
 from __future__ import annotations
 
 import json
-import os
 import random
 import tempfile
 import time
@@ -76,12 +75,9 @@ def run(args) -> int:
             second.record_typed(gid, seats, results[gid]["winner"])
 
         figures["record a result (SQLite WAL, fsync)"] = _stats(_timed(record, runs))
-        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-        import pygame
-        from scoreboard.display.scenes import tournament as screens
+        from scoreboard.display.scenes import tournament as screens   # the drawing lives with the board's scenes
         from scoreboard.tournament import views
-        pygame.font.init()
-        surface = pygame.Surface((1920, 1080))
+        surface = screens.offscreen((1920, 1080))
         screens.draw(surface, "bracket", views.bracket_view(second), screens.DEFAULT_STYLE)   # fonts loaded once
         figures["bracket view + draw 1920x1080 (no PNG)"] = _stats(_timed(
             lambda k: screens.draw(surface, "bracket", views.bracket_view(second), screens.DEFAULT_STYLE),

@@ -330,14 +330,16 @@ def _cross(surface, view, body, style):
     fit(surface, style["text"]("tn_cross_legend"), pygame.Rect(body.left, body.bottom - legend_h, body.width, legend_h), style["muted"], style, "center")
 
 
+def offscreen(size=(1280, 720)) -> pygame.Surface:
+    """A surface to draw tournament screens on without a display (`render`, benches)."""
+    pygame.font.init()
+    return pygame.Surface(size)
+
+
 def render_png(t, kind: str, out: str, size=(1280, 720), style: dict | None = None, stage: str | None = None) -> None:
     """`scoreboard tournament render`: one tournament screen to a PNG, headless."""
-    import os
-    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     from scoreboard.tournament.views import build, round_view
-    pygame.font.init()
-    surface = pygame.Surface(size)
+    surface = offscreen(size)
     view = round_view(t, stage) if kind == "round" and stage else build(t, kind)
     if style is None:           # as the board draws it: the default theme's font, colours and language
         from scoreboard.display.theme import load_theme
