@@ -8,6 +8,7 @@ import pytest
 
 from scoreboard.display.scenes import tournament as screens
 from scoreboard.tournament import demo, views
+from scoreboard.tournament.errors import TournamentError
 
 STYLE = dict(screens.DEFAULT_STYLE)
 
@@ -77,7 +78,7 @@ def test_text_shrinks_to_fit_and_never_below_three_percent(fonts):
 def test_unknown_scene_is_refused(season):
     """GIVEN a samara season WHEN a screen kind that does not exist ('winner') is asked THEN it is refused with
     'no tournament screen'."""
-    with pytest.raises(Exception, match="no tournament screen"):
+    with pytest.raises(TournamentError, match="no tournament screen"):
         views.screen_view(season, "winner")
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from scoreboard.engine import Game, make
+from scoreboard.engine import Game, Refused, make
 from scoreboard.journal import Journal, JournalError
 from scoreboard.script import load_script, run_script
 from scoreboard.session import Session, replay_snapshot
@@ -53,7 +53,7 @@ def test_refused_and_ignored_commands_are_not_replayed(tmp_path):
     path = tmp_path / "g.sqlite"
     s = Session(path)
     s.submit(make(0, "/sg/game/new", "novosibirsk-2007", "1/9"))
-    with pytest.raises(Exception):
+    with pytest.raises(Refused, match="has not started"):
         s.submit(make(1, "/sg/select", 1, 1))          # refused: not started
     s.submit(make(2, "/sg/button", 1))                 # ignored (BZ8): logged apart
     assert len(s.journal) == 1

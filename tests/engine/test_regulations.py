@@ -4,7 +4,7 @@ import tomllib
 import pytest
 import tomli_w
 
-from scoreboard.engine import Game, RegulationError, make
+from scoreboard.engine import Game, Refused, RegulationError, make
 from scoreboard.regulations import REGULATIONS_DIR, known_regulations, load_regulation, load_regulation_file
 from scoreboard.session import Session
 
@@ -100,9 +100,9 @@ def test_unknown_regulation_or_stage_is_refused():
     """GIVEN a bare engine WHEN a game asks for an unknown regulation, stage or a path-like name THEN each is
     refused with the reason."""
     game = Game(load_regulation)
-    with pytest.raises(Exception, match="no such regulation"):
+    with pytest.raises(Refused, match="no such regulation"):
         game.apply(make(0, "/sg/game/new", "moscow-1999", "1/9"))
-    with pytest.raises(Exception, match="has no stage"):
+    with pytest.raises(Refused, match="has no stage"):
         game.apply(make(0, "/sg/game/new", "novosibirsk-2007", "1/4"))
-    with pytest.raises(Exception, match="not a regulation name"):
+    with pytest.raises(Refused, match="not a regulation name"):
         game.apply(make(0, "/sg/game/new", "../etc/passwd", "1/9"))

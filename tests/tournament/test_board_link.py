@@ -3,6 +3,7 @@ journal at game over (issue 6 item 1: nobody types scores twice; T-A6: results k
 from __future__ import annotations
 
 import pygame
+import pytest
 
 from scoreboard.display.board import Board, open_session
 from scoreboard.display.config import default_config
@@ -10,6 +11,7 @@ from scoreboard.display.screens import Screen, ScreenSpec
 from scoreboard.display.theme import load_theme
 from scoreboard.engine import make
 from scoreboard.tournament.board_link import setup_commands
+from scoreboard.tournament.errors import TournamentError
 from scoreboard.tournament.service import Tournament
 
 from .helpers import names, register
@@ -74,9 +76,5 @@ def test_a_game_with_a_result_is_not_set_up_again(path, tmp_path):
     t.close()
     config = default_config()
     config["board"].update(journal=str(tmp_path / "g.sqlite"))
-    try:
+    with pytest.raises(TournamentError, match="has a result already"):
         open_session(config["board"], lambda *_: None, {"file": str(path), "game": game["id"]})
-    except Exception as error:
-        assert "has a result already" in str(error)
-    else:
-        raise AssertionError("a finished game was set up again")
