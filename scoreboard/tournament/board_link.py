@@ -1,5 +1,8 @@
-"""What a board does for a game the tournament scheduled: set the game up from the tournament file, and record
-its result from the journal when it ends — so nobody types scores twice (issue: tournaments, item 1)."""
+"""What a board does for a game the tournament scheduled: find the next game to play, set it up from the
+tournament file, and record its result from the journal when it ends — so nobody types scores twice.
+
+The remote's «next game» and `scoreboard run --game ID` call these three; none of them imports the display.
+"""
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,11 +10,37 @@ from pathlib import Path
 from scoreboard.tournament.errors import TournamentError
 
 
+def _open(tournament_path):
+    from scoreboard.tournament.service import Tournament
+    return Tournament(tournament_path)     # a missing or foreign file is refused with its path and why
+
+
+def next_game(tournament_path: str | Path) -> dict | None:
+    """The first game of the current stage that has no result yet, as the board needs it:
+    `{"game", "regulation", "stage" (the engine stage), "stage_id" (the tournament's), "seats": [{"seat", "name"}],
+    "topics": [names], "seed", "game_new": [address, regulation, stage, players, seed], "to_play": [game ids]}`;
+    None when every drawn game has its result (the organiser then runs `advance` and `draw`)."""
+    from scoreboard.tournament.views import game_setup
+    t = _open(tournament_path)
+    try:
+        stage = t.last_stage()
+        if not stage:
+            return None
+        open_games = [g["id"] for g in t.store.games(stage["id"]) if g["result"] is None]
+        if not open_games:
+            return None
+        setup = game_setup(t, open_games[0])
+    finally:
+        t.close()
+    return {"game": setup["game"], "regulation": setup["regulation"], "stage": setup["stage"],
+            "stage_id": stage["id"], "seats": setup["players"], "topics": [x["name"] for x in setup["topics"]],
+            "seed": setup["seed"], "game_new": setup["game_new"], "to_play": open_games}
+
+
 def setup_commands(tournament_path: str | Path, game_id: str) -> list[tuple[str, tuple]]:
     """The commands that open scheduled game `game_id`: `/sg/game/new` with the game's seed, and its names."""
-    from scoreboard.tournament.service import Tournament
     from scoreboard.tournament.views import game_setup
-    t = Tournament(tournament_path)
+    t = _open(tournament_path)
     try:
         setup = game_setup(t, game_id)
     finally:
@@ -30,5 +59,7 @@ def setup_commands(tournament_path: str | Path, game_id: str) -> list[tuple[str,
 def record_result(tournament_path: str | Path, game_id: str, journal_path: str | Path) -> str:
     """Record the finished game from its journal; returns a line for the board's log (raises TournamentError)."""
     from scoreboard.tournament.service import record_from_journal
-    record_from_journal(tournament_path, game_id, journal_path)
+    out = record_from_journal(tournament_path, game_id, journal_path)
+    if not out["recorded"]:
+        return f"tournament: game {game_id} was already recorded from {journal_path}"
     return f"tournament: game {game_id} recorded from {journal_path}"

@@ -78,3 +78,31 @@ def test_a_game_with_a_result_is_not_set_up_again(path, tmp_path):
     config["board"].update(journal=str(tmp_path / "g.sqlite"))
     with pytest.raises(TournamentError, match="has a result already"):
         open_session(config["board"], lambda *_: None, {"file": str(path), "game": game["id"]})
+
+
+def test_next_game_gives_the_first_unplayed_game_with_its_seats(path):
+    """GIVEN a samara cup round 1 drawn (3 games) WHEN the remote asks for the next game, then one game is recorded
+    and it asks again THEN it gets the first game without a result, with regulation, engine stage, seats by name and
+    the setup the board opens; once every game has a result there is no next game (None)."""
+    from scoreboard.tournament.board_link import next_game
+    game = _cup(path)
+    first = next_game(path)
+    assert first["game"] == game["id"] and first["regulation"] == "samara-2003" and first["stage"] == "cup"
+    assert first["stage_id"] == "winter-1" and len(first["to_play"]) == 3
+    assert [s["name"] for s in first["seats"]] == game["players"] and [s["seat"] for s in first["seats"]] == [1, 2, 3]
+    assert first["game_new"] == ["/sg/game/new", "samara-2003", "cup", 3, first["seed"]]
+    t = Tournament(path)
+    t.record_typed(game["id"], {"1": 30, "2": 20, "3": 10})
+    second = next_game(path)
+    assert second["game"] == first["to_play"][1] and second["to_play"] == first["to_play"][1:]
+    for gid in second["to_play"]:
+        t.record_typed(gid, {"1": 30, "2": 20, "3": 10})
+    t.close()
+    assert next_game(path) is None
+
+
+def test_next_game_of_a_missing_file_is_refused_naming_it(tmp_path):
+    """GIVEN no tournament file WHEN the board asks for its next game THEN TournamentError names the path."""
+    from scoreboard.tournament.board_link import next_game
+    with pytest.raises(TournamentError, match="no such tournament file"):
+        next_game(tmp_path / "nope.sqlite")
