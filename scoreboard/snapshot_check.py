@@ -72,7 +72,8 @@ VERDICT = {"seat!": SEAT, "verdict!": TEXT}
 JUDGED = {**VERDICT, "delta!": INT}
 QUESTION = {"topic": Nullable(INT), "index": Nullable(INT), "value": Nullable(INT), "kind": TEXT,
             "topic_name": TEXT, "deadline": Nullable(NUM), "reading": BOOL, "answer_started": Nullable(NUM),
-            "extended": NUM, "stake": Nullable(INT), "answered": ListOf(VERDICT), "media": Nullable(ListOf(ANY))}
+            "extended": NUM, "stake": Nullable(INT), "answered": ListOf(VERDICT), "media": Nullable(ListOf(ANY)),
+            "secret": Nullable(ANY), "options": ListOf(TEXT)}
 LAST = {"topic": Nullable(INT), "index": Nullable(INT), "value": Nullable(INT), "kind": TEXT,
         "answers": ListOf(JUDGED), "rejudgeable": BOOL}
 AUCTION = {"stake!": INT, "nominal": INT, "holder": Nullable(SEAT), "turn": Nullable(SEAT), "passed": SEATS,
@@ -91,7 +92,9 @@ SNAPSHOT = {"phase!": OneOf(PHASES), "players!": ListOf(PLAYER), "rev": INT, "ti
 HOST_QUESTION = {"topic_name": Nullable(TEXT), "topic_explanation": Nullable(TEXT), "kind": Nullable(TEXT),
                  "text": Nullable(TEXT), "answer": Nullable(TEXT), "accepts": Nullable(ListOf(TEXT)),
                  "comment": Nullable(TEXT), "source": Nullable(TEXT), "author": Nullable(TEXT),
-                 "media": Nullable(ListOf(ANY)), "answer_media": Nullable(ListOf(ANY))}
+                 "media": Nullable(ListOf(ANY)), "answer_media": Nullable(ListOf(ANY)),
+                 "wrong": ListOf(TEXT), "options": ListOf(TEXT), "secret": Nullable(ANY), "pack_kind": Nullable(TEXT),
+                 "empty": BOOL}
 
 
 # ---- the walk --------------------------------------------------------------------------------------------------

@@ -95,7 +95,17 @@ def _question(game: "Game") -> dict | None:
             "reading_done": q.reading_done, "answer_started": q.answer_started, "extended": q.extended,
             "stake": q.stake, "answered": [{"seat": a.seat, "verdict": a.verdict, "delta": a.delta}
                                            for a in q.answers],
-            "replaced": q.replaced, "media": media}
+            "replaced": q.replaced, "media": media, **_pack_public(planned, st.phase)}
+
+
+def _pack_public(planned: dict | None, phase: str) -> dict:
+    """(packs) What the hall may see of a pack's question once it is open: a cat in the bag's own topic and price,
+    a select question's options (its content). Never the answer."""
+    planned = planned or {}
+    secret = planned.get("secret")
+    shown = phase != "auction"
+    return {"secret": {"topic": secret.get("topic"), "price": secret.get("price")} if secret and shown else None,
+            "options": list(planned.get("options") or []) if shown else []}
 
 
 def _last(st) -> dict | None:
@@ -154,7 +164,7 @@ def host_view(game: "Game") -> dict | None:
     if st is None:
         return None
     if st.final is not None and st.phase in ("final_stakes", "final_answer", "final_reveal"):
-        planned = ((game.plan or {}).get("final") or {}).get("question")
+        planned = (_planned_final(game, st.final.topic) or {}).get("question")
         topic = st.final.topic
         q_info = {"round": None, "topic": None, "index": None, "value": None, "kind": st.final.kind}
     elif st.phase == "topic_intro" and st.round is not None and st.round.topic is not None:
@@ -180,7 +190,20 @@ def host_view(game: "Game") -> dict | None:
             "accepts": list(planned.get("accepts") or []), "comment": planned.get("comment"),
             "source": planned.get("source"), "author": planned.get("author"),
             "media": planned.get("media") or None, "answer_media": planned.get("answer_media") or None,
+            "wrong": list(planned.get("wrong") or []), "options": list(planned.get("options") or []),
+            "secret": planned.get("secret"), "pack_kind": planned.get("kind"), "empty": bool(planned.get("empty")),
             "rev": game.rev}
+
+
+def _planned_final(game: "Game", topic: str | None) -> dict | None:
+    """(packs) The plan's final topic the game plays: the one named by /sg/final/topic among the pack's final
+    topics (`finals`), else the plan's `final`."""
+    plan = game.plan or {}
+    wanted = " ".join((topic or "").casefold().split())
+    for final in plan.get("finals") or []:
+        if " ".join((final.get("topic") or "").casefold().split()) == wanted:
+            return final
+    return plan.get("final")
 
 
 def _topic_explanation(game: "Game") -> str | None:
@@ -188,7 +211,7 @@ def _topic_explanation(game: "Game") -> str | None:
     if plan is None:
         return None
     if st.final is not None and st.phase.startswith("final"):
-        return (plan.get("final") or {}).get("explanation")
+        return (_planned_final(game, st.final.topic) or {}).get("explanation")
     if st.round is None or st.round.pack_round is None or st.question is None:
         return None
     topics = plan["rounds"][st.round.pack_round].get("topics") or []

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import os
-import shutil
 import sys
 import tempfile
 from pathlib import Path, PurePosixPath
@@ -24,7 +23,8 @@ from .load import Loaded, load
 from .plan import build
 from .progress import ProgressBar
 
-FORMATS = {"toml": "native TOML", "siq4": "SIGame 4", "siq5": "SIGame 5", "chgk": "ChGK-database text"}
+FORMATS = {"toml": "native TOML", "siq3": "SIGame 3", "siq4": "SIGame 4", "siq5": "SIGame 5",
+           "chgk": "ChGK-database text"}
 
 
 def register(subparsers) -> None:
@@ -43,7 +43,7 @@ def register(subparsers) -> None:
     convert = sub.add_parser("convert", help="write the pack in the native TOML format (media beside it)")
     convert.add_argument("source")
     convert.add_argument("target", help="OUT.toml")
-    convert.add_argument("--force", action="store_true", help="overwrite OUT.toml")
+    convert.add_argument("--force", action="store_true", help="overwrite OUT.toml and the files in OUT_media/")
     convert.set_defaults(func=cmd_convert)
 
 
@@ -62,7 +62,8 @@ def _summary(loaded: Loaded) -> str:
     parts = [f"{FORMATS.get(loaded.format, loaded.format)} pack «{pack.title}»", f"{len(pack.rounds)} rounds",
              f"{topics} topics", f"{questions} questions"]
     if pack.final:
-        parts.append(f"final «{pack.final.topic}»")
+        parts.append(f"final «{pack.final.topic}»" + (f" (+{len(pack.other_finals)} more final topics)"
+                                                      if pack.other_finals else ""))
     if pack.extra:
         parts.append(f"{len(pack.extra)} extra topics")
     if loaded.media:
@@ -100,13 +101,26 @@ def cmd_check(args) -> int:
 
 
 def _question_line(prefix: str, q, value: str = "") -> list[str]:
+    if q.empty:
+        return [f"{prefix}{value}(empty cell)"]
     marks = [m.kind for m in q.media]
     if q.auction:
         marks.insert(0, "auction")
+    elif q.kind:
+        marks.insert(0, q.kind)
+    secret = ", ".join(x for x in (f"topic «{q.secret_topic}»" if q.secret_topic else "",
+                                   f"price {q.secret_price}" if q.secret_price else "") if x)
+    if secret:
+        marks.insert(1, secret)
     text = " ".join(q.text.split()) or "(no text)"
     lines = [f"{prefix}{value}{text}" + (f"  [{', '.join(marks)}]" if marks else "")]
     answer = q.answer + (f" (зачёт: {'; '.join(q.accepts)})" if q.accepts else "")
-    lines.append(" " * len(prefix) + f"→ {answer or '(no answer)'}")
+    pad = " " * len(prefix)
+    lines.append(pad + f"→ {answer or '(no answer)'}")
+    if q.wrong:
+        lines.append(pad + f"✗ {'; '.join(q.wrong)}")
+    if q.answer_media:
+        lines.append(pad + f"  with the answer: {', '.join(m.kind for m in q.answer_media)}")
     return lines
 
 
@@ -121,8 +135,14 @@ def cmd_show(args) -> int:
     out = [_summary(loaded)]
     if pack.author:
         out.append(f"author: {pack.author}")
+    if pack.logo is not None:
+        out.append(f"logo: {PurePosixPath(pack.logo.ref).name}")
+    if pack.comment:
+        out.append(f"comment: {' '.join(pack.comment.split())}")
     for r, round_ in enumerate(pack.rounds, 1):
         out.append(f"\nRound {r} «{round_.name}»")
+        if round_.comment:
+            out.append(f"  ({' '.join(round_.comment.split())})")
         for t, topic in enumerate(round_.topics, 1):
             who = f" — {topic.author}" if topic.author else ""
             out.append(f"  {t}. {topic.name}{who}")
@@ -133,9 +153,9 @@ def cmd_show(args) -> int:
                 out.extend(_question_line(f"     {n}. ", q, value))
             if topic.reserve is not None:
                 out.extend(_question_line("     R. ", topic.reserve))
-    if pack.final:
-        out.append(f"\nFinal «{pack.final.topic}»")
-        out.extend(_question_line("     ", pack.final.question))
+    for k, final in enumerate(pack.finals()):
+        out.append(f"\nFinal «{final.topic}»" + (" (another final topic the host may choose)" if k else ""))
+        out.extend(_question_line("     ", final.question))
     for t, topic in enumerate(pack.extra, 1):
         out.append(f"\nExtra {t}. {topic.name}")
         for n, q in enumerate(topic.questions, 1):
@@ -149,34 +169,101 @@ def cmd_convert(args) -> int:
     if target.suffix.lower() != ".toml":
         print(f"error: {target}: the output must be a .toml file", file=sys.stderr)
         return 2
-    if target.exists() and not args.force:
-        print(f"error: {target} exists (use --force to overwrite)", file=sys.stderr)
+    folder = target.parent / f"{target.stem}_media"
+    refusal = _refuse_output(target, folder, args.force)
+    if refusal:
+        print(f"error: {refusal}", file=sys.stderr)
         return 1
     with tempfile.TemporaryDirectory(prefix="svoya-pack-convert-") as cache:
         try:
             loaded = _load(args.source, cache)
+            pack = copy.deepcopy(loaded.pack)
+            renamed = _write_media(loaded, folder)
+            for m in _all_media(pack):
+                m.ref = renamed.get(m.ref, "")
+            for question in pack.questions():
+                question.media = [m for m in question.media if m.ref]
+                question.answer_media = [m for m in question.answer_media if m.ref]
+            if pack.logo is not None and not pack.logo.ref:
+                pack.logo = None
+            _write_new(target, native.dumps(pack).encode("utf-8"))
         except PackError as error:
             print(f"error: {error}", file=sys.stderr)
             return 1
-        pack = copy.deepcopy(loaded.pack)
-        folder = target.parent / f"{target.stem}_media"
-        renamed: dict[str, str] = {}
-        for ref, name in media_names(sorted(loaded.media), escaped=loaded.format.startswith("siq")).items():
-            folder.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(loaded.media[ref], folder / name)
-            renamed[ref] = f"{folder.name}/{name}"
-    for question in pack.questions():
-        question.media = [m for m in question.media if m.ref in renamed]
-        question.answer_media = [m for m in question.answer_media if m.ref in renamed]
-        for m in question.media + question.answer_media:
-            m.ref = renamed[m.ref]
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(native.dumps(pack), encoding="utf-8")
     errors = sum(1 for i in loaded.issues if i.level == ERROR)
     warnings = sum(1 for i in loaded.issues if i.level == WARNING)
     print(f"{target}: written ({_summary(loaded)}); {errors} errors, {warnings} warnings "
           f"(`scoreboard pack check {args.source}` lists them)")
     return 0
+
+
+def _all_media(pack):
+    for question in pack.questions():
+        yield from question.media
+        yield from question.answer_media
+    if pack.logo is not None:
+        yield pack.logo
+
+
+def _refuse_output(target: Path, folder: Path, force: bool) -> str | None:
+    """Why convert may not write OUT.toml and OUT_media/ (None: it may). Nothing is ever written through a link."""
+    parent = target.parent
+    if parent.is_symlink() and not parent.is_dir():
+        return f"{target}: its folder {parent} is a broken symbolic link"
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        return f"{target}: cannot create its folder {parent} ({error.strerror or error})"
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return f"{target}: cannot write in {parent} (permission denied)"
+    if target.is_symlink():
+        return f"{target}: refused: it is a symbolic link"
+    if target.is_dir():
+        return f"{target}: is a folder"
+    if target.exists() and not force:
+        return f"{target} exists (use --force to overwrite)"
+    if folder.is_symlink():
+        return f"{folder}: refused: the media folder is a symbolic link"
+    if folder.exists() and not folder.is_dir():
+        return f"{folder}: exists and is not a folder"
+    if folder.exists() and not force:
+        return f"{folder} exists (use --force to write into it)"
+    return None
+
+
+def _write_media(loaded: Loaded, folder: Path) -> dict[str, str]:
+    """Copies every media file into `folder` (only there: no name from the pack reaches the path, no link is
+    followed); returns ref → the path the TOML names."""
+    renamed: dict[str, str] = {}
+    names = media_names(sorted(loaded.media), escaped=loaded.format.startswith("siq"))
+    if not names:
+        return renamed
+    try:
+        folder.mkdir(exist_ok=True)
+    except OSError as error:
+        raise PackError(f"{folder}: cannot create ({error.strerror})") from None
+    real = os.path.realpath(folder)
+    if folder.is_symlink() or os.path.dirname(real) != os.path.realpath(folder.parent):
+        raise PackError(f"{folder}: refused: the media folder is (or goes through) a symbolic link")
+    for ref, name in names.items():
+        with open(loaded.media[ref], "rb") as handle:
+            _write_new(folder / name, handle.read())
+        renamed[ref] = f"{folder.name}/{name}"
+    return renamed
+
+
+def _write_new(path: Path, data: bytes) -> None:
+    """Writes `path` by a temporary file renamed over it, never following a link planted at either name."""
+    temporary = path.with_name(f".{path.name}.part")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        if temporary.is_symlink() or temporary.exists():
+            temporary.unlink()
+        with os.fdopen(os.open(temporary, flags, 0o644), "wb") as out:
+            out.write(data)
+        os.replace(temporary, path)          # replaces a link itself, never what it points to
+    except OSError as error:
+        raise PackError(f"{path}: cannot write ({error.strerror or error})") from None
 
 
 def media_names(refs: list[str], escaped: bool) -> dict[str, str]:

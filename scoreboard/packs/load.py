@@ -57,30 +57,35 @@ def _native_media(path: str, pack: Pack, issues: list[Issue], limits: Limits) ->
     folder = os.path.realpath(os.path.dirname(os.path.abspath(path)))
     found: dict[str, bytes] = {}
     total = 0
-    for where, r, t, question in pack.located():
-        for media in question.media + question.answer_media:
-            target = os.path.realpath(os.path.join(folder, media.ref))
-            if os.path.commonpath([folder, target]) != folder:
-                raise PackError(f"{path}: {where}: refused: media {media.ref!r} resolves outside the pack's folder "
-                                "(symlink?)")
-            if not os.path.isfile(target):
-                issues.append(Issue(WARNING, where, f"{media.kind} {media.ref!r} is missing; the question plays "
-                                                    "without it", r, t))
-                continue
-            if media.ref in found:
-                continue
-            size = os.path.getsize(target)
-            total += size
-            if size > limits.max_entry_bytes or total > limits.max_total_bytes:
-                raise PackError(f"{path}: refused: media {media.ref!r} takes the pack over its size limit")
-            with open(target, "rb") as handle:
-                found[media.ref] = handle.read(limits.max_entry_bytes + 1)
+    named = [(where, r, t, media) for where, r, t, question in pack.located()
+             for media in question.media + question.answer_media]
+    if pack.logo is not None:
+        named.append(("the pack's logo", None, None, pack.logo))
+    for where, r, t, media in named:
+        target = os.path.realpath(os.path.join(folder, media.ref))
+        if os.path.commonpath([folder, target]) != folder:
+            raise PackError(f"{path}: {where}: refused: media {media.ref!r} resolves outside the pack's folder "
+                            "(symlink?)")
+        if not os.path.isfile(target):
+            issues.append(Issue(WARNING, where, f"{media.kind} {media.ref!r} is missing; the question plays "
+                                                "without it", r, t))
+            continue
+        if media.ref in found:
+            continue
+        size = os.path.getsize(target)
+        total += size
+        if size > limits.max_entry_bytes or total > limits.max_total_bytes:
+            raise PackError(f"{path}: refused: media {media.ref!r} takes the pack over its size limit")
+        with open(target, "rb") as handle:
+            found[media.ref] = handle.read(limits.max_entry_bytes + 1)
     return found
 
 
 def load(path: str, *, cache_dir: str | os.PathLike | None = None, limits: Limits = DEFAULT_LIMITS,
          progress: Progress | None = None) -> Loaded:
     path = str(path)
+    if os.path.isdir(path):
+        raise PackError(f"{path}: is a folder, not a pack file (give the .siq, .toml or .txt inside it)")
     if not os.path.isfile(path):
         raise PackError(f"{path}: no such pack file")
     try:

@@ -36,6 +36,12 @@ class Question:
     answer_media: list[Media] = field(default_factory=list)   # shown with the answer (SIGame packs have them)
     auction: bool = False
     price: int | None = None
+    wrong: list[str] = field(default_factory=list)            # answers the pack marks wrong (SIGame `<wrong>`)
+    options: list[str] = field(default_factory=list)          # a select question's options, "A. text", in order
+    kind: str = ""              # the SIGame question type when special ("secret", "noRisk", "forAll"…), else ""
+    secret_topic: str = ""      # cat in the bag: its own topic…
+    secret_price: str = ""      # …and price in SIGame's notation: "2000", "[100;500]", "[100;500]/400"
+    empty: bool = False         # an empty cell (SIGame price −1): nothing to play there
     line: int | None = field(default=None, compare=False)     # where it starts in a text pack (ChGK), for messages
 
 
@@ -55,6 +61,7 @@ class Topic:
 class Round:
     name: str
     topics: list[Topic] = field(default_factory=list)
+    comment: str = ""
 
 
 @dataclass
@@ -72,6 +79,9 @@ class Pack:
     final: Final | None = None
     extra: list[Topic] = field(default_factory=list)          # tie-break topics (TB1, TB3)
     reference_works: list[str] = field(default_factory=list)
+    comment: str = ""
+    logo: "Media | None" = None
+    other_finals: list[Final] = field(default_factory=list)   # the pack's other final topics, the host may choose
     # What the reader noticed while importing (special SIGame types, pack prices, missing media…).
     # Not part of the pack's content, so two equal packs compare equal whatever their import history.
     issues: list[Issue] = field(default_factory=list, compare=False)
@@ -81,6 +91,8 @@ class Pack:
         for question in self.questions():
             found.extend(question.media)
             found.extend(question.answer_media)
+        if self.logo is not None:
+            found.append(self.logo)
         return found
 
     def questions(self):
@@ -89,8 +101,12 @@ class Pack:
             yield from topic.questions
             if topic.reserve is not None:
                 yield topic.reserve
-        if self.final is not None:
-            yield self.final.question
+        for final in self.finals():
+            yield final.question
+
+    def finals(self) -> list[Final]:
+        """Every final topic: the one played unless the host chooses another, then the others."""
+        return ([self.final] if self.final is not None else []) + list(self.other_finals)
 
     def located(self):
         """(where, round index, topic index, question) for every question; extras have round -1, the final None."""
@@ -103,8 +119,8 @@ class Pack:
         for t, topic in enumerate(self.extra):
             for n, q in enumerate(topic.questions + ([topic.reserve] if topic.reserve else []), 1):
                 yield f"extra topic {t + 1} «{topic.name}», question {n}", -1, t, q
-        if self.final is not None:
-            yield f"final topic «{self.final.topic}»", None, None, self.final.question
+        for final in self.finals():
+            yield f"final topic «{final.topic}»", None, None, final.question
 
     def topics(self):
         for round_ in self.rounds:

@@ -52,10 +52,11 @@ def _take(table: dict, where: str, spec: dict) -> dict:
 
 _REQUIRED = object()
 _PACK = {"format": (str, FORMAT), "version": (int, VERSION), "title": (str, ""), "author": (str, ""),
-         "reference_works": (list, list)}
+         "reference_works": (list, list), "comment": (str, ""), "logo": (str, "")}
 _QUESTION = {"text": (str, ""), "answer": (str, ""), "accepts": (list, list), "comment": (str, ""),
              "source": (str, ""), "author": (str, ""), "media": (None, list), "answer_media": (None, list),
-             "auction": (bool, False), "price": (int, None)}
+             "auction": (bool, False), "price": (int, None), "wrong": (list, list), "options": (list, list),
+             "kind": (str, ""), "secret_topic": (str, ""), "secret_price": (str, ""), "empty": (bool, False)}
 _TOPIC = {"name": (str, _REQUIRED), "explanation": (str, ""), "author": (str, ""), "team": (str, ""),
           "reference_works": (list, list), "questions": (None, list), "reserve": (None, None)}
 _MEDIA = {"kind": (str, _REQUIRED), "path": (str, _REQUIRED)}
@@ -105,9 +106,9 @@ def _topic(table, where: str) -> Topic:
 
 def parse(data: dict) -> Pack:
     """A Pack from decoded TOML; raises _Bad naming the key path."""
-    unknown = sorted(set(data) - {"pack", "rounds", "final", "extra"})
+    unknown = sorted(set(data) - {"pack", "rounds", "final", "other_finals", "extra"})
     if unknown:
-        raise _Bad(f"{unknown[0]}: unknown top-level key (known: pack, rounds, final, extra)")
+        raise _Bad(f"{unknown[0]}: unknown top-level key (known: pack, rounds, final, other_finals, extra)")
     head = _take(data.get("pack", {}), "pack", _PACK)
     if head["format"] != FORMAT:
         raise _Bad(f"pack.format: {head['format']!r} is not {FORMAT!r}")
@@ -118,21 +119,33 @@ def parse(data: dict) -> Pack:
     if not isinstance(raw_rounds, list):
         raise _Bad("rounds: expected an array of tables ([[rounds]])")
     for r, raw in enumerate(raw_rounds, 1):
-        spec = _take(raw, f"rounds[{r}]", {"name": (str, ""), "topics": (None, list)})
+        spec = _take(raw, f"rounds[{r}]", {"name": (str, ""), "comment": (str, ""), "topics": (None, list)})
         if not isinstance(spec["topics"], list):
             raise _Bad(f"rounds[{r}].topics: expected an array of tables")
         topics = [_topic(t, f"rounds[{r}].topics[{n}]") for n, t in enumerate(spec["topics"], 1)]
-        rounds.append(Round(spec["name"], topics))
-    final = None
-    if "final" in data:
-        f = _take(data["final"], "final", {"topic": (str, _REQUIRED), "explanation": (str, ""),
-                                          "question": (dict, _REQUIRED)})
-        final = Final(f["topic"], _question(f["question"], "final.question"), f["explanation"])
+        rounds.append(Round(spec["name"], topics, spec["comment"]))
+    final = _final(data["final"], "final") if "final" in data else None
+    raw_finals = data.get("other_finals", [])
+    if not isinstance(raw_finals, list):
+        raise _Bad("other_finals: expected an array of tables ([[other_finals]])")
+    others = [_final(f, f"other_finals[{n}]") for n, f in enumerate(raw_finals, 1)]
     raw_extra = data.get("extra", [])
     if not isinstance(raw_extra, list):
         raise _Bad("extra: expected an array of tables ([[extra]])")
     extra = [_topic(t, f"extra[{n}]") for n, t in enumerate(raw_extra, 1)]
-    return Pack(head["title"], head["author"], rounds, final, extra, head["reference_works"])
+    logo = None
+    if head["logo"]:
+        try:
+            logo = Media("image", check_media_path(head["logo"]))
+        except _Bad as bad:
+            raise _Bad(f"pack.logo: {bad}") from None
+    return Pack(head["title"], head["author"], rounds, final, extra, head["reference_works"], head["comment"], logo,
+                others)
+
+
+def _final(table, where: str) -> Final:
+    f = _take(table, where, {"topic": (str, _REQUIRED), "explanation": (str, ""), "question": (dict, _REQUIRED)})
+    return Final(f["topic"], _question(f["question"], f"{where}.question"), f["explanation"])
 
 
 def read(path: str, data: bytes) -> Pack:
@@ -163,13 +176,15 @@ def _question_out(q: Question) -> dict:
     out: dict = {}
     for key in ("text", "answer"):
         out[key] = getattr(q, key)     # always written: a reader sees at once what a question is
-    if q.accepts:
-        out["accepts"] = list(q.accepts)
-    for key in ("comment", "source", "author"):
+    for key in ("accepts", "wrong", "options"):
+        if getattr(q, key):
+            out[key] = list(getattr(q, key))
+    for key in ("comment", "source", "author", "kind", "secret_topic", "secret_price"):
         if getattr(q, key):
             out[key] = getattr(q, key)
-    if q.auction:
-        out["auction"] = True
+    for key in ("auction", "empty"):
+        if getattr(q, key):
+            out[key] = True
     if q.price is not None:
         out["price"] = q.price
     if q.media:
@@ -192,20 +207,37 @@ def _topic_out(t: Topic) -> dict:
     return out
 
 
+def _round_out(r: Round) -> dict:
+    out: dict = {"name": r.name}
+    if r.comment:
+        out["comment"] = r.comment
+    out["topics"] = [_topic_out(t) for t in r.topics]
+    return out
+
+
+def _final_out(f: Final) -> dict:
+    out: dict = {"topic": f.topic}
+    if f.explanation:
+        out["explanation"] = f.explanation
+    out["question"] = _question_out(f.question)
+    return out
+
+
 def dumps(pack: Pack) -> str:
     head: dict = {"format": FORMAT, "version": VERSION, "title": pack.title}
     if pack.author:
         head["author"] = pack.author
     if pack.reference_works:
         head["reference_works"] = list(pack.reference_works)
-    doc: dict = {"pack": head, "rounds": [{"name": r.name, "topics": [_topic_out(t) for t in r.topics]}
-                                          for r in pack.rounds]}
+    if pack.comment:
+        head["comment"] = pack.comment
+    if pack.logo is not None:
+        head["logo"] = pack.logo.ref
+    doc: dict = {"pack": head, "rounds": [_round_out(r) for r in pack.rounds]}
     if pack.final is not None:
-        final: dict = {"topic": pack.final.topic}
-        if pack.final.explanation:
-            final["explanation"] = pack.final.explanation
-        final["question"] = _question_out(pack.final.question)
-        doc["final"] = final
+        doc["final"] = _final_out(pack.final)
+    if pack.other_finals:
+        doc["other_finals"] = [_final_out(f) for f in pack.other_finals]
     if pack.extra:
         doc["extra"] = [_topic_out(t) for t in pack.extra]
     text = tomli_w.dumps(doc, multiline_strings=True)      # readable multi-line texts…

@@ -14,7 +14,9 @@ from __future__ import annotations
 import re
 
 from .errors import ERROR, WARNING, Issue, PackError
-from .model import Media, Pack, Question, Topic
+from .model import Final, Media, Pack, Question, Topic
+from .siqquestion import price_dict
+from .validate import FINAL_CHOICE
 
 
 def choose(pack: Pack, wanted: list[str] | None, path: str) -> list[tuple[int, int]]:
@@ -57,9 +59,18 @@ def _media(items: list[Media], paths: dict[str, str]) -> list[dict]:
 
 
 def _question(q: Question, paths: dict[str, str]) -> dict:
-    return {"text": q.text, "answer": q.answer, "accepts": list(q.accepts), "comment": q.comment,
-            "source": q.source, "author": q.author, "media": _media(q.media, paths),
-            "answer_media": _media(q.answer_media, paths), "auction": q.auction, "price": q.price}
+    secret = None
+    if q.kind in ("secret", "secretPublicPrice", "secretNoQuestion"):
+        secret = {"topic": q.secret_topic or None, "price": price_dict(q.secret_price),
+                  "public": q.kind == "secretPublicPrice", "no_question": q.kind == "secretNoQuestion"}
+    return {"text": q.text, "answer": q.answer, "accepts": list(q.accepts), "wrong": list(q.wrong),
+            "comment": q.comment, "source": q.source, "author": q.author, "media": _media(q.media, paths),
+            "answer_media": _media(q.answer_media, paths), "auction": q.auction, "price": q.price,
+            "options": list(q.options), "kind": q.kind or None, "secret": secret, "empty": q.empty}
+
+
+def _final(f: Final, paths: dict[str, str]) -> dict:
+    return {"topic": f.topic, "explanation": f.explanation, "question": _question(f.question, paths)}
 
 
 def _topic(t: Topic, paths: dict[str, str]) -> dict:
@@ -72,6 +83,13 @@ def build(pack: Pack, issues: list[Issue], paths: dict[str, str], path: str, sou
           topics: list[str] | None = None) -> dict:
     chosen = choose(pack, topics, path)
     broken = {(i.round, i.topic) for i in issues if i.level == ERROR}
+    left_out: list[str] = []
+    if topics is None:       # by default a broken topic is left out, with the reason, and the game plays the others
+        for r, t in chosen:
+            if (r, t) in broken:
+                why = next(i for i in issues if i.level == ERROR and (i.round, i.topic) == (r, t))
+                left_out.append(f"{why.text()} — the topic is left out of the game (`pack check` lists it)")
+        chosen = [pick for pick in chosen if pick not in broken]
     blocking = [i for i in issues if i.level == ERROR and
                 ((i.round, i.topic) in set(chosen) or i.round is None or i.round == -1)]
     if blocking:
@@ -79,21 +97,26 @@ def build(pack: Pack, issues: list[Issue], paths: dict[str, str], path: str, sou
     rounds = []
     for r, round_ in enumerate(pack.rounds):
         mine = [t for rr, t in chosen if rr == r]
-        if mine:
-            rounds.append({"name": round_.name, "topics": [_topic(round_.topics[t], paths) for t in mine]})
+        if mine or topics is None:        # the default keeps every round in place, so blue stays blue
+            rounds.append({"name": round_.name, "comment": round_.comment,
+                           "topics": [_topic(round_.topics[t], paths) for t in mine]})
     extra = [_topic(t, paths) for t in pack.extra]
     spare: list[tuple[int, int]] = []          # topics not chosen that stay playable: tie-break topics
     if topics is not None:
         spare = [(r, t) for r, round_ in enumerate(pack.rounds) for t in range(len(round_.topics))
                  if (r, t) not in chosen and (r, t) not in broken]
         extra += [_topic(pack.rounds[r].topics[t], paths) for r, t in spare]
-    final = None
-    if pack.final is not None:
-        final = {"topic": pack.final.topic, "explanation": pack.final.explanation,
-                 "question": _question(pack.final.question, paths)}
-    return {"title": pack.title, "source": source, "rounds": rounds, "final": final, "extra": extra,
+    # every final topic that can play: the first is the final unless the host chooses another (/sg/final/topic)
+    unplayable = {i.topic for i in issues if i.level == ERROR and i.round == FINAL_CHOICE}
+    finals = [_final(f, paths) for k, f in enumerate(pack.finals()) if k not in unplayable]
+    logo = _media([pack.logo], paths) if pack.logo is not None else []
+    playable = set(chosen) | set(spare) | {(FINAL_CHOICE, k) for k in range(len(pack.finals()))
+                                           if k not in unplayable}
+    return {"title": pack.title, "source": source, "rounds": rounds, "final": finals[0] if finals else None,
+            "finals": finals, "extra": extra, "comment": pack.comment, "author": pack.author,
+            "logo": logo[0]["path"] if logo else None,
             "selection": [{"round": r + 1, "topic": t + 1, "name": pack.rounds[r].topics[t].name} for r, t in chosen],
-            "warnings": warnings(issues, set(chosen) | set(spare), {r for r, _ in chosen})}
+            "warnings": left_out + warnings(issues, playable, {r for r, _ in chosen})}
 
 
 def warnings(issues: list[Issue], playable: set[tuple[int, int]], rounds: set[int]) -> list[str]:
@@ -102,4 +125,5 @@ def warnings(issues: list[Issue], playable: set[tuple[int, int]], rounds: set[in
         if i.topic is None:                     # the pack, the final, or a round (when the plan plays it)
             return i.round is None or i.round in rounds
         return i.round == -1 or (i.round, i.topic) in playable     # the pack's extra topics are always played
+
     return [i.text() for i in issues if i.level == WARNING and played(i)]

@@ -1,41 +1,89 @@
-"""Parsing content.xml from an untrusted archive: strict UTF-8 and no DTD at all.
+"""Parsing content.xml from an untrusted archive: strict UTF-8, no DTD at all, streamed.
 
 A document type declaration is the door to entity expansion ("billion laughs") and external entities, and no
 SIGame pack needs one, so any `<!DOCTYPE` or `<!ENTITY` is refused before the parser sees the text. Without a
 DTD, expat knows only the five predefined entities, so nothing can expand. Broken UTF-8 is reported with its line.
+`events` streams: the bytes arrive in chunks, are checked and fed to a pull parser, and the caller gets
+(event, element) pairs to clear as it goes, so a 30 MB content.xml never sits in memory whole, as text or as a tree.
 """
 from __future__ import annotations
 
+import codecs
 import re
 import xml.etree.ElementTree as ET
+from typing import Iterable, Iterator
 
 from .errors import PackError
 
 _DTD = re.compile(r"<!\s*(DOCTYPE|ENTITY)", re.IGNORECASE)
 _DECL_ENCODING = re.compile(r"^\s*<\?xml[^>]*encoding\s*=\s*[\"']([A-Za-z0-9._-]+)[\"']")
+_OVERLAP = 32          # characters kept from the previous chunk so a `<!DOCTYPE` split across two is still seen
+
+
+def events(chunks: Iterable[bytes], where: str) -> Iterator[tuple[str, ET.Element]]:
+    """("start" | "end", element) for the document in `chunks`; PackError (with the line) for anything unsafe."""
+    decoder = codecs.getincrementaldecoder("utf-8")("strict")
+    parser = ET.XMLPullParser(events=("start", "end"))
+    lines = 0            # newlines in the bytes already decoded, for the line of an error
+    tail = ""            # the end of the previous chunk's text, for the DTD scan
+    first = True
+    for chunk in chunks:
+        if first:
+            if chunk.startswith(b"\xef\xbb\xbf"):
+                chunk = chunk[3:]
+            elif chunk.startswith((b"\xff\xfe", b"\xfe\xff")):
+                raise PackError(f"{where}: UTF-16 XML is not supported; save content.xml as UTF-8")
+        text = _decode(decoder, chunk, where, lines)
+        if first:
+            declared = _DECL_ENCODING.match(text)
+            if declared and declared.group(1).lower().replace("_", "-") not in ("utf-8", "utf8"):
+                raise PackError(f"{where}: declares encoding {declared.group(1)!r}; only UTF-8 is read")
+            first = False
+        scan = tail + text
+        found = _DTD.search(scan)
+        if found:
+            line = lines - tail.count("\n") + scan.count("\n", 0, found.start()) + 1
+            raise PackError(f"{where}: line {line}: refused: a DTD or entity declaration "
+                            f"({found.group(0)!r}); packs must not carry one")
+        tail = scan[-_OVERLAP:]
+        lines += text.count("\n")
+        yield from _feed(parser, text, where)
+    _decode(decoder, b"", where, lines, final=True)
+    try:
+        parser.close()
+    except ET.ParseError as error:
+        raise _parse_error(error, where) from None
+    yield from parser.read_events()
+
+
+def _decode(decoder, chunk: bytes, where: str, lines: int, final: bool = False) -> str:
+    try:
+        return decoder.decode(chunk, final)
+    except UnicodeDecodeError as error:
+        line = lines + error.object[:error.start].count(b"\n") + 1
+        raise PackError(f"{where}: line {line}: broken UTF-8 ({error.reason})") from None
+
+
+def _feed(parser: ET.XMLPullParser, text: str, where: str):
+    try:
+        parser.feed(text)
+        yield from parser.read_events()
+    except ET.ParseError as error:
+        raise _parse_error(error, where) from None
+
+
+def _parse_error(error: ET.ParseError, where: str) -> PackError:
+    line, column = error.position
+    reason = str(error).split(": line")[0]
+    return PackError(f"{where}: line {line}, column {column}: XML does not parse ({reason})")
 
 
 def parse(data: bytes, where: str) -> ET.Element:
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    elif data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise PackError(f"{where}: UTF-16 XML is not supported; save content.xml as UTF-8")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = data[:error.start].count(b"\n") + 1
-        raise PackError(f"{where}: line {line}: broken UTF-8 (byte offset {error.start}: {error.reason})") from None
-    declared = _DECL_ENCODING.match(text)
-    if declared and declared.group(1).lower().replace("_", "-") not in ("utf-8", "utf8"):
-        raise PackError(f"{where}: declares encoding {declared.group(1)!r}; only UTF-8 is read")
-    found = _DTD.search(text)
-    if found:
-        line = text.count("\n", 0, found.start()) + 1
-        raise PackError(f"{where}: line {line}: refused: a DTD or entity declaration "
-                        f"({found.group(0)!r}); packs must not carry one")
-    try:
-        return ET.fromstring(text)
-    except ET.ParseError as error:
-        line, column = error.position
-        reason = str(error).split(": line")[0]
-        raise PackError(f"{where}: line {line}, column {column}: XML does not parse ({reason})") from None
+    """The whole document as a tree (small documents; content.xml is streamed with `events`)."""
+    root = None
+    for event, element in events([data], where):
+        if root is None:
+            root = element
+    if root is None:
+        raise PackError(f"{where}: line 1, column 0: XML does not parse (no element found)")
+    return root

@@ -150,6 +150,29 @@ class SafeZip:
             raise self._refuse(f"the archive unpacks to more than {self.limits.max_total_bytes} bytes")
         return data
 
+    def chunks(self, name: str, cap: int | None = None, size: int = 1 << 20):
+        """The entry's bytes in chunks of `size`, within the same limits as `read` (for streaming content.xml)."""
+        info = self.infos[name]
+        cap = self.limits.max_entry_bytes if cap is None else cap
+        if info.file_size > cap:
+            raise self._refuse(f"entry {name!r} is {info.file_size} bytes, over the limit of {cap}")
+        done = 0
+        try:
+            with self._zip.open(info) as stream:
+                while True:
+                    chunk = stream.read(size)    # zipfile stops at the declared size and checks the CRC
+                    if not chunk:
+                        return
+                    done += len(chunk)
+                    if done > cap:
+                        raise self._refuse(f"entry {name!r} unpacks past its limit of {cap} bytes")
+                    self.total_read += len(chunk)
+                    if self.total_read > self.limits.max_total_bytes:
+                        raise self._refuse(f"the archive unpacks to more than {self.limits.max_total_bytes} bytes")
+                    yield chunk
+        except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError) as error:
+            raise PackError(f"{self.path}: entry {name!r} cannot be read ({error})") from None
+
     def close(self) -> None:
         self._zip.close()
 

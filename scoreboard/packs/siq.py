@@ -1,13 +1,18 @@
-"""SIGame .siq import, versions 4 (ygpackage3.0.xsd namespace) and 5 (siq_5.xsd namespace).
+"""SIGame .siq import, as SIGame reads it: by element local names, whatever the namespace, versions 3, 4 and 5.
 
-A .siq is a zip with content.xml and media in Images/, Audio/, Video/ (names may be URL-escaped). The mapping:
-- rounds of type `standart` become our rounds; the first round of type `final` gives the final topic (its first
-  theme and question); a theme's questions 1–5 are the topic, a 6th becomes the reserve, more are dropped (warned);
-- question types `auction` (v4) and `stake` (v5) become our auction; every other special type (cat in a bag /
-  secret, sponsored / noRisk, forAll…) is played as a normal question, with a warning that says so;
-- the first right answer is the answer, the others are accepted alternatives; `info` gives source, author and
-  comment, inherited from theme, round and package the way SIGame inherits them; `@id` links resolve to `global`;
-- pack prices are kept on each question and listed in the import report; in play the regulation's values apply.
+A .siq is a zip with content.xml and media in Images/, Audio/, Video/, Html/ (names may be URL-escaped).
+content.xml is streamed (safexml.events): each theme is read when its end tag arrives and then dropped, so a
+30 MB file never becomes one tree. The namespace does not matter (SIGame's own `siq_5.xsd` on GitHub, the older
+`ygpackage3.0.xsd`, a third party's, none): SIGame's reader matches local names only, and so does this one.
+The mapping (docs/PACKS.md has the table):
+- rounds of type `standart`/`table` (or none) become our rounds; every theme of the `final` rounds is a final
+  topic (the first is played unless the host chooses another); a theme's questions 1–5 are the topic, a 6th the
+  reserve, more are dropped (warned);
+- question content and special types: siqquestion.py;
+- `info` gives authors, sources and comments; a question without its own authors / sources inherits the
+  theme's, the round's, the package's, as SIGame does; `@id` links resolve to `<global>`, authors formatted as
+  SIGame formats them («Имя Фамилия (Город, Страна)»);
+- the package's `logo` and the pack's and rounds' comments are kept; prices are listed (info).
 Media on the internet are never fetched (warned). A media file missing from the archive is a warning.
 """
 from __future__ import annotations
@@ -15,36 +20,42 @@ from __future__ import annotations
 from urllib.parse import unquote
 
 from . import safexml
-from .errors import ERROR, INFO, WARNING, Issue, PackError, place
+from .errors import INFO, WARNING, Issue, PackError, place
 from .model import Final, Media, Pack, Question, Round, Topic
 from .safezip import DEFAULT_LIMITS, Limits, SafeZip
+from .siqquestion import KIND, QuestionReader, kid, kids, local, text_of
 
-NAMESPACES = {"http://vladimirkhil.com/ygpackage3.0.xsd": 4, "http://vladimirkhil.com/siq_5.xsd": 5}
-FOLDERS = {"image": "images", "audio": "audio", "voice": "audio", "video": "video"}
-KIND = {"image": "image", "audio": "audio", "voice": "audio", "video": "video"}
-AUCTION_TYPES = {"auction", "stake"}
-NORMAL_TYPES = {"", "simple"}
-SPECIAL_NAMES = {"cat": "cat in a bag", "bagcat": "cat in a bag", "secret": "cat in a bag",
-                 "secretPublicPrice": "cat in a bag with a public price", "secretNoQuestion": "secret, no question",
-                 "sponsored": "sponsored (no risk)", "noRisk": "no risk", "forAll": "for all"}
+FOLDERS = {"image": "images", "audio": "audio", "voice": "audio", "video": "video", "html": "html"}
+NAMESPACE_VERSIONS = {"https://github.com/VladimirKhil/SI/blob/master/assets/siq_5.xsd": 5,
+                      "http://vladimirkhil.com/siq_5.xsd": 5, "http://vladimirkhil.com/ygpackage3.0.xsd": 4}
+HTML_LIMIT = 1 << 20
+
+
+def _info(element) -> dict:
+    info = kid(element, "info")
+    return {"authors": [text_of(a) for a in kids(kid(info, "authors"), "author") if text_of(a)],
+            "sources": [text_of(s) for s in kids(kid(info, "sources"), "source") if text_of(s)],
+            "comments": text_of(kid(info, "comments"))}
 
 
 class _Reader:
-    def __init__(self, path: str, archive: SafeZip, root):
+    def __init__(self, path: str, archive: SafeZip):
         self.path = path
         self.archive = archive
         self.issues: list[Issue] = []
-        tag = root.tag
-        self.ns = tag[1:].split("}", 1)[0] if tag.startswith("{") else ""
-        if tag.rsplit("}", 1)[-1] != "package":
-            raise PackError(f"{path}: content.xml: the root element is <{tag}>, not <package>")
-        if self.ns and self.ns not in NAMESPACES:
-            raise PackError(f"{path}: content.xml: unknown namespace {self.ns!r} (SIGame versions 4 and 5 are read)")
-        self.version = NAMESPACES.get(self.ns) or _int(root.get("version")) or 4
-        if not self.ns:
-            self.warn("", f"content.xml has no namespace; read as SIGame version {self.version}")
-        self.root = root
-        self.globals = self._globals()
+        self.pack = Pack()
+        self.version = 5
+        self.head = {"authors": [], "sources": [], "comments": ""}
+        self.globals: dict[str, str] = {}
+        # (question, its own info, its theme's info, its round's info): authors and sources are settled at the end,
+        # when every `info` and `<global>` has been read, whatever order the file gives them in
+        self.pending: list[tuple[Question, dict, dict, dict]] = []
+        self.pending_topics: list[tuple[Topic, dict]] = []
+        self.round_info: dict = {}
+        self.round_type = ""
+        self.round_name = ""
+        self.round: Round | None = None
+        self.final_rounds = 0
         # (folder, unescaped base name) → real entry name; SIGame may URL-escape names inside the zip
         self.entries: dict[tuple[str, str], str] = {}
         for name in archive.names:
@@ -52,29 +63,163 @@ class _Reader:
             if base:
                 self.entries.setdefault((folder.lower(), unquote(base)), name)
 
-    def q(self, name: str) -> str:
-        return f"{{{self.ns}}}{name}" if self.ns else name
-
-    def kids(self, element, *path: str):
-        for step in path[:-1]:
-            element = element.find(self.q(step)) if element is not None else None
-        return element.findall(self.q(path[-1])) if element is not None else []
-
     def warn(self, where: str, message: str, level: str = WARNING, r=None, t=None) -> None:
         self.issues.append(Issue(level, where, message, r, t))
 
-    # --- info: authors, sources, comments with SIGame's inheritance ------------------------------------
-    def _globals(self) -> dict[str, str]:
-        found: dict[str, str] = {}
-        glob = self.root.find(self.q("global"))
-        if glob is None:
-            return found
-        for element in glob.iter():
-            ident = element.get("id")
-            if ident:
-                parts = [(child.text or "").strip() for child in element]
-                found[ident] = " ".join(p for p in parts if p) or (element.text or "").strip()
-        return found
+    # --- the stream ----------------------------------------------------------------------------------------
+    def read(self, events) -> Pack:
+        stack: list = []
+        for event, element in events:
+            if event == "start":
+                if not stack:
+                    self._root(element)
+                elif len(stack) == 2 and local(element.tag) == "round" and local(stack[1].tag) == "rounds":
+                    self._round_start(element)
+                stack.append(element)
+                continue
+            stack.pop()
+            name = local(element.tag)
+            depth = len(stack)           # 0: package, 1: its children, 2: a round, 3: themes, 4: a theme
+            if depth == 4 and name == "theme" and self.round_type:
+                self._theme(element)
+                stack[-1].remove(element)
+            elif depth == 2 and name == "info" and self.round_type:
+                self.round_info = _info(stack[-1])
+            elif depth == 2 and name == "round":
+                self._round_end()
+                stack[-1].remove(element)
+            elif depth == 1 and name == "info":
+                self.head = _info(stack[0])
+            elif depth == 1 and name == "global":
+                self._globals(element)
+            elif depth == 1 and name in ("files", "tags"):
+                stack[-1].remove(element)
+        self._settle()
+        self.pack.issues = self.issues
+        return self.pack
+
+    def _root(self, root) -> None:
+        tag = root.tag
+        ns = tag[1:].split("}", 1)[0] if tag.startswith("{") else ""
+        if local(tag) != "package":
+            raise PackError(f"{self.path}: content.xml: the root element is <{local(tag)}>, not <package>")
+        try:
+            self.version = int(root.get("version", ""))
+        except ValueError:
+            self.version = NAMESPACE_VERSIONS.get(ns, 4)
+        if ns not in NAMESPACE_VERSIONS:
+            self.warn("", f"content.xml {'in namespace ' + repr(ns) if ns else 'has no namespace'}; read by element "
+                          f"names as SIGame reads it (version {self.version})", INFO)
+        self.pack.title = (root.get("name") or "").strip()
+        logo = (root.get("logo") or "").strip()
+        if logo:
+            self.pack.logo = self._media("image", logo.removeprefix("@"), logo.startswith("@"), "the pack's logo",
+                                         None, None)
+
+    # --- rounds and themes ---------------------------------------------------------------------------------
+    def _round_start(self, element) -> None:
+        self.round_name = (element.get("name") or "").strip()
+        self.round_type = element.get("type") or "standart"
+        self.round_info = {"authors": [], "sources": [], "comments": ""}
+        if self.round_type == "final":
+            self.final_rounds += 1
+            self.round = None
+        else:
+            self.round = Round(self.round_name)
+            self.pack.rounds.append(self.round)
+
+    def _round_end(self) -> None:
+        if self.round is not None:
+            self.round.comment = self.round_info["comments"]
+            self._prices(self.round, len(self.pack.rounds) - 1)
+        elif self.round_type == "final" and not self.pack.finals():
+            self.warn(f"final round «{self.round_name}»", "has no topic with a question; the pack has no final")
+        self.round_type = ""
+        self.round = None
+
+    def _theme(self, element) -> None:
+        name = (element.get("name") or "").strip()
+        info = _info(element)
+        if self.round is None:
+            self._final_theme(element, name, info)
+            return
+        r, t = len(self.pack.rounds) - 1, len(self.round.topics)
+        topic = Topic(name=name, explanation=info["comments"])
+        self.pending_topics.append((topic, info))      # its author is settled (links resolved) at the end
+        for n, qel in enumerate(kids(kid(element, "questions"), "question"), 1):
+            where = place(r, self.round_name, t, name, n)
+            question = self._question(qel, info, where, r, t)
+            if n <= 5:
+                topic.questions.append(question)
+            elif n == 6:
+                topic.reserve = question
+                self.warn(where, "a 6th question becomes the topic's reserve",
+                          INFO, r, t)
+            else:
+                self.warn(where, "a topic has 5 questions and a reserve; this one is dropped", r=r, t=t)
+        self.round.topics.append(topic)
+
+    def _final_theme(self, element, name: str, info: dict) -> None:
+        where = f"final topic «{name}»"
+        questions = kids(kid(element, "questions"), "question")
+        if not questions:
+            self.warn(where, "has no question; not a final topic")
+            return
+        question = self._question(questions[0], info, where, None, None)
+        if question.empty:
+            self.warn(where, "its question is an empty cell; not a final topic")
+            return
+        final = Final(name, question, info["comments"])
+        if self.pack.final is None:
+            self.pack.final = final
+        else:
+            self.pack.other_finals.append(final)
+
+    def _question(self, element, theme_info: dict, where: str, r, t) -> Question:
+        reader = QuestionReader(lambda kind, name, internal: self._media(kind, name, internal, where, r, t),
+                                self._html, lambda message: self.warn(where, message, r=r, t=t))
+        question, _ = reader.read(element)
+        own = _info(element)
+        question.comment = "\n".join(c for c in (own["comments"], question.comment) if c)
+        self.pending.append((question, own, theme_info, self.round_info))
+        return question
+
+    # --- media --------------------------------------------------------------------------------------------
+    def _entry(self, kind: str, name: str) -> str | None:
+        wanted = unquote(name)
+        entry = self.entries.get((FOLDERS[kind], wanted))
+        if entry is None:   # some packs put a file in another media folder
+            entry = next((e for (f, b), e in self.entries.items() if b == wanted), None)
+        return entry
+
+    def _media(self, kind: str, name: str, internal: bool, where: str, r, t) -> Media | None:
+        if not internal:
+            self.warn(where, f"{KIND[kind]} {name!r} is on the internet; the board never fetches it (skipped)",
+                      r=r, t=t)
+            return None
+        entry = self._entry(kind, name)
+        if entry is None:
+            self.warn(where, f"{KIND[kind]} {name!r} is not in the archive; the question plays without it",
+                      r=r, t=t)
+            return None
+        return Media(KIND[kind], entry)
+
+    def _html(self, name: str) -> str | None:
+        entry = self._entry("html", name)
+        if entry is None:
+            return None
+        return self.archive.read(entry, HTML_LIMIT).decode("utf-8", errors="replace")
+
+    # --- info: authors and sources with SIGame's inheritance ---------------------------------------------
+    def _globals(self, element) -> None:
+        # siq_5.xsd puts the fields in <Authors id>, SIQuester writes <Authors><Author id>: take any element with an id
+        for entry in element.iter():
+            ident = entry.get("id")
+            if not ident or entry is element:
+                continue
+            fields = {local(child.tag).lower(): text_of(child) for child in entry}
+            kind = local(entry.tag).lower()
+            self.globals[ident] = _author(fields) if kind in ("author", "authors") else _source(fields)
 
     def _resolve(self, value: str) -> str:
         value = value.strip()
@@ -86,148 +231,21 @@ class _Reader:
             return value[1:]
         return f"{text}, {spec}" if spec else text
 
-    def info(self, element) -> dict:
-        info = element.find(self.q("info")) if element is not None else None
-        if info is None:
-            return {"authors": [], "sources": [], "comments": ""}
-        return {"authors": [self._resolve(a.text or "") for a in self.kids(info, "authors", "author") if a.text],
-                "sources": [self._resolve(s.text or "") for s in self.kids(info, "sources", "source") if s.text],
-                "comments": (info.findtext(self.q("comments")) or "").strip()}
-
-    # --- media --------------------------------------------------------------------------------------------
-    def media(self, kind: str, name: str, internal: bool, where: str, r: int, t: int) -> Media | None:
-        if kind == "html":
-            self.warn(where, "HTML content is not shown by the board; skipped", r=r, t=t)
-            return None
-        if not internal:
-            self.warn(where, f"{KIND[kind]} {name!r} is on the internet; the board never fetches it (skipped)",
-                      r=r, t=t)
-            return None
-        wanted = unquote(name)
-        entry = self.entries.get((FOLDERS[kind], wanted))
-        if entry is None:   # some packs put a file in another media folder
-            entry = next((e for (f, b), e in self.entries.items() if b == wanted), None)
-        if entry is None:
-            self.warn(where, f"{KIND[kind]} {name!r} is not in the archive; the question plays without it",
-                      r=r, t=t)
-            return None
-        return Media(KIND[kind], entry)
-
-    # --- questions ----------------------------------------------------------------------------------------
-    def question(self, element, inherited: dict, where: str, r: int, t: int) -> Question:
-        q = Question()
-        q.price = _int(element.get("price"))
-        if element.get("price") is not None and q.price is None:
-            self.warn(where, f"price {element.get('price')!r} is not a number", r=r, t=t)
-        texts, after = [], []
-        if self.version >= 5 and element.find(self.q("params")) is not None:
-            for param in self.kids(element, "params", "param"):
-                name = param.get("name", "")
-                if name not in ("question", "answer"):
-                    continue
-                for item in param.findall(self.q("item")):
-                    kind = item.get("type", "text")
-                    value = (item.text or "").strip()
-                    if kind in ("text", "say"):
-                        (texts if name == "question" else after).append(value)
-                    elif kind in KIND or kind == "html":
-                        internal = (item.get("isRef") or "").lower() == "true"
-                        m = self.media(kind, value, internal, where, r, t)
-                        if m:
-                            (q.media if name == "question" else q.answer_media).append(m)
-        else:
-            marker = False
-            for atom in self.kids(element, "scenario", "atom"):
-                kind = atom.get("type", "text")
-                value = (atom.text or "").strip()
-                if kind == "marker":
-                    marker = True
-                elif kind in ("text", "say"):
-                    (after if marker else texts).append(value)
-                elif kind in KIND:
-                    m = self.media(kind, value.removeprefix("@"), value.startswith("@"), where, r, t)
-                    if m:
-                        (q.answer_media if marker else q.media).append(m)
-        q.text = "\n".join(x for x in texts if x)
-        answers = [(a.text or "").strip() for a in self.kids(element, "right", "answer")]
-        answers = [a for a in answers if a]
-        if not answers and after:
-            answers = [after.pop(0)]
-        if answers:
-            q.answer, q.accepts = answers[0], answers[1:]
-        info = self.info(element)
-        comment = [info["comments"]] + [x for x in after if x]
-        q.comment = "\n".join(c for c in comment if c)
-        q.source = "; ".join(info["sources"] or inherited["sources"])
-        q.author = ", ".join(info["authors"] or inherited["authors"])
-        qtype = element.get("type")               # v5: an attribute; v4: a <type name=…> element
-        if qtype is None:
-            type_element = element.find(self.q("type"))
-            qtype = type_element.get("name", "") if type_element is not None else ""
-        if qtype in AUCTION_TYPES:
-            q.auction = True
-        elif qtype not in NORMAL_TYPES:
-            label = SPECIAL_NAMES.get(qtype, "unknown type")
-            self.warn(where, f"SIGame question type «{qtype}» ({label}) is played as a normal question", r=r, t=t)
-        return q
-
-    def topic(self, element, inherited: dict, r: int, rname: str, t: int) -> Topic:
-        name = (element.get("name") or "").strip()
-        info = self.info(element)
-        mine = {"authors": info["authors"] or inherited["authors"], "sources": info["sources"] or inherited["sources"]}
-        topic = Topic(name=name, explanation=info["comments"], author=", ".join(info["authors"]))
-        questions = self.kids(element, "questions", "question")
-        for n, qel in enumerate(questions, 1):
-            where = place(r, rname, t, name, n)
-            question = self.question(qel, mine, where, r, t)
-            if n <= 5:
-                topic.questions.append(question)
-            elif n == 6:
-                topic.reserve = question
-                self.warn(place(r, rname, t, name, 6), "a 6th question becomes the topic's reserve", INFO, r, t)
-            else:
-                self.warn(where, "a topic has 5 questions and a reserve; this one is dropped", r=r, t=t)
-        return topic
-
-    def pack(self) -> Pack:
-        root = self.root
-        head = self.info(root)
-        pack = Pack(title=(root.get("name") or "").strip(), author=", ".join(head["authors"]))
-        final_rounds = 0
-        for rel in self.kids(root, "rounds", "round"):
-            rname = (rel.get("name") or "").strip()
-            rinfo = self.info(rel)
-            inherited = {"authors": rinfo["authors"] or head["authors"], "sources": rinfo["sources"] or head["sources"]}
-            if rel.get("type", "standart") == "final":
-                final_rounds += 1
-                self._final(pack, rel, rname, inherited, final_rounds)
-                continue
-            r = len(pack.rounds)
-            round_ = Round(rname)
-            pack.rounds.append(round_)
-            for t, tel in enumerate(self.kids(rel, "themes", "theme")):
-                round_.topics.append(self.topic(tel, inherited, r, rname, t))
-            self._prices(round_, r)
-        pack.issues = self.issues
-        return pack
-
-    def _final(self, pack: Pack, rel, rname: str, inherited: dict, count: int) -> None:
-        themes = self.kids(rel, "themes", "theme")
-        if count > 1 or not themes:
-            self.warn(f"final round «{rname}»", "ignored: " + ("only the first final round is played"
-                                                               if count > 1 else "it has no topics"))
-            return
-        first = themes[0]
-        questions = self.kids(first, "questions", "question")
-        name = (first.get("name") or "").strip()
-        if not questions:
-            self.warn(f"final round «{rname}», topic «{name}»", "has no question; no final topic", ERROR)
-            return
-        question = self.question(questions[0], inherited, f"final topic «{name}»", None, None)
-        pack.final = Final(name, question, self.info(first)["comments"])
-        if len(themes) > 1:
-            self.warn(f"final round «{rname}»", f"{len(themes)} topics; the first («{name}») is the final topic, "
-                                                "the others are not played", INFO)
+    def _settle(self) -> None:
+        head = self.head
+        self.pack.author = ", ".join(self._resolve(a) for a in head["authors"])
+        self.pack.comment = head["comments"]
+        for question, own, theme, round_ in self.pending:
+            authors = own["authors"] or theme["authors"] or round_["authors"] or head["authors"]
+            sources = own["sources"] or theme["sources"] or round_["sources"] or head["sources"]
+            question.author = ", ".join(self._resolve(a) for a in authors)
+            question.source = "; ".join(self._resolve(s) for s in sources)
+        for topic, info in self.pending_topics:
+            topic.author = ", ".join(self._resolve(a) for a in info["authors"])
+        stakes = sum(1 for q, *_ in self.pending if q.kind == "stake")
+        if stakes:
+            self.warn("", f"{stakes} SIGame stake question{'s' * (stakes > 1)}: the auction (AU1) where the "
+                          "regulation has auctions, a plain question where it has none")
 
     def _prices(self, round_: Round, r: int) -> None:
         rows = []
@@ -240,11 +258,23 @@ class _Reader:
                       INFO)
 
 
-def _int(value) -> int | None:
-    try:
-        return int(str(value).strip())
-    except (TypeError, ValueError):
-        return None
+def _author(f: dict) -> str:
+    """SIGame's AuthorInfo.ToString: «Имя Отчество Фамилия (Город, Страна)»."""
+    name = " ".join(x for x in (f.get("name", ""), f.get("secondname", ""), f.get("surname", "")) if x)
+    where = ", ".join(x for x in (f.get("city", ""), f.get("country", "")) if x)
+    return f"{name} ({where})" if where else name
+
+
+def _source(f: dict) -> str:
+    """SIGame's SourceInfo.ToString: «Автор. Название.: Город - Издательство, Год»."""
+    text = (f"{f['author']}. " if f.get("author") else "") + f.get("title", "")
+    if f.get("city"):
+        text += f".: {f['city']}"
+    if f.get("publish"):
+        text += f" - {f['publish']}"
+    if f.get("year", "").strip() not in ("", "0"):
+        text += f", {f['year'].strip()}"
+    return text
 
 
 def read(path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[Pack, SafeZip, int]:
@@ -253,10 +283,12 @@ def read(path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[Pack, SafeZip, int
     try:
         if "content.xml" not in archive.infos:
             raise PackError(f"{path}: refused: no content.xml in the archive (is this a SIGame .siq pack?)")
-        data = archive.read("content.xml", limits.max_content_bytes)
-        root = safexml.parse(data, f"{path}: content.xml")
-        reader = _Reader(path, archive, root)
-        return reader.pack(), archive, reader.version
+        reader = _Reader(path, archive)
+        events = safexml.events(archive.chunks("content.xml", limits.max_content_bytes), f"{path}: content.xml")
+        pack = reader.read(events)
+        if reader.final_rounds > 1:
+            reader.warn("", f"{reader.final_rounds} final rounds; the topics of all of them are final topics", INFO)
+        return pack, archive, reader.version
     except BaseException:
         archive.close()
         raise

@@ -20,6 +20,12 @@ def _norm(text: str) -> str:
 
 
 def _question(q: Question, where: str, r, t, issues: list[Issue]) -> None:
+    if q.empty:
+        issues.append(Issue(WARNING, where, "an empty cell in the pack (SIGame price −1): there is no question to "
+                                            "play; the host skips it", r, t, q.line))
+        return
+    if q.kind == "secretNoQuestion":       # SIGame gives its price away: no text or answer to check
+        return
     if not q.answer.strip():
         issues.append(Issue(ERROR, where, "the question has no answer", r, t, q.line))
     if not q.text.strip() and not q.media:
@@ -79,9 +85,17 @@ def check(pack: Pack) -> list[Issue]:
     for t, topic in enumerate(pack.extra):
         issues.extend(i for i in topic_issues(topic, -1, "", t, reference, kind="extra")
                       if "reserve" not in i.message or i.level == ERROR)
-    if pack.final is not None:
-        where = f"final topic «{pack.final.topic}»"
-        if not pack.final.topic.strip():
-            issues.append(Issue(ERROR, where, "the final topic has no name"))
-        _question(pack.final.question, where, None, None, issues)
+    for k, final in enumerate(pack.finals()):
+        # the first final topic must play; another the host could choose only warns as long as it is broken
+        where = f"final topic «{final.topic}»"
+        found: list[Issue] = []
+        if not final.topic.strip():
+            found.append(Issue(ERROR, where, "the final topic has no name"))
+        _question(final.question, where, None, None, found)
+        if k:
+            found = [Issue(i.level, i.where, i.message, FINAL_CHOICE, k, i.line) for i in found]
+        issues.extend(found)
     return issues
+
+
+FINAL_CHOICE = -2      # Issue.round of another final topic (Issue.topic: its index in pack.finals())

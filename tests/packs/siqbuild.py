@@ -13,7 +13,8 @@ import zipfile
 from urllib.parse import quote
 
 NS4 = "http://vladimirkhil.com/ygpackage3.0.xsd"
-NS5 = "http://vladimirkhil.com/siq_5.xsd"
+NS5 = "https://github.com/VladimirKhil/SI/blob/master/assets/siq_5.xsd"   # what SIQuester writes today
+NS5_OLD = "http://vladimirkhil.com/siq_5.xsd"                              # the schema's earlier address
 FOLDER = {"image": "Images", "audio": "Audio", "voice": "Audio", "video": "Video"}
 
 

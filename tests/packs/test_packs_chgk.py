@@ -138,7 +138,8 @@ def test_p2_unnumbered_source_applies_to_the_whole_topic_and_is_warned(tmp_path)
 
 def test_missing_item_and_unnumbered_answers_are_errors_with_lines(tmp_path):
     """GIVEN a topic without item 4. and a topic whose answers are not numbered WHEN checked THEN errors name the
-    line and the topic, and load_plan refuses."""
+    line and the topic; load_plan refuses a game that chooses the broken topic, and by default leaves it out,
+    saying why."""
     bad = TEXT.replace("   4. Река, на которой стоит Омск.\n", "").replace(
         "Ответ:\n   1. Гагарин.\n   2. Меркурий.\n   3. Юпитер.\n   4. 1957.\n   5. Млечный Путь.",
         "Ответ:\nГагарин, Меркурий")
@@ -152,7 +153,11 @@ def test_missing_item_and_unnumbered_answers_are_errors_with_lines(tmp_path):
     assert any(e.line == answers and e.where == "round 2 «Тур 2», topic 1 «Космос»" and
                "must number its items" in e.message for e in errors)
     with pytest.raises(PackError, match=f"pack.txt:{line}: round 1 «Тур 1», topic 1 «Реки»: no item 4."):
-        load_plan(str(path))
+        load_plan(str(path), topics=["Реки"])
+    plan = load_plan(str(path))
+    assert "Реки" not in [t["name"] for r in plan["rounds"] for t in r["topics"]]
+    assert any(w.startswith(f"line {line}: round 1 «Тур 1», topic 1 «Реки»: no item 4.") and "left out" in w
+               for w in plan["warnings"])
 
 
 def _line(text: str, wanted: str, after: str = "") -> int:
@@ -186,7 +191,7 @@ def test_p2_validation_messages_of_a_text_pack_carry_the_line_of_their_topic_or_
     issues = load(str(path)).issues
     assert issues and all(i.line for i in issues if i.topic is not None)
     with pytest.raises(PackError) as refused:
-        load_plan(str(path))
+        load_plan(str(path), topics=["1.1"])
     assert f"good.txt:{no_answer}: round 1 «Тур 1», topic 1 «Реки», question 3: the question has no answer" \
         in str(refused.value)
 

@@ -19,10 +19,15 @@ def names(plan):
     return [[t["name"] for t in r["topics"]] for r in plan["rounds"]]
 
 
-def test_default_order_takes_every_topic_and_refuses_a_broken_one(pack):
-    """GIVEN a pack with a 4-question topic WHEN loaded with no choice THEN refused naming that topic."""
+def test_default_order_takes_every_playable_topic_and_leaves_a_broken_one_out(pack):
+    """GIVEN a pack with a 4-question topic WHEN loaded with no choice THEN every other topic is in the plan, in pack
+    order and in its own round, and a warning names the broken one and says it is left out; choosing it refuses."""
+    plan = load_plan(pack)
+    assert "Сломанная" not in [t["name"] for r in plan["rounds"] for t in r["topics"]]
+    assert len(plan["rounds"]) == 2
+    assert any("topic 3 «Сломанная»: the topic has 4 questions" in w and "left out" in w for w in plan["warnings"])
     with pytest.raises(PackError, match="topic 3 «Сломанная»: the topic has 4 questions"):
-        load_plan(pack)
+        load_plan(pack, topics=["Сломанная"])
 
 
 def test_organiser_chooses_by_name_number_and_round_topic(pack):
@@ -62,10 +67,10 @@ def test_p2_plan_warnings_name_every_warning_of_what_the_game_can_play(tmp_path)
     final = ("Физика", {"text": "в", "answers": ["о"], "source": "ГОСТ", "type": "forAll"})
     plan = load_plan(str(write_siq(tmp_path / "p.siq", 5, rounds, final=final)), topics=["А", "Б"])
     assert plan["warnings"] == [
-        "round 1 «Р», topic 2 «Б», question 3: SIGame question type «secret» (cat in a bag) is played as a normal "
-        "question",
+        "round 1 «Р», topic 2 «Б», question 3: SIGame «secret» (cat in the bag) is played by the buttons here",
         "round 1 «Р», topic 3 «В», question 1: image 'нет.png' is not in the archive; the question plays without it",
-        "final topic «Физика»: SIGame question type «forAll» (for all) is played as a normal question",
+        "final topic «Физика»: SIGame question type «forAll» (for all: SIGame has everyone answer in writing; here "
+        "the buttons decide) is played as a normal question",
         "round 1 «Р», topic 1 «А», question 2: P2: the question has no source"]
     assert [t["name"] for t in plan["extra"]] == ["В"]
 

@@ -56,11 +56,11 @@ def test_au1_the_pack_sets_the_auction_cell_and_g9_replace_plays_the_reserve():
 
 
 def test_a_broken_pack_is_refused_and_changes_nothing(tmp_path):
-    """GIVEN a .siq whose topic lacks an answer WHEN `/sg/pack/load` is sent THEN the command is refused with the
-    place named and the game is unchanged."""
+    """GIVEN a .siq whose topic lacks an answer WHEN `/sg/pack/load` is sent choosing that topic THEN the command is
+    refused with the place named and the game is unchanged."""
     path = str(write_siq(tmp_path / "p.siq", 5, [("Р", [topic("Реки", extra={2: {"answers": []}})])]))
     board = Board()
     before = board("/sg/game/new", "novosibirsk-2007", "1/9", "3")
     with pytest.raises(Refused, match="topic 1 «Реки», question 2: the question has no answer"):
-        board("/sg/pack/load", path)
+        board("/sg/pack/load", path, "Реки")
     assert board.session.snapshot()["rev"] == before["rev"]

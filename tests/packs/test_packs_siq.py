@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from scoreboard.packs import ERROR, INFO, WARNING, PackError, load, load_plan
-from siqbuild import NS5, content_xml, png_bytes, topic, write_siq
+from siqbuild import NS4, NS5, NS5_OLD, content_xml, png_bytes, topic, write_siq
 
 FINAL = ("Физика", {"text": "Единица силы тока", "answers": ["ампер"], "price": 0, "source": "ГОСТ"})
 
@@ -33,8 +33,8 @@ def test_au1_stake_and_auction_types_become_the_auction(tmp_path, version):
     assert [q["auction"] for q in plan["rounds"][0]["topics"][0]["questions"]] == [False, False, True, False, False]
 
 
-@pytest.mark.parametrize("version,kinds", [(4, ["cat", "bagcat", "sponsored"]),
-                                           (5, ["secret", "secretNoQuestion", "noRisk", "forAll"])])
+@pytest.mark.parametrize("version,kinds", [(4, ["sponsored", "custom"]),
+                                           (5, ["noRisk", "forAll", "forYourself", "stakeAll", "madeUp"])])
 def test_special_types_play_as_normal_with_a_warning(tmp_path, version, kinds):
     """GIVEN cat-in-a-bag, no-risk, for-all… questions WHEN imported THEN they are normal questions and each one
     has a warning that names its topic, question and type."""
@@ -127,15 +127,16 @@ def test_v5_global_author_and_inherited_sources_resolve(tmp_path):
 
 def test_question_without_answer_is_an_error_naming_it(tmp_path):
     """GIVEN question 4 of topic 2 with no right answer WHEN checked THEN an error names round, topic, question,
-    and load_plan refuses the pack with that message."""
+    and load_plan refuses a game that chooses that topic with that message (by default the topic is left out)."""
     rounds = [("Р", [topic("А"), topic("Б", extra={4: {"answers": []}})])]
     path = write_siq(tmp_path / "p.siq", 5, rounds)
     errors = [i for i in load(str(path)).issues if i.level == ERROR]
     assert [(e.where, e.message) for e in errors] == [("round 1 «Р», topic 2 «Б», question 4",
                                                        "the question has no answer")]
     with pytest.raises(PackError, match=r"p\.siq: round 1 «Р», topic 2 «Б», question 4: the question has no answer"):
-        load_plan(str(path))
+        load_plan(str(path), topics=["Б"])
     assert load_plan(str(path), topics=["А"])["rounds"][0]["topics"][0]["name"] == "А"   # unplayed, no harm
+    assert [t["name"] for t in load_plan(str(path))["rounds"][0]["topics"]] == ["А"]
 
 
 def test_content_xml_missing_is_refused(tmp_path):
@@ -147,16 +148,21 @@ def test_content_xml_missing_is_refused(tmp_path):
         load(str(path))
 
 
-def test_unknown_namespace_is_refused_and_no_namespace_is_read_with_a_warning(tmp_path):
-    """GIVEN a content.xml in a foreign namespace, then one with none WHEN loaded THEN refused / read with a warning."""
-    xml = content_xml(4, "П", [("Р", [topic("Т")])])
-    foreign = xml.replace(b"http://vladimirkhil.com/ygpackage3.0.xsd", b"urn:other")
-    with pytest.raises(PackError, match="unknown namespace"):
-        load(str(write_siq(tmp_path / "a.siq", content=foreign)))
-    bare = xml.replace(b' xmlns="http://vladimirkhil.com/ygpackage3.0.xsd"', b"")
-    loaded = load(str(write_siq(tmp_path / "b.siq", content=bare)))
-    assert loaded.pack.rounds[0].topics[0].questions[0].answer == "ответ 1"
-    assert any("no namespace" in i.message for i in loaded.issues)
+@pytest.mark.parametrize("version,namespace", [(5, NS5), (5, NS5_OLD), (4, NS4), (4, "http://ur-quan1986.narod.ru/ygpackage3.0.xsd"),
+                                               (5, "urn:other"), (4, ""), (5, "")])
+def test_p1_every_namespace_is_read_by_element_names_as_sigame_does(tmp_path, version, namespace):
+    """GIVEN a v4 / v5 content.xml in today's SIGame namespace, the older ones, a third party's, or none
+    WHEN loaded THEN the questions come through the same way (SIGame matches local names); a namespace SIGame
+    does not write is an info line, never a refusal."""
+    xml = content_xml(version, "П", [("Р", [topic("Т")])])
+    own = NS4 if version == 4 else NS5
+    xml = xml.replace(f' xmlns="{own}"'.encode(), f' xmlns="{namespace}"'.encode() if namespace else b"")
+    loaded = load(str(write_siq(tmp_path / "p.siq", content=xml)))
+    q = loaded.pack.rounds[0].topics[0].questions[0]
+    assert (q.text, q.answer, q.accepts, q.source) == ("Т: вопрос 1", "ответ 1", ["вариант 1"], "Источник 1")
+    assert loaded.format == f"siq{version}"
+    foreign = [i for i in loaded.issues if "read by element names" in i.message]
+    assert [i.level for i in foreign] == ([] if namespace in (NS5, NS5_OLD, NS4) else [INFO])
 
 
 def test_same_pack_loads_twice_into_the_same_cache_folder(tmp_path, pack_cache):

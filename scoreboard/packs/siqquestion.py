@@ -1,0 +1,268 @@
+"""One SIGame question, as SIGame's reader (SIPackages/Question.cs, StepParameter.cs) reads it: by local names.
+
+v5: `<params>` with `param name="question"|"answer"` (content: items), `theme` and `price` (cat in the bag),
+`answerType` (text, number, point, select), `answerOptions` (a group of content params A, B, C…); the type is
+the `type` attribute. v4 (and v3): `<type name>` with `<param>`s and a `<scenario>` of atoms, the answer side
+after the `marker` atom. `<right>` answers are the answer and accepted alternatives, `<wrong>` the wrong ones.
+Special types are kept (`kind`) and played as the nearest of our rules allows; each gets one warning saying how.
+"""
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+from .model import Question
+
+KIND = {"image": "image", "audio": "audio", "voice": "audio", "video": "video"}
+# question types that play as a plain question here, with the reason the host reads in the warning
+PLAIN = {
+    "noRisk": "no risk: SIGame doubles a right answer and takes nothing for a wrong one; here it scores as usual",
+    "sponsored": "no risk: SIGame doubles a right answer and takes nothing for a wrong one; here it scores as usual",
+    "forAll": "for all: SIGame has everyone answer in writing; here the buttons decide",
+    "stakeAll": "stakes from all: SIGame has everyone stake; here it scores its value",
+    "forYourself": "for yourself: SIGame plays it for the chooser only; here the buttons decide",
+    "withButton": "",
+}
+SECRET = {"secret", "cat", "bagcat", "secretPublicPrice", "secretNoQuestion"}
+ANSWER_TYPES = {"number": "a number", "point": "a point on the picture"}
+
+
+def local(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1]
+
+
+def kids(element, name: str) -> list:
+    return [child for child in element if local(child.tag) == name] if element is not None else []
+
+
+def kid(element, name: str):
+    found = kids(element, name)
+    return found[0] if found else None
+
+
+def text_of(element) -> str:
+    return "".join(element.itertext()).strip() if element is not None else ""
+
+
+class _Text(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.skip = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style"):
+            self.skip += 1
+        elif tag in ("br", "p", "div", "li", "tr", "h1", "h2", "h3"):
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style") and self.skip:
+            self.skip -= 1
+
+    def handle_data(self, data):
+        if not self.skip:
+            self.parts.append(data)
+
+
+def html_text(markup: str) -> str:
+    """The readable text of an HTML item (scripts and styles left out), lines kept, spaces folded."""
+    parser = _Text()
+    parser.feed(markup)
+    parser.close()
+    lines = (" ".join(line.split()) for line in "".join(parser.parts).splitlines())
+    return "\n".join(line for line in lines if line)
+
+
+def number_set(text: str) -> str:
+    """SIGame's NumberSet notation ("500", "[100;500]", "[100;500]/400") checked and normalised, or ""."""
+    text = (text or "").strip()
+    if re.fullmatch(r"-?\d+", text):
+        return str(int(text))
+    match = re.fullmatch(r"\[\s*(-?\d+)\s*;\s*(-?\d+)\s*\](?:\s*/\s*(\d+))?", text)
+    if not match:
+        return ""
+    low, high, step = int(match.group(1)), int(match.group(2)), int(match.group(3) or 0)
+    return number_set_text(low, high, step)
+
+
+def number_set_text(low: int, high: int, step: int) -> str:
+    if low == high:
+        return str(low)
+    return f"[{low};{high}]" if step in (0, high - low) else f"[{low};{high}]/{step}"
+
+
+def price_dict(notation: str) -> dict | None:
+    """{"min", "max", "step"} for the plan (step 0: any value in the range; min = max: fixed)."""
+    notation = number_set(notation)
+    if not notation:
+        return None
+    if re.fullmatch(r"-?\d+", notation):
+        return {"min": int(notation), "max": int(notation), "step": 0}
+    low, high, step = re.fullmatch(r"\[(-?\d+);(-?\d+)\](?:/(\d+))?", notation).groups()
+    low, high = int(low), int(high)
+    return {"min": low, "max": high, "step": int(step) if step else high - low}
+
+
+class QuestionReader:
+    """Reads question elements; `media(kind, name, internal)` resolves a file, `html(name)` an HTML file's text,
+    `warn(message)` reports for the question being read."""
+
+    def __init__(self, media, html, warn):
+        self.media, self.html, self.warn = media, html, warn
+
+    def read(self, element) -> tuple[Question, str]:
+        """The question and its SIGame type ("" for a plain one)."""
+        q = Question()
+        raw_price = element.get("price")
+        try:
+            q.price = int(str(raw_price).strip())
+        except (TypeError, ValueError):
+            q.price = None
+            if raw_price is not None:
+                self.warn(f"price {raw_price!r} is not a number")
+        qtype = element.get("type")
+        type_el = kid(element, "type")
+        v4_params = {}
+        if type_el is not None:
+            qtype = qtype or type_el.get("name", "")
+            v4_params = {p.get("name", ""): text_of(p) for p in kids(type_el, "param")}
+        qtype = qtype or ""
+        texts, after = [], []
+        answer_type, options = "", []
+        params = kid(element, "params")
+        v5 = {}
+        if params is not None:
+            for param in kids(params, "param"):
+                name = param.get("name", "")
+                if name == "question":
+                    self._items(param, texts, q.media)
+                elif name == "answer":
+                    self._items(param, after, q.answer_media)
+                elif name == "answerOptions":
+                    for option in kids(param, "param"):
+                        words: list[str] = []
+                        self._items(option, words, q.media)
+                        options.append((option.get("name", ""), " ".join(w for w in words if w)))
+                elif name == "price":
+                    numbers = kid(param, "numberSet")
+                    if numbers is not None:
+                        v5["price"] = _numbers(numbers)
+                    else:
+                        v5["price"] = number_set(text_of(param))
+                else:
+                    v5[name] = text_of(param)
+            answer_type = v5.get("answerType", "")
+        scenario = kid(element, "scenario")
+        if scenario is not None:
+            self._atoms(scenario, texts, after, q)
+        right, wrong = kids(element, "right"), kids(element, "wrong")
+        answers = [text_of(a) for r in right for a in kids(r, "answer")]
+        answers = [a for a in answers if a]
+        q.wrong = [w for w in (text_of(a) for el in wrong for a in kids(el, "answer")) if w]
+        if options:
+            q.options = [f"{label}. {text}" if text else label for label, text in options]
+            texts.append("\n".join(q.options))     # the hall sees the options with the question
+            by_label = dict(options)
+            answers = [f"{a}. {by_label[a]}" if by_label.get(a) else a for a in answers]
+        if not answers and after:
+            answers = [after.pop(0)]
+        if answers:
+            q.answer, q.accepts = answers[0], answers[1:]
+        q.text = "\n".join(x for x in texts if x)
+        q.comment = "\n".join(x for x in after if x)
+        if answer_type in ANSWER_TYPES:
+            extra = f" (within {v5['answerDeviation']})" if v5.get("answerDeviation") else ""
+            self.warn(f"the answer is {ANSWER_TYPES[answer_type]}{extra}; kept as text «{q.answer}» for the host "
+                      "to judge")
+        elif answer_type and answer_type not in ("text", "select"):
+            self.warn(f"answer type «{answer_type}» is played as a spoken answer")
+        if q.price == -1:                      # SIGame's empty cell (Question.InvalidPrice): nothing to play there
+            q.empty = True
+            return q, ""
+        self._type(q, qtype, v5, v4_params)
+        return q, qtype
+
+    def _type(self, q: Question, qtype: str, v5: dict, v4: dict) -> None:
+        if qtype in ("", "simple"):
+            return
+        if qtype in ("stake", "auction"):
+            q.auction, q.kind = True, "stake"
+            return
+        if qtype in SECRET:
+            knows = v4.get("knows", "after") if qtype == "bagcat" else "after"
+            kind = {"cat": "secret", "bagcat": "secret"}.get(qtype, qtype)
+            if qtype in ("cat", "bagcat"):
+                kind = {"never": "secretNoQuestion", "before": "secretPublicPrice"}.get(knows, "secret")
+            q.kind = kind
+            q.secret_topic = (v5.get("theme") or v4.get("theme") or "").strip()
+            q.secret_price = v5.get("price") or number_set(v4.get("cost", ""))
+            shown = ", ".join(x for x in (f"topic «{q.secret_topic}»" if q.secret_topic else "",
+                                          f"price {q.secret_price}" if q.secret_price else "") if x)
+            if kind == "secretNoQuestion":
+                self.warn(f"SIGame «{qtype}» (a cat in the bag with no question: SIGame just gives its price"
+                          f"{' ' + q.secret_price if q.secret_price else ''}); the host awards it by a score "
+                          "correction (G8)")
+            else:
+                self.warn(f"SIGame «{qtype}» (cat in the bag{': ' + shown if shown else ''}) is played by the "
+                          "buttons here" + ("; the board and the host's screen show its own "
+                                            f"{'topic and price' if q.secret_topic and q.secret_price else 'topic' if q.secret_topic else 'price'}"
+                                            if shown else ""))
+            return
+        q.kind = qtype
+        reason = PLAIN.get(qtype)
+        if reason == "":
+            q.kind = ""
+            return
+        self.warn(f"SIGame question type «{qtype}» ({reason or 'unknown type'}) is played as a normal question")
+
+    def _items(self, param, texts: list[str], media: list) -> None:
+        for item in kids(param, "item"):
+            kind = item.get("type", "text")
+            value = (item.text or "").strip()
+            internal = (item.get("isRef") or "").lower() == "true"
+            if kind in ("text", "say"):
+                texts.append(value)
+            elif kind == "html":
+                texts.append(self._html(value, internal))
+            elif kind in KIND:
+                found = self.media(kind, value, internal)
+                if found:
+                    media.append(found)
+            else:
+                self.warn(f"content item of type «{kind}» is not shown by the board; skipped")
+
+    def _atoms(self, scenario, texts: list[str], after: list[str], q: Question) -> None:
+        marker = False
+        for atom in kids(scenario, "atom"):
+            kind = atom.get("type", "text")
+            value = (atom.text or "").strip()
+            if kind == "marker":
+                marker = True
+            elif kind in ("text", "say"):
+                (after if marker else texts).append(value)
+            elif kind == "html":
+                (after if marker else texts).append(self._html(value.removeprefix("@"), value.startswith("@")))
+            elif kind in KIND:
+                found = self.media(kind, value.removeprefix("@"), value.startswith("@"))
+                if found:
+                    (q.answer_media if marker else q.media).append(found)
+
+    def _html(self, value: str, internal: bool) -> str:
+        markup = self.html(value) if internal else value
+        if markup is None:
+            self.warn(f"HTML item {value!r} is not in the archive; skipped")
+            return ""
+        text = html_text(markup)
+        self.warn("an HTML item is shown as its text (the board runs no web page)" if text else
+                  "an HTML item has no text to show (the board runs no web page); skipped")
+        return text
+
+
+def _numbers(element) -> str:
+    def number(name):
+        try:
+            return int(element.get(name, "0"))
+        except ValueError:
+            return 0
+    return number_set_text(number("minimum"), number("maximum"), number("step"))
