@@ -16,6 +16,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")   # the remote's stdout
 import pygame  # noqa: E402
 
 from .client import RemoteClient  # noqa: E402
+from .strings import command as command_words, refusal, set_language, t  # noqa: E402
 from .discovery import Discovery  # noqa: E402
 from .ui import widgets as w  # noqa: E402
 from .ui.connect_screen import ConnectScreen  # noqa: E402
@@ -89,17 +90,28 @@ class RemoteApp:
             elif event.kind == "question" and self.control is not None:
                 self.control.question = event.value
             elif event.kind == "ack" and self.control is not None:
-                self.control.last_ack, self.control.last_ack_ok = event.value.describe(), event.value.ok
+                self.control.last_ack, self.control.last_ack_ok = describe_ack(event.value), event.value.ok
+                self.control.setup.on_ack(event.value)
+            elif event.kind == "catalog" and self.control is not None:
+                self.control.setup.on_catalog(event.value)
             elif event.kind == "error" and self.control is not None:
-                self.control.last_ack, self.control.last_ack_ok = f"{event.value[0]}: {event.value[1]}", False
+                self.control.last_ack, self.control.last_ack_ok = t(
+                    "ack.refused", what=command_words(event.value[0]), reason=refusal(event.value[1])), False
             elif event.kind == "unknown" and self.control is not None:
-                self.control.last_ack = f"#{event.value} {event.extra}: исход неизвестен, проверьте табло"
+                self.control.last_ack = t("ack.unknown", what=command_words(event.extra))
                 self.control.last_ack_ok = False
         if self.control is None and client.state == "connecting":
             waited = client.connecting_for()
             if waited >= 2:
                 self.connect_screen.message = f"Подключение… табло не отвечает {waited:.0f} с (адрес, порт, сеть?)"
         if self.control is not None:
+            outbox = self.control.setup.outbox
+            while outbox:
+                address, args = outbox.pop(0)
+                try:
+                    self.control.setup.sent(address, args, client.send(address, *args))
+                except ValueError as error:
+                    self.control.setup.message, self.control.setup.message_bad = str(error), True
             self.control.connection = client.state
             self.control.pending = client.pending_count()
             if self.control.snapshot is None and client.snapshot is not None:
@@ -117,6 +129,13 @@ class RemoteApp:
             self.discovery.stop()
 
 
+def describe_ack(ack) -> str:
+    """The status line in words: «верно: принято», «пакет: нет файла пакета …» (never `#6 /sg/undo ok`)."""
+    if ack.ok:
+        return t("ack.ok", what=command_words(ack.address))
+    return t("ack.refused", what=command_words(ack.address), reason=refusal(ack.reason))
+
+
 def to_design(pos, window_size) -> tuple[int, int]:
     return (int(pos[0] * w.DESIGN[0] / window_size[0]), int(pos[1] * w.DESIGN[1] / window_size[1]))
 
@@ -129,6 +148,8 @@ def parse_args(argv):
     parser.add_argument("--role", choices=("host", "view"), default="host")
     parser.add_argument("--size", default="1024x600", help="window size WxH (default 1024x600, a 7\" tablet)")
     parser.add_argument("--fullscreen", action="store_true")
+    parser.add_argument("--lang", choices=("ru", "en"), default=os.environ.get("SCOREBOARD_LANG", "ru"),
+                        help="the language of the remote's text (default ru)")
     args = parser.parse_args(argv)
     host, _, port = args.board.partition(":")
     if port and not port.isdigit():
@@ -144,6 +165,7 @@ def parse_args(argv):
 
 def main(argv: list[str] | None = None) -> int:
     args, host, port, size = parse_args(sys.argv[1:] if argv is None else argv)
+    set_language(args.lang)
     pygame.display.init()
     pygame.font.init()
     flags = pygame.FULLSCREEN if args.fullscreen else pygame.RESIZABLE

@@ -264,7 +264,7 @@ class RemoteClient:
         handler = {"/sg/connected": self._on_connected, "/sg/denied": self._on_denied,
                    "/sg/ack": self._on_ack, "/sg/state": self._on_state,
                    "/sg/host/question": self._on_question, "/sg/error": self._on_error,
-                   "/sg/pong": self._on_pong}.get(address)
+                   "/sg/pong": self._on_pong, "/sg/setup/catalog": self._on_catalog}.get(address)
         if handler is None or not handler(args):
             self._ignore()
 
@@ -390,6 +390,17 @@ class RemoteClient:
             self.errors.append(error)
             del self.errors[:-20]
         self.events.put(Event("error", error))
+        return True
+
+    def _on_catalog(self, args: list) -> bool:
+        # `/sg/setup/catalog json` (ext): the board's regulations, packs and next tournament game, for set-up.
+        from .setup_model import parse_catalog
+        catalog = parse_catalog(args[0]) if len(args) == 1 and isinstance(args[0], str) else None
+        if catalog is None:
+            return False
+        with self._lock:
+            self._heard()
+        self.events.put(Event("catalog", catalog))
         return True
 
     def _on_pong(self, args: list) -> bool:

@@ -35,9 +35,11 @@ PASSCODE = "4321"
 
 class BoardLoop:
     def __init__(self, session: Session | None = None, buttons: dict | None = None, state_interval: float = 1.0,
-                 port: int = 0, journal=None):
+                 port: int = 0, journal=None, setup: dict | None = None):
         """`journal`: open (or recover) the session from this journal file on the board thread — SQLite objects
-        belong to the thread that made them, and on the real board that is the main thread."""
+        belong to the thread that made them, and on the real board that is the main thread.
+        `setup`: a board config ([packs], [tournament]) for the set-up desk (`/sg/setup/*`), as the board has it."""
+        self.setup_config = setup
         self.journal = journal
         self.session = session if journal is None else None
         if self.session is None and journal is None:
@@ -64,6 +66,9 @@ class BoardLoop:
 
     def start(self) -> "BoardLoop":
         self.links.start()
+        if self.setup_config is not None:
+            from scoreboard.links.setup_desk import SetupDesk
+            self.links.osc.setup = SetupDesk(self.setup_config, self.inbox, self.clock)
         self._thread.start()
         if not self._ready.wait(10):
             raise RuntimeError("the board loop did not start")

@@ -25,7 +25,7 @@ class Ack:
 
 @dataclass(frozen=True)
 class Event:
-    """What the UI drains: kind is state | question | ack | connection | unknown | error."""
+    """What the UI drains: kind is state | question | ack | connection | unknown | error | catalog."""
     kind: str
     value: Any = None
     extra: Any = field(default=None)

@@ -21,6 +21,7 @@ import pygame
 from .. import actions as act
 from . import widgets as w
 from .numpad import Numpad
+from .setup_screen import SetupScreen
 
 PHASE_LABELS = {
     "setup": "Подготовка", "round_intro": "Темы раунда", "choosing": "Выбор вопроса", "topic_intro": "Тема",
@@ -56,6 +57,12 @@ class ControlScreen:
         self.buttons: list[w.Button] = []
         self.actions: list[act.Action] = []
         self._pressed: tuple[str, float] | None = None   # (action key, when): a brief flash under the thumb
+        self.setup = SetupScreen()
+
+    @property
+    def in_setup(self) -> bool:
+        """The set-up screens replace the play screen while the board is in `setup` (a host session only)."""
+        return not self.view_only and (self.snapshot or {}).get("phase") == "setup"
 
     # ---- inputs ----------------------------------------------------------------------------------------------
     def set_state(self, snapshot: dict | None, rev: int = -1) -> None:
@@ -63,12 +70,17 @@ class ControlScreen:
         self.rev = rev
         self.received_at = time.monotonic()
         self.actions = [] if self.view_only else act.allowed_actions(snapshot)
+        if self.in_setup:
+            self.setup.set_state(snapshot)
         if self.pad_action is not None and act.find(self.actions, self.pad_action.key) is None:
             self.pad, self.pad_action = None, None   # the phase moved on under the pad: close it
         self._layout()
 
     def handle(self, event) -> tuple[str, tuple] | None:
         """One pygame event in design coordinates; returns a command to send, or None."""
+        if self.in_setup:
+            self.setup.handle(event)   # set-up commands leave through setup.outbox, one ack at a time
+            return None
         if self.pad is not None:
             outcome = self.pad.handle(event)
             if outcome == "cancel":
@@ -190,6 +202,9 @@ class ControlScreen:
     def draw(self, surface) -> None:
         surface.fill(w.BG)
         self._draw_status(surface)
+        if self.in_setup:
+            self.setup.draw(surface)
+            return
         info = self._phase_info()
         if info:
             size = w.fit_text(info, 22, RIGHT.width)

@@ -106,6 +106,20 @@ def fit_text(value: str, size: int, width: int) -> int:
     return size
 
 
+def fit_line(value: str, size: int, width: int, minimum: int = 14, keep: str = "start") -> tuple[str, int]:
+    """(text, size) that fits `width` on one line: shrunk down to `minimum`, then cut with «…» (an 80-character name
+    on a button). keep="end" cuts from the left instead (a field being typed in)."""
+    value = printable(value)
+    while size > minimum and font(size).size(value)[0] > width:
+        size -= 1
+    if font(size).size(value)[0] <= width:
+        return value, size
+    cut = value
+    while cut and font(size).size((cut + "…") if keep == "start" else ("…" + cut))[0] > width:
+        cut = cut[:-1] if keep == "start" else cut[1:]
+    return ((cut + "…") if keep == "start" else ("…" + cut)), size
+
+
 @dataclass
 class Button:
     rect: pygame.Rect
@@ -120,8 +134,8 @@ class Button:
         if pressed:
             colour = tuple(min(255, c + 50) for c in colour)
         pygame.draw.rect(surface, colour, self.rect, border_radius=10)
-        size = fit_text(self.label, 24 if self.rect.height >= 56 else 18, self.rect.width - 12)
-        label = text(self.label, size, TEXT if self.enabled else DIM)
+        shown, size = fit_line(self.label, 24 if self.rect.height >= 56 else 18, self.rect.width - 12)
+        label = text(shown, size, TEXT if self.enabled else DIM)
         surface.blit(label, label.get_rect(center=self.rect.center))
         if self.hint:
             hint = text(self.hint, 12, DIM)

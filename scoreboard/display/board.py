@@ -60,7 +60,7 @@ def open_session(board: dict, out=print, tournament: dict | None = None):
         out(f"board: recovered {path} at rev {session.rev} (paused: unpause to go on)")
         return session, path, session.time
     game = (tournament or {}).get("game")
-    commands = [("/sg/game/new", (board["regulation"], board["stage"]))]
+    commands = board.get("setup_commands") or [("/sg/game/new", (board["regulation"], board["stage"]))]
     if game:
         from scoreboard.tournament.board_link import setup_commands
         commands = setup_commands(tournament["file"], game)   # TournamentError stops the start with its reason
@@ -98,6 +98,9 @@ def _links(config: dict, inbox_box: list, clock, out=print):
     except Exception as error:  # a bad box path must not stop the game
         out(f"board: links failed to start: {error}")
         return inbox, None
+    if getattr(links, "osc", None) is not None:   # the remote's set-up screens ask the board what it has
+        from scoreboard.links.setup_desk import SetupDesk
+        links.osc.setup = SetupDesk(config, inbox, clock)
     return inbox, links
 
 

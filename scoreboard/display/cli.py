@@ -30,6 +30,13 @@ def register(sub) -> None:
     p.add_argument("--config", metavar="FILE", help="config file (default: config/scoreboard.toml)")
     p.add_argument("--rehearsal", action="store_true", help="live theme reload, keys 1–9 press seats 1–9")
     p.add_argument("--windowed", action="store_true", help="no fullscreen (testing on a laptop)")
+    # A scripted venue's set-up (scoreboard/run_setup.py); the remote's set-up screens do the same between games.
+    p.add_argument("--regulation", help="regulation (default: the config's board.regulation)")
+    p.add_argument("--stage", help="stage (default: the config's board.stage)")
+    p.add_argument("--players", metavar='"A;B;C"', help="players' names, seat 1 first; their count is the seats")
+    p.add_argument("--pack", metavar="FILE", help="the pack to play (.toml, .siq, ChGK .txt)")
+    p.add_argument("--topics", metavar='"T1;T2…"', help="the pack's topics to play: names, numbers or R.N")
+    p.add_argument("--game", metavar="ID", help="the tournament's game ID (needs [tournament] file)")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("demo", help="a whole simulated game with the built-in pack (no hardware)")
@@ -82,6 +89,32 @@ def register(sub) -> None:
     c.set_defaults(func=cmd_config_check)
 
 
+def _setup_flags(args, config) -> bool:
+    """Apply `run`'s set-up flags to the config; True (after saying why) when they cannot set up a game."""
+    board = config["board"]
+    if args.game:
+        if not config["tournament"]["file"]:
+            print("run: --game needs [tournament] file in the config", file=sys.stderr)
+            return True
+        if any(v is not None for v in (args.regulation, args.stage, args.players, args.pack)):
+            print("run: --game takes regulation, stage and names from the tournament's draw; leave out "
+                  "--regulation/--stage/--players/--pack", file=sys.stderr)
+            return True
+        config["tournament"]["game"] = args.game
+        return False
+    if all(v is None for v in (args.regulation, args.stage, args.players, args.pack, args.topics)):
+        return False
+    from scoreboard.run_setup import commands_from_args
+    board["regulation"] = args.regulation or board["regulation"]
+    board["stage"] = args.stage or board["stage"]
+    commands, problems = commands_from_args(board["regulation"], board["stage"], args.players, args.pack,
+                                            args.topics)
+    for problem in problems:
+        print(f"run: {problem}", file=sys.stderr)
+    board["setup_commands"] = commands
+    return bool(problems)
+
+
 def cmd_run(args) -> int:
     from scoreboard.display.config import load_config
     config, problems = load_config(args.config)
@@ -94,6 +127,8 @@ def cmd_run(args) -> int:
     if args.windowed:
         for screen in config["screens"]:
             screen["fullscreen"] = False
+    if _setup_flags(args, config):
+        return 2
     from scoreboard.display.screens import headless
     if headless():
         print("run: no display (set DISPLAY, or SDL_VIDEODRIVER=kmsdrm on a console)", file=sys.stderr)

@@ -31,6 +31,8 @@ SCREEN_DEFAULTS: dict[str, Any] = {"role": "audience", "display": 0, "size": [19
 # file: the tournament this board shows (bracket, standings); game: the scheduled game it plays, set up from the
 # file and recorded into it at game over (T-A6: two boards may share one file).
 TOURNAMENT_DEFAULTS: dict[str, Any] = {"file": "", "game": ""}
+# dirs: the folders the board lists packs from for the remote's set-up (scoreboard/setup_catalog.py)
+PACKS_DEFAULTS: dict[str, Any] = {"dirs": ["packs"]}
 
 
 def _links_defaults() -> dict[str, dict]:
@@ -45,7 +47,7 @@ def default_config() -> dict:
     config = {"board": dict(BOARD_DEFAULTS),
               "screens": [dict(SCREEN_DEFAULTS),
                           {"role": "host", "display": 1, "size": [1280, 720], "fullscreen": False}],
-              "tournament": dict(TOURNAMENT_DEFAULTS)}
+              "tournament": dict(TOURNAMENT_DEFAULTS), "packs": copy.deepcopy(PACKS_DEFAULTS)}
     config.update(_links_defaults())
     return config
 
@@ -76,7 +78,7 @@ def check_config(raw: dict, where: str) -> tuple[dict, list[Problem]]:
         if not isinstance(table, dict):
             problems.append(Problem(where, section, "expected a table"))
             continue
-        if section in ("board", "tournament"):
+        if section in ("board", "tournament", "packs"):
             for key, value in table.items():
                 if key not in config[section]:
                     problems.append(Problem(where, f"{section}.{key}", "unknown key"))
@@ -85,6 +87,8 @@ def check_config(raw: dict, where: str) -> tuple[dict, list[Problem]]:
         else:
             config[section].update(table)   # the links check their own sections below
     board = config["board"]
+    if not all(isinstance(d, str) and d for d in config["packs"]["dirs"]):
+        problems.append(Problem(where, "packs.dirs", "expected a list of folder names"))
     if config["tournament"]["game"] and not config["tournament"]["file"]:
         problems.append(Problem(where, "tournament.game", "needs tournament.file (the tournament the game is in)"))
     if not 10 <= board["fps"] <= 240:

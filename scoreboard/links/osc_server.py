@@ -80,6 +80,7 @@ class OscServer:
         self._sock: Optional[socket.socket] = None
         self._thread: Optional[threading.Thread] = None
         self._running = False
+        self.setup = None                   # the board's SetupDesk (links/setup_desk.py): /sg/setup/* (ext)
 
     # --- lifecycle ----------------------------------------------------------------------------------
     def start(self) -> None:
@@ -268,7 +269,19 @@ class OscServer:
             raise
         return Command(self.clock(), address, args)
 
+    def _setup(self, address: str, params: list, session: Session, result) -> bool:
+        """`/sg/setup/*` goes to the set-up desk, which answers this session alone; False: not a set-up address."""
+        if self.setup is None or not self.setup.handles(address):
+            return False
+        self._count("commands")
+        self.setup.handle(address, params, session.is_host,
+                          lambda text: self._send(build("/sg/setup/catalog", text), session.addr), result)
+        return True
+
     def _plain_command(self, address: str, params: list, session: Session) -> None:
+        if self._setup(address, params, session, lambda ok, reason: ok or self._send(
+                build("/sg/error", address, reason or "refused"), session.addr)):
+            return
         try:
             cmd = self._check(address, params, session)
         except (BadCommand, PermissionError) as refusal:
@@ -295,6 +308,8 @@ class OscServer:
             self._count("duplicates")
             if result is not None:              # answer every copy; a pending one is answered on resolution
                 self._ack(session, cid, *result)
+            return
+        if self._setup(address, params, session, lambda ok, reason: self._resolve(session, cid, ok, reason)):
             return
         try:
             cmd = self._check(address, params, session)

@@ -116,7 +116,7 @@ def test_connect_screen_to_play_screen_over_udp(pygame_display):
 
         def acked():
             app.pump()
-            return app.control.last_ack.endswith("ok") and app.control.rev == 1
+            return app.control.last_ack == "поправка счёта: принято" and app.control.rev == 1
         assert app.client.wait_for(acked, 3)
         assert board.scores[2] == 20
         assert app.sent[-1][:2] == ("/sg/score/adjust", (2, 20))
@@ -258,7 +258,7 @@ def test_app_plays_a_question_on_the_real_board(pygame_display):
         tap_action("judge_right")
         assert app.client.wait_for(phase("reveal"), 3)
         assert [p["score"] for p in app.control.snapshot["players"]] == [0, 20, 0]
-        assert app.control.last_ack_ok and app.control.last_ack.endswith("/sg/judge/right ok")
+        assert app.control.last_ack_ok and app.control.last_ack == "верно: принято"   # words, not the address
         assert [a for a, _, _ in app.sent] == ["/sg/chooser", "/sg/select", "/sg/reading/done", "/sg/judge/right"]
     finally:
         app.close()

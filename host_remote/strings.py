@@ -1,0 +1,136 @@
+"""Every word the remote shows the host, in one table: Russian by default, English selectable (`--lang en`).
+
+`t(key, **values)` formats the phrase in the current language; a key missing from English falls back to Russian,
+never to the key itself. The board's refusals arrive in English (the engine's words): `refusal()` puts the
+common ones into the current language and keeps the rest as the board said them, after «Табло отказало:».
+"""
+from __future__ import annotations
+
+import re
+
+LANGUAGES = ("ru", "en")
+_current = ["ru"]
+
+RU = {
+    # set-up
+    "setup.tab.game": "Игра", "setup.tab.players": "Игроки", "setup.tab.pack": "Пакет", "setup.tab.start": "Старт",
+    "setup.regulation": "Регламент", "setup.stage": "Этап", "setup.seats": "Игроков",
+    "setup.next_game": "Следующая игра турнира", "setup.next_game.button": "Игра {game}: {names}",
+    "setup.next_game.none": "Турнир: {reason}",
+    "setup.catalog.wait": "Ждём список с табло…", "setup.catalog.ask": "Обновить список",
+    "setup.no_pack": "Без пакета", "setup.no_pack.note": "Без пакета: на табло только названия тем, "
+                     "ведущий читает с листа (P3).",
+    "setup.pack.none_found": "В папках пакетов ничего нет: {dirs}",
+    "setup.pack.summary": "{format} · раундов {rounds} · тем {topics} · вопросов {questions}",
+    "setup.pack.warnings": "Предупреждений: {count}", "setup.pack.errors": "Не загружается: {first}",
+    "setup.pack.loaded": "Загружен: «{title}»", "setup.pack.short": "Пакету не хватает тем: {why}",
+    "setup.pack.choose_topics": "Темы раунда {round}: выберите {need} из {have}",
+    "setup.pack.topics_done": "Темы выбраны", "setup.pack.all_topics": "Первые по порядку",
+    "setup.chooser": "Первым выбирает", "setup.chooser.lot": "жребий при старте (G5)",
+    "setup.chooser.lowest": "меньший счёт", "setup.chooser.later": "ведущий назовёт на табло",
+    "setup.start": "Начать игру", "setup.name.edit": "Имя игрока {seat}",
+    "setup.name.empty": "Имя игрока {seat} пустое", "setup.name.long": "Имя длиннее {max} символов",
+    "setup.name.done": "Готово", "setup.name.cancel": "Отмена", "setup.kb.layout": "ABC", "setup.kb.layout2": "АБВ",
+    "setup.kb.space": "пробел", "setup.busy": "Отправляем: {what}…",
+    "setup.ready": "Готово к старту: {reg} · {stage} · {seats} игрока",
+    "setup.folder": "Папка пакетов: {problem}",
+    # status line
+    "ack.ok": "{what}: принято", "ack.refused": "{what}: {reason}", "ack.unknown": "{what}: исход неизвестен, "
+              "проверьте табло", "ack.waiting": "ждут ответа: {n}",
+    "undo.label": "Отменить", "undo.what": "Отменить: {what}",
+}
+EN = {
+    "setup.tab.game": "Game", "setup.tab.players": "Players", "setup.tab.pack": "Pack", "setup.tab.start": "Start",
+    "setup.regulation": "Regulation", "setup.stage": "Stage", "setup.seats": "Players",
+    "setup.next_game": "The tournament's next game", "setup.next_game.button": "Game {game}: {names}",
+    "setup.next_game.none": "Tournament: {reason}",
+    "setup.catalog.wait": "Waiting for the board's list…", "setup.catalog.ask": "Refresh the list",
+    "setup.no_pack": "No pack", "setup.no_pack.note": "No pack: the board shows topic names only, the host reads "
+                     "from paper (P3).",
+    "setup.pack.none_found": "No packs in the pack folders: {dirs}",
+    "setup.pack.summary": "{format} · rounds {rounds} · topics {topics} · questions {questions}",
+    "setup.pack.warnings": "Warnings: {count}", "setup.pack.errors": "Does not load: {first}",
+    "setup.pack.loaded": "Loaded: «{title}»", "setup.pack.short": "The pack lacks topics: {why}",
+    "setup.pack.choose_topics": "Round {round} topics: choose {need} of {have}",
+    "setup.pack.topics_done": "Topics chosen", "setup.pack.all_topics": "First ones in order",
+    "setup.chooser": "First to choose", "setup.chooser.lot": "drawn by lot at the start (G5)",
+    "setup.chooser.lowest": "lowest score", "setup.chooser.later": "the host names them on the board",
+    "setup.start": "Start the game", "setup.name.edit": "Player {seat}'s name",
+    "setup.name.empty": "Player {seat}'s name is empty", "setup.name.long": "A name longer than {max} characters",
+    "setup.name.done": "Done", "setup.name.cancel": "Cancel", "setup.kb.layout": "ABC", "setup.kb.layout2": "АБВ",
+    "setup.kb.space": "space", "setup.busy": "Sending: {what}…",
+    "setup.ready": "Ready: {reg} · {stage} · {seats} players",
+    "setup.folder": "Pack folder: {problem}",
+    "ack.ok": "{what}: done", "ack.refused": "{what}: {reason}", "ack.unknown": "{what}: outcome unknown, check "
+              "the board", "ack.waiting": "waiting: {n}",
+    "undo.label": "Undo", "undo.what": "Undo: {what}",
+}
+
+# What each command does, in words, for the status line (never the raw address).
+COMMANDS_RU = {
+    "/sg/game/new": "новая игра", "/sg/player/name": "имя игрока", "/sg/pack/load": "пакет", "/sg/topics": "темы",
+    "/sg/game/start": "начало игры", "/sg/chooser": "выбирающий", "/sg/select": "выбор вопроса",
+    "/sg/next": "дальше", "/sg/reading/done": "вопрос прочитан", "/sg/judge/right": "верно",
+    "/sg/judge/wrong": "неверно", "/sg/resume": "продолжение", "/sg/time": "время",
+    "/sg/answer/extend": "добавка времени", "/sg/answer/clarify": "уточните", "/sg/buttons/manual": "режим кнопок",
+    "/sg/assign": "отвечающий", "/sg/auction/bid": "ставка", "/sg/auction/allin": "ва-банк",
+    "/sg/auction/pass": "пас", "/sg/auction/waive": "без аукциона", "/sg/final/stake": "ставка в финале",
+    "/sg/final/start": "старт финала", "/sg/final/judge": "оценка в финале", "/sg/final/reveal": "вскрытие",
+    "/sg/score/adjust": "поправка счёта", "/sg/rejudge": "пересуд", "/sg/question/replace": "замена вопроса",
+    "/sg/undo": "отмена", "/sg/pause": "пауза", "/sg/unpause": "продолжение", "/sg/screen": "экран",
+    "/sg/setup/catalog": "список для подготовки", "/sg/setup/game": "игра турнира",
+    "/sg/media/pause": "пауза медиа", "/sg/media/play": "медиа", "/sg/media/replay": "повтор медиа",
+}
+COMMANDS_EN = {
+    "/sg/game/new": "new game", "/sg/player/name": "player's name", "/sg/pack/load": "pack", "/sg/topics": "topics",
+    "/sg/game/start": "game start", "/sg/chooser": "chooser", "/sg/select": "question choice", "/sg/next": "next",
+    "/sg/reading/done": "reading done", "/sg/judge/right": "right", "/sg/judge/wrong": "wrong",
+    "/sg/resume": "resume", "/sg/time": "time", "/sg/answer/extend": "extra time", "/sg/undo": "undo",
+    "/sg/pause": "pause", "/sg/unpause": "unpause", "/sg/score/adjust": "score correction",
+}
+
+# The engine's common refusals (English) in Russian; the rest is shown as the board said it.
+REFUSALS_RU = [
+    (r"the game has not started.*", "игра ещё не начата"),
+    (r"the game is over", "игра окончена"),
+    (r"nothing to undo", "отменять нечего"),
+    (r"pack (.+?): (.*)", r"пакет \1: \2"),
+    (r"(.+?): no such pack file", r"нет файла пакета \1"),
+    (r"unknown regulation.*|.*no such regulation.*", "нет такого регламента"),
+    (r"a pack can be loaded only before.*", "пакет можно загрузить только до начала игры"),
+    (r"a view session may not.*", "пульт только для просмотра"),
+    (r"board busy.*", "табло занято, повторите"),
+]
+
+
+def set_language(lang: str) -> None:
+    if lang not in LANGUAGES:
+        raise ValueError(f"language {lang!r}: one of {', '.join(LANGUAGES)}")
+    _current[0] = lang
+
+
+def language() -> str:
+    return _current[0]
+
+
+def t(key: str, **values) -> str:
+    table = EN if _current[0] == "en" else RU
+    phrase = table.get(key, RU.get(key))
+    if phrase is None:
+        raise KeyError(f"no phrase {key!r} in the strings table")
+    return phrase.format(**values) if values else phrase
+
+
+def command(address: str) -> str:
+    """A command in words («верно», «пакет»), never the raw address."""
+    table = COMMANDS_EN if _current[0] == "en" else COMMANDS_RU
+    return table.get(address) or COMMANDS_RU.get(address) or address.rsplit("/", 1)[-1]
+
+
+def refusal(reason: str) -> str:
+    if _current[0] == "en":
+        return reason
+    for pattern, phrase in REFUSALS_RU:
+        if re.fullmatch(pattern, reason, flags=re.S):
+            return re.sub(pattern, phrase, reason, count=1, flags=re.S)
+    return f"табло отказало: {reason}"
