@@ -82,7 +82,7 @@ def _links(config: dict, inbox_box: list, clock, out=print):
         return None, None
     inbox = Inbox()
     inbox_box.append(inbox)
-    links_config = {k: config[k] for k in ("osc", "buttons") if k in config}
+    links_config = {k: config[k] for k in ("osc", "buttons", "remote_web") if k in config}
     try:
         links = Links(links_config, inbox, clock)
         links.start()

@@ -106,7 +106,7 @@ def check_config(raw: dict, where: str) -> tuple[dict, list[Problem]]:
             problems.append(Problem(where, "screens", "expected at least one [[screens]] table"))
         else:
             config["screens"] = [_screen(where, i, s, problems) for i, s in enumerate(screens)]
-    links = {k: config[k] for k in ("osc", "buttons") if k in config}
+    links = {k: config[k] for k in ("osc", "buttons", "remote_web") if k in config}
     if links:
         try:
             from scoreboard.links.config import validate

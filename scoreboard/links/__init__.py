@@ -30,11 +30,15 @@ class Links:
         if errors:
             raise ValueError("config: " + "; ".join(errors))
         self.config = resolve(config)
+        # The page is served when the board's config has the section (its defaults include it); a caller that
+        # passes only [osc] and [buttons] (tests, benches) gets no HTTP server.
+        self._web_wanted = "remote_web" in config
         self.inbox = inbox
         self.clock = clock
         self.osc = None
         self.buttons = None
         self.advertiser = None
+        self.web = None
         self._lock = threading.Lock()
 
     def start(self) -> None:
@@ -47,6 +51,15 @@ class Links:
                 from scoreboard.links.advertise import Advertiser
                 self.advertiser = Advertiser(osc["name"], osc["bind"], self.osc.address[1])
                 self.advertiser.start()
+            web = self.config["remote_web"]
+            if web["enabled"] and self._web_wanted:
+                from scoreboard.links.web_remote import WebRemote
+                self.web = WebRemote(web, self.osc)
+                try:
+                    self.web.start()
+                except OSError as error:         # the page's port is taken: OSC and the buttons go on
+                    log.warning("%s", error)
+                    self.web_error, self.web = str(error), None
         buttons = self.config["buttons"]
         if buttons["port"]:
             from scoreboard.links.serial_buttons import SerialButtons
@@ -54,7 +67,7 @@ class Links:
             self.buttons.start()
 
     def stop(self) -> None:
-        for link in (self.advertiser, self.osc, self.buttons):
+        for link in (self.advertiser, self.web, self.osc, self.buttons):
             if link is not None:
                 link.stop()
 
@@ -80,6 +93,10 @@ class Links:
         if self.osc is not None:
             status["osc"] = self.osc.status()
             status["osc_address"] = list(self.osc.address)
+        if self.web is not None:
+            status["remote_web"] = self.web.status()
+        elif getattr(self, "web_error", None):
+            status["remote_web_error"] = self.web_error
         if self.advertiser is not None:
             status["osc_advertised"] = self.advertiser.announced
             status["osc_advertise_error"] = self.advertiser.error

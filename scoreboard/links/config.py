@@ -37,7 +37,15 @@ BUTTONS_DEFAULTS: dict[str, Any] = {
     "gamepad": {},            # gamepad buttons standing in for seats: {"pad0:0" = 1, "pad:3" = 2}
 }
 
-SECTIONS = {"osc": OSC_DEFAULTS, "buttons": BUTTONS_DEFAULTS}
+# The host's remote in a browser (links/web_remote.py): the board serves its page and OSC over WebSocket.
+WEB_DEFAULTS: dict[str, Any] = {
+    "enabled": True,
+    "bind": "0.0.0.0",        # address the page's HTTP server listens on
+    "port": 8080,
+    "connect_within": 10.0,   # seconds a WebSocket may stay open without an OSC session
+}
+
+SECTIONS = {"osc": OSC_DEFAULTS, "buttons": BUTTONS_DEFAULTS, "remote_web": WEB_DEFAULTS}
 
 
 def _is_number(value: Any) -> bool:
@@ -125,7 +133,7 @@ def _gamepad_name_ok(name: str) -> bool:
 
 
 def validate(config: dict) -> list[str]:
-    """Every error in the [osc] and [buttons] sections as "section.key: reason" (empty: fine)."""
+    """Every error in the [osc], [buttons] and [remote_web] sections as "section.key: reason" (empty: fine)."""
     errors: list[str] = []
     if not isinstance(config, dict):
         return ["config: expected a table with [osc] and [buttons] sections"]
@@ -137,8 +145,24 @@ def validate(config: dict) -> list[str]:
         for key in section:
             if key not in defaults:
                 errors.append(f"{name}.{key}: unknown key (known: {', '.join(defaults)})")
-        (_check_osc if name == "osc" else _check_buttons)(section, errors)
+        CHECKS[name](section, errors)
     return errors
+
+
+def _check_web(section: dict, errors: list[str]) -> None:
+    if "enabled" in section and not isinstance(section["enabled"], bool):
+        errors.append("remote_web.enabled: expected true or false")
+    if "bind" in section and not isinstance(section["bind"], str):
+        errors.append('remote_web.bind: expected an address such as "0.0.0.0"')
+    port = section.get("port", 8080)
+    if not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535:
+        errors.append("remote_web.port: expected an integer from 0 to 65535")
+    within = section.get("connect_within", 10.0)
+    if not _is_number(within) or not 0 < within <= 600:
+        errors.append("remote_web.connect_within: expected seconds, above 0 and at most 600")
+
+
+CHECKS = {"osc": _check_osc, "buttons": _check_buttons, "remote_web": _check_web}
 
 
 def resolve(config: dict) -> dict:

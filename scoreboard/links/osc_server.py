@@ -18,6 +18,7 @@ import select
 import socket
 import threading
 import time
+from collections import deque
 from typing import Any, Callable, Optional
 
 from pythonosc.osc_message_builder import OscMessageBuilder
@@ -75,6 +76,10 @@ class OscServer:
         self._dirty = False
         self._wake_r = self._wake_w = None
         self._tcp = None                    # SlipServer when osc.tcp: SLIP-framed clients on the same port
+        # Other stream transports (the web remote's WebSockets): each has send(addr, dgram) -> bool and feeds
+        # its frames through feed(), so they are handled on this server's thread like UDP and TCP.
+        self._streams: list = []
+        self._fed: deque = deque()
         self._state: Optional[bytes] = None
         self._question: Optional[bytes] = None
         self._sock: Optional[socket.socket] = None
@@ -159,6 +164,7 @@ class OscServer:
                     self._push_all()
             if self._sock in readable:
                 self._receive_some()
+            self._handle_fed()
             for stream in readable:
                 if stream not in (self._sock, self._wake_r):
                     try:
@@ -188,6 +194,51 @@ class OscServer:
             except Exception:                   # a bug here must never take the board's remote control down
                 log.exception("OSC datagram from %s crashed the handler", addr)
                 self._count("bad_packets")
+
+    # --- other transports ---------------------------------------------------------------------------
+    def attach_stream(self, stream) -> None:
+        """A transport whose peers are addresses of its own (e.g. `(ip, n, "ws")`): `stream.send(addr, dgram)`
+        returns True when `addr` is its peer. Its frames come in through `feed`."""
+        self._streams.append(stream)
+
+    def feed(self, data: bytes, addr: tuple) -> None:
+        """A frame from a stream peer (any thread): handled on the server thread, in arrival order."""
+        self._fed.append((data, addr))
+        self._wake()
+
+    def stream_closed(self, addr: tuple) -> None:
+        """A stream peer went away (any thread): its session ends, as a TCP client's does."""
+        self._fed.append((None, addr))
+        self._wake()
+
+    def allowed(self, ip: str) -> bool:
+        """May this address try to connect at all (the `allow` list)?"""
+        return self.table.allowed(ip)
+
+    def has_session(self, addr: tuple) -> bool:
+        with self._lock:
+            return self.table.lookup(addr, self.monotonic()) is not None
+
+    def count_bad(self) -> None:
+        """A transport dropped something that was not an OSC packet (counted like a bad datagram)."""
+        self._count("bad_packets")
+
+    def _handle_fed(self, limit: int = 256) -> None:
+        for _ in range(limit):
+            try:
+                data, addr = self._fed.popleft()
+            except IndexError:
+                return
+            if data is None:
+                self._tcp_closed(addr)
+                continue
+            try:
+                self.handle_datagram(data, addr)
+            except Exception:                   # as for datagrams: a bug must not end the server
+                log.exception("OSC frame from %s crashed the handler", addr)
+                self._count("bad_packets")
+        if self._fed:
+            self._wake()                        # more than one turn's worth: come back after the others
 
     # --- receiving ----------------------------------------------------------------------------------
     def handle_datagram(self, data: bytes, addr: tuple[str, int]) -> None:
@@ -380,6 +431,11 @@ class OscServer:
         tcp = self._tcp
         if tcp is not None and tcp.send(addr, dgram):
             return
+        for stream in self._streams:
+            if stream.send(addr, dgram):
+                return
+        if len(addr) != 2:
+            return                              # a stream peer that has gone: never a UDP address
         try:
             sock.sendto(dgram, addr)
         except OSError:

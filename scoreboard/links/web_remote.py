@@ -1,0 +1,236 @@
+"""The host's remote in a phone's browser: the board serves one page and carries its OSC over WebSocket.
+
+`[remote_web]` in the config (docs/LINKS.md). aiohttp serves, on its own thread and event loop:
+- `GET /` and the page's own files (`scoreboard/links/web/`, a fixed list read at start: no other path, no listing);
+- `GET /osc?peer=TOKEN`, a WebSocket whose binary messages are OSC packets, exactly the datagrams of the UDP
+  transport (PROTOCOL.md §2): `/sg/connect`, `/sg/cmd/... id`, `/sg/ack`, `/sg/state`, `/sg/host/question`.
+
+Every frame goes through the OSC server's own `handle_datagram` on its thread (`OscServer.feed`), so passcodes,
+roles, exactly-once ids and state pushes are the OSC server's, one session table for both. A WebSocket peer is the
+address `(ip, TOKEN, "ws")`: the page draws TOKEN at random once and keeps it across reconnects, so a phone that
+drops off the Wi-Fi and comes back finds its session (and its acknowledged ids) again, and a command re-sent after
+the drop is applied once. The session then ends as a UDP one does: by `/sg/disconnect` or the idle timeout.
+
+Nothing from the network is trusted: a text message, an oversized message or a packet that does not parse is
+dropped and counted as a bad packet; connections are capped; one that has no session within `connect_within`
+seconds is closed; a second connection with the same token replaces the first.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import secrets
+import socket
+import threading
+from pathlib import Path
+
+log = logging.getLogger("scoreboard.links.web")
+
+PAGE_DIR = Path(__file__).resolve().parent / "web"
+TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+         ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png",
+         ".json": "application/json", ".webmanifest": "application/manifest+json"}
+MAX_MESSAGE = 16_384          # bytes: the longest command a page sends (a pack path and its topics) is far below
+QUEUE = 256                   # messages waiting for a slow client; past it new ones are dropped (acks are retried)
+TOKEN = re.compile(r"[A-Za-z0-9_-]{8,64}")
+HEADERS = {
+    "Cache-Control": "no-store",          # nothing of the game, answers least of all, stays in a browser's cache
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
+                               "style-src 'self'; script-src 'self'; frame-ancestors 'none'",
+}
+
+def page_files() -> dict[str, Path]:
+    """URL path → file: the page's folder, its files only (no sub-folders, no hidden files)."""
+    files = {}
+    for path in sorted(PAGE_DIR.iterdir()):
+        if path.is_file() and not path.name.startswith(".") and path.suffix in TYPES:
+            files["/" + path.name] = path
+    files["/"] = PAGE_DIR / "index.html"
+    return files
+
+
+def board_urls(bind: str, port: int) -> list[str]:
+    """Where a phone on the venue's network opens the page: the bound address, or this machine's addresses."""
+    if bind not in ("0.0.0.0", "", "::"):
+        return [f"http://{bind}:{port}/"]
+    addresses = []
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            address = info[4][0]
+            if not address.startswith("127.") and address not in addresses:
+                addresses.append(address)
+    except OSError:
+        pass
+    return [f"http://{a}:{port}/" for a in addresses] or [f"http://{socket.gethostname()}:{port}/"]
+
+
+class _Peer:
+    def __init__(self, ws, loop: asyncio.AbstractEventLoop):
+        self.ws = ws
+        self.loop = loop
+        self.queue: asyncio.Queue = asyncio.Queue(QUEUE)
+
+
+class WebRemote:
+    """The page's HTTP and WebSocket server, feeding an `OscServer` (which must be started first)."""
+
+    def __init__(self, section: dict, osc):
+        self.config = section           # links.config's resolved [remote_web]
+        self.osc = osc
+        self.max_connections = 2 * int(osc.config.get("max_sessions", 16))
+        self.files = page_files()
+        self.peers: dict[tuple, _Peer] = {}
+        self.dropped = 0
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._runner = None
+        self._thread: threading.Thread | None = None
+        self._error: BaseException | None = None
+        self.port: int | None = None
+
+    # --- lifecycle ----------------------------------------------------------------------------------
+    def start(self) -> None:
+        ready = threading.Event()
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._run, args=(ready,), name="remote-web", daemon=True)
+        self._thread.start()
+        ready.wait(20)
+        if self._error is not None:
+            error, self._error = self._error, None
+            self._thread.join(timeout=5)
+            raise OSError(f"remote_web: cannot listen on {self.config['bind']}:{self.config['port']}: "
+                          f"{getattr(error, 'strerror', None) or error}")
+        self.osc.attach_stream(self)
+        log.info("web remote on %s", ", ".join(self.urls))
+
+    def stop(self) -> None:
+        loop = self._loop
+        if loop is not None and self._thread is not None:
+            loop.call_soon_threadsafe(loop.stop)
+            self._thread.join(timeout=5)
+        self._thread = self._loop = None
+
+    @property
+    def alive(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    @property
+    def urls(self) -> list[str]:
+        return board_urls(self.config["bind"], self.port or int(self.config["port"]))
+
+    def _run(self, ready: threading.Event) -> None:
+        loop = self._loop
+        asyncio.set_event_loop(loop)
+        try:
+            loop.run_until_complete(self._serve())
+        except BaseException as error:   # noqa: BLE001 - the port is taken or the address is wrong: say so
+            self._error = error
+            ready.set()
+            loop.close()
+            return
+        ready.set()
+        try:
+            loop.run_forever()
+        finally:
+            try:
+                loop.run_until_complete(self._runner.cleanup())
+            except Exception:               # closing down: nothing left to tell
+                log.debug("web remote cleanup", exc_info=True)
+            loop.close()
+
+    async def _serve(self) -> None:
+        from aiohttp import web
+        app = web.Application(client_max_size=MAX_MESSAGE)
+        app.router.add_get("/osc", self._websocket)
+        app.router.add_get("/{tail:.*}", self._file)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.config["bind"], int(self.config["port"]), reuse_address=True)
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+
+    # --- HTTP ---------------------------------------------------------------------------------------
+    async def _file(self, request):
+        from aiohttp import web
+        path = self.files.get(request.path)
+        if path is None:
+            return web.Response(status=404, text="not found", headers=HEADERS)
+        return web.Response(body=path.read_bytes(), headers={**HEADERS, "Content-Type": TYPES[path.suffix]})
+
+    # --- WebSocket ----------------------------------------------------------------------------------
+    async def _websocket(self, request):
+        from aiohttp import WSMsgType, web
+        token = request.query.get("peer", "")
+        if not TOKEN.fullmatch(token):
+            token = secrets.token_urlsafe(12)      # a page without one gets a session for this connection only
+        ip = request.remote or "?"
+        with self._lock:
+            crowded = len(self.peers) >= self.max_connections
+        if crowded or not self.osc.allowed(ip):
+            self.osc.count_bad()
+            return web.Response(status=503, text="busy", headers=HEADERS)
+        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=10.0)
+        await ws.prepare(request)
+        addr = (ip, token, "ws")
+        peer = _Peer(ws, asyncio.get_running_loop())
+        with self._lock:
+            old = self.peers.get(addr)
+            self.peers[addr] = peer
+        if old is not None:
+            await old.ws.close(message=b"replaced")
+        writer = asyncio.create_task(self._write(peer))
+        watchdog = asyncio.create_task(self._close_without_session(peer, addr))
+        try:
+            async for message in ws:
+                if message.type == WSMsgType.BINARY:
+                    self.osc.feed(bytes(message.data), addr)
+                elif message.type == WSMsgType.ERROR:
+                    self.osc.count_bad()              # e.g. a message over MAX_MESSAGE: aiohttp closes with 1009
+                    break
+                else:
+                    self.osc.count_bad()              # text frames are not OSC
+        finally:
+            writer.cancel()
+            watchdog.cancel()
+            with self._lock:
+                if self.peers.get(addr) is peer:
+                    del self.peers[addr]
+            if ws.exception() is not None or ws.close_code == 1009:
+                self.osc.count_bad()
+        return ws
+
+    async def _close_without_session(self, peer: _Peer, addr: tuple) -> None:
+        await asyncio.sleep(float(self.config["connect_within"]))
+        if not self.osc.has_session(addr):
+            await peer.ws.close(message=b"no session")
+
+    async def _write(self, peer: _Peer) -> None:
+        while True:
+            data = await peer.queue.get()
+            try:
+                await peer.ws.send_bytes(data)
+            except (ConnectionError, RuntimeError):
+                return
+
+    def send(self, addr: tuple, dgram: bytes) -> bool:
+        """From the OSC server's thread: queue `dgram` for the WebSocket peer `addr` (True if it is one of ours)."""
+        if len(addr) != 3 or addr[2] != "ws":
+            return False
+        with self._lock:
+            peer = self.peers.get(addr)
+        if peer is not None:
+            peer.loop.call_soon_threadsafe(self._enqueue, peer, dgram)
+        return True                     # a peer that has gone gets nothing; never a UDP datagram
+
+    def _enqueue(self, peer: _Peer, dgram: bytes) -> None:
+        try:
+            peer.queue.put_nowait(dgram)
+        except asyncio.QueueFull:
+            self.dropped += 1           # a phone that stops reading: the state is re-sent, commands retried
+
+    def status(self) -> dict:
+        with self._lock:
+            return {"urls": self.urls, "connections": len(self.peers), "dropped": self.dropped}
