@@ -5,8 +5,10 @@
 "use strict";
 
 const UI = (() => {
-  let lang = navigator.language && !navigator.language.startsWith("ru") ? "en" : "ru";
+  // Russian unless the host picked English on this phone (only that choice is stored: never the game's content).
+  let lang = localStorage.getItem("sg-lang") === "en" ? "en" : "ru";
   let T = STRINGS[lang];
+  let markAuction = false;          // AU1: the host marks the auction cell when the pack has none
   let state = null, stateRev = -1, question = null, catalog = null, offset = 0, status = "", statusKind = "";
   const actions = new Map();        // key -> the action its element stands for now
 
@@ -101,8 +103,9 @@ const UI = (() => {
     ((s.round || {}).topics || []).forEach((topic, t) => {
       cells.push({ key: `topic:${t + 1}`, label: topic.name || String(t + 1), topic: true });
       (topic.cells || []).forEach((cell, q) => {
-        cells.push(act(`select:${t + 1}:${q + 1}`, String(cell.value), "/sg/select", [t + 1, q + 1],
-                       open && !cell.played, { cls: cell.played ? "played" : "" }));
+        const args = markAuction ? [t + 1, q + 1, "auction"] : [t + 1, q + 1];
+        cells.push(act(`select:${t + 1}:${q + 1}`, String(cell.value), "/sg/select", args,
+                       open && !cell.played, { cls: cell.played ? "played" : "", said: `${topic.name} ${cell.value}` }));
       });
     });
     return cells;
@@ -166,6 +169,9 @@ const UI = (() => {
       act("media_pause", T.media_pause, "/sg/media/pause", [], !!media),
       act("media_play", T.media_play, "/sg/media/play", [], !!media),
       act("media_replay", T.media_replay, "/sg/media/replay", [], !!media),
+      act("mark_auction", markAuction ? T.auction_marked : T.mark_auction, null, [],
+          ["round_intro", "choosing", "reveal"].includes(s.phase) && s.order !== "sequential", { local: true }),
+      act("show_board", T.show_board, "/sg/screen", ["board"], during && s.screen !== "board"),
     ];
   }
 
@@ -183,13 +189,15 @@ const UI = (() => {
   function tap(key) {
     const a = actions.get(key);
     if (!a || !a.enabled || Link.role !== "host") return;
+    if (a.local) { markAuction = !markAuction; draw(); return; }
     if (a.amount) { askAmount(a); return; }
+    if (a.address === "/sg/select") markAuction = false;
     send(a, a.args);
   }
 
   function send(a, args) {
-    Link.command(a.address, args, a.label);
-    setStatus(`${a.label}: ${T.waiting}`, "wait");
+    Link.command(a.address, args, a.said || a.label);
+    setStatus(`${a.said || a.label}: ${T.waiting}`, "wait");
   }
 
   function askAmount(a) {
@@ -253,6 +261,7 @@ const UI = (() => {
       el.textContent = topic.name || String(t);
     }
     $("grid").style.setProperty("--cells", String(Math.max(1, ...(((state.round || {}).topics || []).map((t) => (t.cells || []).length)))));
+    $("seats").hidden = state.phase === "setup";
     sync($("seats"), players().map((p) => ({ key: `seat:${p.seat}`, p })), (item) => {
       const row = document.createElement("div");
       row.dataset.key = item.key;
@@ -357,7 +366,10 @@ const UI = (() => {
       Link.open($("passcode").value, view ? "view" : "host");
     });
     if (new URLSearchParams(location.search).has("view")) $("view").checked = true;
-    $("lang").addEventListener("click", () => { lang = lang === "ru" ? "en" : "ru"; T = STRINGS[lang]; draw(); });
+    $("lang").addEventListener("click", () => {
+      lang = lang === "ru" ? "en" : "ru"; T = STRINGS[lang]; localStorage.setItem("sg-lang", lang);
+      $("passcode-where").textContent = T.passcode_where; draw();
+    });
     $("amount-ok").addEventListener("click", () => amountDone(true));
     $("amount-cancel").addEventListener("click", () => amountDone(false));
     $("amount-form").addEventListener("submit", (e) => { e.preventDefault(); amountDone(true); });
@@ -373,7 +385,10 @@ const UI = (() => {
     Link.on("question", (json) => { try { question = JSON.parse(json); } catch (e) { question = null; } });
     Link.on("catalog", (json) => { try { catalog = JSON.parse(json); } catch (e) { catalog = null; } });
     Link.on("ack", (p, ok, reason) => setStatus(ok ? `${p.label}: ${T.done}` : `${p.label}: ${T.refused} — ${reason}`, ok ? "ok" : "bad"));
-    Link.on("refused", (address, reason) => setStatus(`${T.refused} — ${reason}`, "bad"));
+    Link.on("refused", (address, reason) => {
+      if (address === "/sg/setup/catalog") return;       // a board without the set-up catalogue: names only
+      setStatus(`${T.refused} — ${reason}`, "bad");
+    });
     Link.on("unconfirmed", (p) => setStatus(`${p.label}: ${T.unconfirmed}`, "bad"));
     Link.on("change", draw);
     Link.on("tick", draw);
