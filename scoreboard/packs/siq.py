@@ -83,8 +83,8 @@ class _Reader:
             if depth == 4 and name == "theme" and self.round_type:
                 self._theme(element)
                 stack[-1].remove(element)
-            elif depth == 2 and name == "info" and self.round_type:
-                self.round_info = _info(stack[-1])
+            elif depth == 3 and name == "info" and self.round_type:
+                self.round_info.update(_info(stack[-1]))     # in place: themes read before it point at this dict
             elif depth == 2 and name == "round":
                 self._round_end()
                 stack[-1].remove(element)
