@@ -12,19 +12,26 @@ about them, from the import or from validation, says where to look (`pack.txt:17
 """
 from __future__ import annotations
 
+import os
 import re
 
 from .errors import ERROR, WARNING, Issue, PackError, place
-from .model import Pack, Question, Round, Topic
+from .model import Final, Media, Pack, Question, Round, Topic
 
 MAX_BYTES = 16 * 1024 * 1024
-_LABEL = re.compile(r"^\s*(Чемпионат|Турнир|Дата|Вид|Тур|Редакторы?|Инфо|Вопрос\s+\d+|Ответ|Зач[её]т|Незач[её]т|"
-                    r"Источники?|Авторы?|Комментари[йи]|URL|Ссылка|Копирайт)\s*:\s*(.*)$", re.IGNORECASE)
+# Every label spelling the database's own parsers accept (db.chgk.info DbParser, chgkdb-parser's fields), with
+# `:` or `.` after it. The one-letter answer labels `О`/`А` count only with `:` or alone on their line, so a
+# line such as «А. С. Пушкин» stays text.
+_LABEL = re.compile(r"^\s*(Чемпионат|Пакет|Турнир|Дата|Вид|Тур|Редакторы?|Инфо|Вопрос\s+\d+|Ответ|Зач[её]т|"
+                    r"Незач[её]т|Источник\(и\)|Источники?|Автор\(ы\)|Авторы?|Комментари[йи]|URL|Ссылка|Копирайт|"
+                    r"Обработан|Рейтинг)\s*[:.]\s*(.*)$|^\s*([ОА])\s*(?::\s*(.*)|\.\s*)$", re.IGNORECASE)
 _ITEM = re.compile(r"^\s*(\d{1,2})\s*[.)]\s+(.*)$|^\s*(\d{1,2})\s*[.)]\s*$")
 _RESERVE = re.compile(r"^\s*(?:Р|Резерв|Запасной)\s*[.):]\s*(.*)$", re.IGNORECASE)
-_FIELDS = {"ответ": "answer", "зачет": "accepts", "зачёт": "accepts", "источник": "source",
-           "источники": "source", "автор": "author", "авторы": "author", "комментарий": "comment",
-           "комментарии": "comment"}
+_FIELDS = {"ответ": "answer", "о": "answer", "а": "answer", "зачет": "accepts", "зачёт": "accepts",
+           "источник": "source", "источники": "source", "источник(и)": "source", "автор": "author",
+           "авторы": "author", "автор(ы)": "author", "комментарий": "comment", "комментарии": "comment"}
+_TOPIC_PREFIX = re.compile(r"^(?:Тема\s*\d*\s*[.:]\s*|\d{1,2}\s*[.)]\s+)", re.IGNORECASE)
+_PIC = re.compile(r"\(pic:\s*([^)]+?)\s*\)", re.IGNORECASE)
 _COMMON = "оеаинтсрвлкмдпуяыь"
 
 
@@ -69,33 +76,69 @@ def _fields(text: str) -> list[_Field]:
     for number, line in enumerate(text.splitlines(), 1):
         match = _LABEL.match(line)
         if match:
-            fields.append(_Field(re.sub(r"\s+", " ", match.group(1)).strip(), number, match.group(2)))
+            label = match.group(1) or match.group(3)
+            fields.append(_Field(re.sub(r"\s+", " ", label).strip(), number, match.group(2) or match.group(4) or ""))
         elif fields:
             fields[-1].lines.append((number, line))
     return fields
 
 
-def _items(field: _Field) -> tuple[list[str], dict[int, tuple[int, str]]]:
-    """Lines before the first item, and items {1..6: (line, text)} (6 is the reserve); items count up."""
+def _paragraphs(lines: list[str]) -> str:
+    """The database wraps its text at 72 columns: lines join with a space; a blank line starts a new paragraph."""
+    out, current = [], []
+    for line in lines:
+        if line.strip():
+            current.append(line.strip())
+        elif current:
+            out.append(" ".join(current))
+            current = []
+    if current:
+        out.append(" ".join(current))
+    return "\n".join(out)
+
+
+def topic_name(line: str) -> str:
+    """«Тема 1. Реки.» and «1. Реки» → «Реки»: the database's own ways of writing a topic's line."""
+    name = _TOPIC_PREFIX.sub("", line.strip()).strip()
+    return name[:-1].rstrip() if name.endswith(".") and not name.endswith("..") else name
+
+
+def _items(field: _Field, named: bool = False) -> tuple[list[str], dict[int, tuple[int, str]]]:
+    """Lines before the first item, and items {1..6: (line, text)} (6 is the reserve); items count up.
+    `named`: the field's first line is a topic's name even when it reads «1. Цвета» (a topic block's first line,
+    not indented, as the database writes it; its items are indented)."""
     head: list[str] = []
     items: dict[int, list] = {}
     current = None
-    for number, line in field.lines:
+    for k, (number, line) in enumerate(field.lines):
+        if named and k == 0 and line.strip() and not line[:1].isspace():
+            head.append(line)
+            continue
         match = _ITEM.match(line)
         reserve = _RESERVE.match(line)
         n = int(match.group(1) or match.group(3)) if match else None
         if n is not None and n > (current or 0) and n <= 6:
             current = n
-            items[n] = [number, (match.group(2) or "").strip()]
+            items[n] = [number, [(match.group(2) or "").strip()]]
         elif reserve and (current or 0) < 6:
             current = 6
-            items[6] = [number, reserve.group(1).strip()]
+            items[6] = [number, [reserve.group(1).strip()]]
         elif current is None:
-            if line.strip():
-                head.append(line.strip())
-        elif line.strip():
-            items[current][1] = (items[current][1] + "\n" + line.strip()).strip()
-    return head, {n: (v[0], v[1]) for n, v in items.items()}
+            head.append(line)
+        else:
+            items[current][1].append(line)
+    return _head(head), {n: (v[0], _paragraphs(v[1])) for n, v in items.items()}
+
+
+def _head(lines: list[str]) -> list[str]:
+    """The lines before item 1: the first is the name, the rest one explanation, its wraps joined."""
+    lines = [line for line in lines]
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    if not lines:
+        return []
+    rest = _paragraphs(lines[1:])
+    return [lines[0].strip()] + ([rest] if rest else [])
 
 
 def read(path: str, data: bytes) -> Pack:
@@ -128,8 +171,12 @@ def read(path: str, data: bytes) -> Pack:
             if not pack.rounds:
                 pack.rounds.append(Round("Тур 1"))
             r = len(pack.rounds) - 1
-            head, items = _items(field)
-            topic = Topic(name=head[0] if head else "", explanation="\n".join(head[1:]), line=field.line)
+            head, items = _items(field, named=True)
+            if not items and head:          # no numbered items: the database's final question
+                topic, questions = _final(pack, head, field)
+                continue
+            topic = Topic(name=topic_name(head[0]) if head else "", explanation="\n".join(head[1:]),
+                          line=field.line)
             t = len(pack.rounds[-1].topics)
             here = place(r, pack.rounds[-1].name, t, topic.name)
             pack.rounds[-1].topics.append(topic)
@@ -149,13 +196,70 @@ def read(path: str, data: bytes) -> Pack:
                 issues.append(Issue(WARNING, "", f"`{field.label}:` before any `Вопрос N:`; ignored",
                                     line=field.line))
                 continue
+            if topic.line is None:          # the final's fields: numbered or not, they are its question's
+                _apply_final(_FIELDS[label], field, questions[1])
+                continue
             r, t = len(pack.rounds) - 1, len(pack.rounds[-1].topics) - 1
             _apply(_FIELDS[label], field, topic, questions, issues, r, pack.rounds[-1].name, t)
     if not kind_seen:
         issues.append(Issue(WARNING, "", "no `Вид:` field; read as Своя игра (`Вид: Я`)"))
     pack.rounds = [r for r in pack.rounds if r.topics]
+    _pictures(pack, path, issues)
     pack.issues = issues
     return pack
+
+
+def _final(pack: Pack, head: list[str], field: _Field) -> tuple[Topic, dict[int, Question]]:
+    """A `Вопрос N:` block with no items is the final: its first line the topic, the rest the question (a block of
+    one paragraph is the question itself, under the topic «Финал»). The first such block is the final topic, any
+    later ones other final topics the host may choose."""
+    name, text = (topic_name(head[0]), head[1]) if len(head) > 1 else ("Финал", head[0])
+    question = Question(text=text, line=field.line)
+    final = Final(name, question)
+    if pack.final is None:
+        pack.final = final
+    else:
+        pack.other_finals.append(final)
+    return Topic(name=name), {1: question}       # line None: the fields after it belong to the final
+
+
+def _apply_final(key: str, field: _Field, question: Question) -> None:
+    head, items = _items(field)
+    value = "\n".join(head + [text for _, (_, text) in sorted(items.items())])
+    if key == "accepts":
+        question.accepts = [a.strip() for a in re.split(r"[;]|\n", value) if a.strip()]
+    else:
+        setattr(question, key, value)
+
+
+def _pictures(pack: Pack, path: str, issues: list[Issue]) -> None:
+    """`(pic: FILE)` in a text is the database's picture: an image item, looked for beside the pack file (in its
+    folder, a folder named like the file, or `pic/`), refs relative to the pack's folder; else a warning."""
+    folder = os.path.dirname(os.path.abspath(path))
+    stem = os.path.splitext(os.path.basename(path))[0]
+    for where, r, t, q in pack.located():
+        for attribute, media in (("text", q.media), ("answer", q.answer_media), ("comment", q.answer_media)):
+            value = getattr(q, attribute)
+            for name in _PIC.findall(value):
+                ref = next((candidate for candidate in (name, f"{stem}/{name}", f"pic/{name}")
+                            if _inside(folder, candidate)), None)
+                if ref is None:
+                    issues.append(Issue(WARNING, where, f"picture (pic: {name}) is not beside the pack (looked in "
+                                                        f"its folder, {stem}/ and pic/); the question plays without "
+                                                        "it", r, t, q.line))
+                else:
+                    media.append(Media("image", ref))
+            if _PIC.search(value):
+                setattr(q, attribute, _PIC.sub("", value).replace("  ", " ").strip())
+
+
+def _inside(folder: str, ref: str) -> bool:
+    """The file `ref` exists, is a regular file and resolves inside `folder` (no `..`, no absolute path)."""
+    if ref.startswith(("/", "\\")) or ".." in ref.replace("\\", "/").split("/"):
+        return False
+    real = os.path.realpath(folder)
+    target = os.path.realpath(os.path.join(real, ref))
+    return os.path.commonpath([real, target]) == real and os.path.isfile(target)
 
 
 def _apply(key: str, field: _Field, topic: Topic, questions: dict[int, Question], issues: list[Issue],

@@ -99,7 +99,7 @@ def load(path: str, *, cache_dir: str | os.PathLike | None = None, limits: Limit
     pack = native.read(path, data) if kind == "toml" else chgk.read(path, data)
     issues = list(pack.issues)
     digest = hashlib.sha256(data)
-    blobs = _native_media(path, pack, issues, limits) if kind == "toml" else {}
+    blobs = _native_media(path, pack, issues, limits)      # TOML media, ChGK `(pic: FILE)` pictures
     for ref in sorted(blobs):
         digest.update(ref.encode() + b"\0" + hashlib.sha256(blobs[ref]).digest())
     loaded = Loaded(path, kind, pack, digest.hexdigest(), issues)
