@@ -18,6 +18,7 @@ from tests.conftest import need, xvfb
 
 PASSCODE = "web-e2e-77"
 PHONE, TABLET = (390, 844), (1024, 768)
+PACKS = Path(__file__).resolve().parents[2] / "assets" / "packs"      # the shipped sample pack
 
 
 def free_port(kind=socket.SOCK_DGRAM) -> int:
@@ -75,6 +76,9 @@ passcode = "{PASSCODE}"
 [remote_web]
 bind = "127.0.0.1"
 port = {web_port}
+
+[packs]
+dirs = ["{PACKS}"]
 ''', encoding="utf-8")
     with xvfb() as display:
         env = {**os.environ, "DISPLAY": display, "SDL_AUDIODRIVER": "dummy"}
@@ -111,6 +115,9 @@ def browser(size, tmp_path):
                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
                 f"--user-data-dir={tmp_path / f'chromium-{size[0]}'}", f"--window-size={size[0]},{size[1]}"):
         options.add_argument(arg)
+    # The viewport of the device itself (a headless window is never narrower than 500 px).
+    options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": size[0], "height": size[1],
+                                                                          "pixelRatio": 1.0, "touch": True}})
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
 
@@ -136,6 +143,7 @@ class Page:
         `phase_word`."""
         before = len(journal_commands(self.journal))
         button = wait_for(lambda: self._enabled(key), 20, f"{key} enabled")
+        self.d.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)   # clear of the sticky bar
         button.click()
         wait_for(lambda: any(a == expect_address for a, _ in journal_commands(self.journal)[before:]), 20,
                  f"{expect_address} in the journal")
@@ -221,15 +229,49 @@ def test_g6_au4_phone_sets_up_and_plays_right_wrong_undo_and_an_auction(board, t
     assert selects[-1] == (2, 1, "auction")
 
 
-def test_tablet_size_connects_and_fits(board, tmp_path):
-    """GIVEN the real board WHEN the page is opened at a tablet's size (1024×768, landscape) and connected
-    THEN it shows the set-up with every seat and nothing overflows the screen."""
+def test_p3_g3_tablet_sets_up_regulation_names_and_a_pack_from_the_list(board, tmp_path):
+    """G1, G3, P1, P3: GIVEN the real board with the sample pack in its pack folder, and the page at a tablet's size
+    (1024×768, landscape) WHEN the host picks samara-2003 / cup with 3 seats, then the pack from the list, names seat
+    2 and starts THEN the journal holds the new game, the pack load and the name, the page lists the pack's topics
+    on the board grid and the host's card shows the question and its answer, and nothing overflows the screen."""
+    from selenium.webdriver.support.ui import Select
     url, _, journal = board
     driver = browser(TABLET, tmp_path)
     try:
-        page = Page(driver, journal, None)
+        shots = Path(os.environ["SG_SCREENSHOTS"]) if os.environ.get("SG_SCREENSHOTS") else None
+        page = Page(driver, journal, shots)
         page.connect(url)
-        wait_for(lambda: len(driver.find_elements("css selector", "#names .name-row")) == 3, 20, "three seats")
+        wait_for(lambda: any(o.text.startswith("Пример пакета") for o in Select(page.el("#pack")).options), 30,
+                 "the sample pack in the list")
+        assert "без пакета" in page.el("#pack-info").text          # P3: said before the start
+        Select(page.el("#reg")).select_by_value("samara-2003")
+        Select(page.el("#stage")).select_by_value("cup")
+        Select(page.el("#seats-count")).select_by_value("3")
+        page.el("#newgame").click()
+        wait_for(lambda: ("/sg/game/new", ("samara-2003", "cup", 3)) in
+                 [(a, args[:3]) for a, args in journal_commands(journal)], 20, "the new game in the journal")
+        wait_for(lambda: "Самара" in page.el("#reg").find_element("css selector", "option:checked").text
+                 or Select(page.el("#reg")).first_selected_option.get_attribute("value") == "samara-2003", 20,
+                 "samara selected")
+        pack = next(o for o in Select(page.el("#pack")).options if o.text.startswith("Пример пакета"))
+        Select(page.el("#pack")).select_by_value(pack.get_attribute("value"))
+        assert "Пример пакета" in page.el("#pack-info").text
+        if shots is not None:
+            driver.save_screenshot(str(shots / "remote-web-tablet-setup.png"))
+        page.el("#loadpack").click()
+        wait_for(lambda: any(a == "/sg/pack/load" for a, _ in journal_commands(journal)), 20, "the pack load")
+        row = wait_for(lambda: driver.find_elements("css selector", '[data-key="n:2"] input'), 20, "seat 2 row")[0]
+        row.send_keys("Константин Константинопольский-Задунайский")
+        page.el('[data-key="n:2"] button').click()
+        wait_for(lambda: ("/sg/player/name", (2, "Константин Константинопольский-Задунайский"))
+                 in journal_commands(journal), 20, "the name")
+        page.tap("start", "/sg/game/start")
+        wait_for(lambda: "Реки" in page.el("#grid").text, 20, "the pack's topics on the grid")
+        wait_for(lambda: page._enabled("select:1:1"), 20, "the lot's chooser can select")   # G5: samara draws lots
+        page.tap("select:1:1", "/sg/select", "чтение")
+        wait_for(lambda: "Волга" in page.el("#q-answer").text, 20, "the answer on the host's card")
+        if shots is not None:
+            driver.save_screenshot(str(shots / "remote-web-tablet-reading.png"))
         assert page.fits()
     finally:
         driver.quit()

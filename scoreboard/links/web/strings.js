@@ -26,6 +26,11 @@ const STRINGS = {
       reading: "чтение", buzz_window: "жмите", answering: "ответ", after_wrong: "после неверного",
       reveal: "ответ показан", auction: "аукцион", auction_answer: "ответ аукциона", final_stakes: "ставки",
       final_answer: "запись ответов", final_reveal: "открытие ответов", game_over: "игра окончена" },
+    regulation: "Регламент", stage: "Этап", seats_count: "Игроков", new_game: "Новая игра с этими настройками",
+    next_game: "Следующая игра турнира", pack: "Пакет", no_pack: "без пакета", load_pack: "Загрузить пакет",
+    no_pack_note: "Пакет не загружен: игра пойдёт без пакета — темы по номерам, вопросы ведущий читает с листа (P3).",
+    pack_errors: "Ошибки", pack_warnings: "Предупреждения", rounds: "раунды", topics_needed: "Нужно тем",
+    choose_topics: "Отметьте темы (по порядку игры)", folder_problems: "Папки пакетов",
     lang: "English",
   },
   en: {
@@ -52,6 +57,11 @@ const STRINGS = {
       reading: "reading", buzz_window: "press now", answering: "answering", after_wrong: "after a wrong answer",
       reveal: "answer shown", auction: "auction", auction_answer: "auction answer", final_stakes: "stakes",
       final_answer: "writing", final_reveal: "revealing", game_over: "game over" },
+    regulation: "Regulation", stage: "Stage", seats_count: "Players", new_game: "New game with these settings",
+    next_game: "Next tournament game", pack: "Pack", no_pack: "no pack", load_pack: "Load pack",
+    no_pack_note: "No pack loaded: the game runs without one — topics by number, the host reads from paper (P3).",
+    pack_errors: "Errors", pack_warnings: "Warnings", rounds: "rounds", topics_needed: "Topics needed",
+    choose_topics: "Tick the topics (in play order)", folder_problems: "Pack folders",
     lang: "Русский",
   },
 };
