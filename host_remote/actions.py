@@ -4,6 +4,10 @@ The remote never decides the game; the board does, and refuses what does not fit
 buttons to show, so that the host sees the few that make sense in the current phase instead of all thirty. It reads
 nothing but the snapshot and has no side effects, so it is tested phase by phase.
 
+Within a phase no button moves (issue 9 item 4): each phase has a fixed set of slots, and an action that does not
+apply now is kept, disabled, in its slot. The question's phases (reading → buzz window → answering → after a wrong
+answer, and the auction's answer) share one set, so «Верно» is where it was while the host read.
+
 An `Action` is a command ready to send, or (when `amount` is set) a command that still needs a number from the
 numeric pad, appended as the last argument: auction bids, final stakes and score corrections.
 """
@@ -34,6 +38,7 @@ class Action:
     high: int | None = None
     shortcut: str | None = None  # a key name for the laptop keyboard (pygame.key.name)
     who: str = ""               # the player's name, for the pad's title
+    enabled: bool = True        # a slot that does not apply now: drawn disabled, never left out (no reflow)
 
     def command(self, amount: int | None = None) -> tuple[str, tuple]:
         """The address and arguments to send; an amount action needs its number."""
@@ -83,8 +88,8 @@ def _assign(snapshot: dict) -> list[Action]:
     """Manual mode (BZ9): the host names who answers; not a player who already answered (BZ4)."""
     done = _answered_seats(snapshot)
     return [Action(f"assign:{p['seat']}", f"Отвечает {_name(p)}", "/sg/assign", (p["seat"],), SEAT, p["seat"],
-                   shortcut=str(p["seat"]))
-            for p in _in_play(snapshot) if p["seat"] not in done]
+                   shortcut=str(p["seat"]), enabled=p["seat"] not in done)
+            for p in _in_play(snapshot)]
 
 
 def _auction(snapshot: dict) -> list[Action]:
@@ -117,14 +122,15 @@ def _final(snapshot: dict, phase: str) -> list[Action]:
         stakes_in = set(final.get("stakes_in") or [])
         actions = []
         for p in players:
-            if p["seat"] not in stakes_in:
-                # FN2 starts at 1, FN3 at 0; a score at or below 0 can only stake 0.
-                low = 0 if final.get("kind") == "super_question" or int(p.get("score") or 0) <= 0 else 1
-                actions.append(Action(f"stake:{p['seat']}", f"Ставка {_name(p)}", "/sg/final/stake", (p["seat"],),
-                                      SEAT, p["seat"], amount="stake", low=low,
-                                      high=max(int(p.get("score") or 0), low), who=_name(p)))
-        if eligible and eligible <= stakes_in:
-            actions.append(Action("final_start", "Старт (вопрос прочитан)", "/sg/final/start", shortcut="space"))
+            # FN2 starts at 1, FN3 at 0; a score at or below 0 can only stake 0. A stake that is in keeps its
+            # slot, disabled (FN4: the amount is never shown).
+            low = 0 if final.get("kind") == "super_question" or int(p.get("score") or 0) <= 0 else 1
+            done = p["seat"] in stakes_in
+            actions.append(Action(f"stake:{p['seat']}", f"Ставка {_name(p)}" + (" ✓" if done else ""),
+                                  "/sg/final/stake", (p["seat"],), SEAT, p["seat"], amount="stake", low=low,
+                                  high=max(int(p.get("score") or 0), low), who=_name(p), enabled=not done))
+        actions.append(Action("final_start", "Старт (вопрос прочитан)", "/sg/final/start", shortcut="space",
+                              enabled=bool(eligible) and eligible <= stakes_in))
         return actions
     if phase == "final_answer":
         # FN2: the answers are being written; verdicts come after writing ends (by the clock or by the host).
@@ -134,14 +140,12 @@ def _final(snapshot: dict, phase: str) -> list[Action]:
     actions = []
     for p in players:
         seat = p["seat"]
-        if seat not in judged:
-            actions.append(Action(f"final_right:{seat}", f"{_name(p)}: верно", "/sg/final/judge", (seat, "right"),
-                                  SEAT, seat))
-            actions.append(Action(f"final_wrong:{seat}", f"{_name(p)}: неверно", "/sg/final/judge", (seat, "wrong"),
-                                  SEAT, seat))
-        elif seat not in revealed:
-            actions.append(Action(f"final_reveal:{seat}", f"Открыть {_name(p)}", "/sg/final/reveal", (seat,), SEAT,
-                                  seat))
+        actions.append(Action(f"final_right:{seat}", f"{_name(p)}: верно", "/sg/final/judge", (seat, "right"),
+                              SEAT, seat, enabled=seat not in judged))
+        actions.append(Action(f"final_wrong:{seat}", f"{_name(p)}: неверно", "/sg/final/judge", (seat, "wrong"),
+                              SEAT, seat, enabled=seat not in judged))
+        actions.append(Action(f"final_reveal:{seat}", f"Открыть {_name(p)}", "/sg/final/reveal", (seat,), SEAT,
+                              seat, enabled=seat in judged and seat not in revealed))
     return actions
 
 
@@ -161,6 +165,15 @@ def _rejudge(snapshot: dict) -> list[Action]:
     return actions
 
 
+def _waive(snapshot: dict) -> list[Action]:
+    """AU1 Decision: the host confirms the round goes without its auction (engines that report the count)."""
+    round_ = snapshot.get("round") or {}
+    if "auctions_missing" not in round_:
+        return []
+    return [Action("waive", "Без аукциона", "/sg/auction/waive", group=TOOLS,
+                   enabled=bool(round_.get("auctions_missing")) and not round_.get("auction_waived"))]
+
+
 def _tools(snapshot: dict, phase: str) -> list[Action]:
     actions = [] if phase in ("setup", "game_over") else [
         Action(f"adjust:{p['seat']}", f"± {_name(p)}", "/sg/score/adjust", (p["seat"],), TOOLS, p["seat"],
@@ -175,6 +188,33 @@ def _tools(snapshot: dict, phase: str) -> list[Action]:
         else:
             actions.append(Action("pause", "Пауза", "/sg/pause", group=TOOLS, shortcut="p"))
     return actions
+
+
+QUESTION_PHASES = ("reading", "buzz_window", "answering", "after_wrong", "auction_answer")
+
+
+def _disabled(action: Action) -> Action:
+    from dataclasses import replace
+    return replace(action, enabled=False)
+
+
+def _question_slots(snapshot: dict, phase: str) -> list[Action]:
+    """The same slots from the opening of a question to its verdict, each enabled when it applies."""
+    question = snapshot.get("question") or {}
+    reading = phase == "reading" or (phase == "auction_answer" and bool(question.get("reading")))
+    judging = phase in ("answering", "auction_answer")
+    slots = [Action("judge_right", "Верно", "/sg/judge/right", shortcut="r", enabled=judging),
+             Action("judge_wrong", "Неверно", "/sg/judge/wrong", shortcut="w", enabled=judging),
+             Action("reading_done", "Вопрос прочитан", "/sg/reading/done", shortcut="space", enabled=reading),
+             Action("time", "Время", "/sg/time", shortcut="t",
+                    enabled=phase in ("reading", "buzz_window", "after_wrong")),
+             Action("resume", "Продолжить (кнопки)", "/sg/resume", shortcut="space", enabled=phase == "after_wrong"),
+             Action("extend", "+3 с", "/sg/answer/extend", (3.0,), shortcut="e",     # BZ5
+                    enabled=phase == "answering" and question.get("deadline") is not None)]
+    if "clarify" in question:   # BZ10 «Уточните» (engines that know it): the answer time starts again
+        slots.append(Action("clarify", "Уточните", "/sg/answer/clarify", shortcut="u",
+                            enabled=phase == "answering" and question.get("deadline") is not None))
+    return slots
 
 
 def allowed_actions(snapshot: dict | None) -> list[Action]:
@@ -194,41 +234,27 @@ def allowed_actions(snapshot: dict | None) -> list[Action]:
     if phase == "setup":
         flow.append(Action("start", "Начать игру", "/sg/game/start", shortcut="return"))
     elif phase in ("round_intro", "choosing") and choice:
-        if snapshot.get("chooser") is not None:   # G5: nobody may select before the host names the chooser
-            flow += _grid(snapshot)
-        flow += [Action(f"chooser:{p['seat']}", f"Выбирает {_name(p)}", "/sg/chooser", (p["seat"],), SEAT, p["seat"])
-                 for p in _in_play(snapshot) if p["seat"] != snapshot.get("chooser")]
+        # G5: nobody may select before the host names the chooser; the board stays in its place, disabled
+        flow += [a if snapshot.get("chooser") is not None else _disabled(a) for a in _grid(snapshot)]
+        flow += [Action(f"chooser:{p['seat']}", f"Выбирает {_name(p)}", "/sg/chooser", (p["seat"],), SEAT, p["seat"],
+                        enabled=p["seat"] != snapshot.get("chooser"))
+                 for p in _in_play(snapshot)]
+        flow += _waive(snapshot)
     elif phase in ("round_intro", "topic_intro"):
         flow.append(Action("next", "Дальше", "/sg/next", shortcut="n"))
-    elif phase == "reading":
-        flow.append(Action("reading_done", "Вопрос прочитан", "/sg/reading/done", shortcut="space"))
-        flow.append(Action("time", "Время", "/sg/time", shortcut="t"))
-        flow.append(Action("replace", "Заменить вопрос", "/sg/question/replace", group=TOOLS))
-        if manual:
-            flow += _assign(snapshot)
-    elif phase == "buzz_window":
-        flow.append(Action("time", "Время", "/sg/time", shortcut="t"))
-        flow.append(Action("replace", "Заменить вопрос", "/sg/question/replace", group=TOOLS))
-        if manual:
-            flow += _assign(snapshot)
-    elif phase in ("answering", "auction_answer"):
-        if phase == "auction_answer" and question.get("reading"):
-            flow.append(Action("reading_done", "Вопрос прочитан", "/sg/reading/done", shortcut="space"))
-        flow.append(Action("judge_right", "Верно", "/sg/judge/right", shortcut="r"))
-        flow.append(Action("judge_wrong", "Неверно", "/sg/judge/wrong", shortcut="w"))
-        if phase == "answering" and question.get("deadline") is not None:
-            flow.append(Action("extend", "+3 с", "/sg/answer/extend", (3.0,), shortcut="e"))   # BZ5
-    elif phase == "after_wrong":
-        flow.append(Action("resume", "Продолжить (кнопки)", "/sg/resume", shortcut="space"))
-        flow.append(Action("time", "Время", "/sg/time", shortcut="t"))
-        if manual:
-            flow += _assign(snapshot)
+    elif phase in QUESTION_PHASES:
+        flow += _question_slots(snapshot, phase)
+        flow.append(Action("replace", "Заменить вопрос", "/sg/question/replace", group=TOOLS,
+                           enabled=phase in ("reading", "buzz_window")))
+        if manual and phase != "auction_answer":
+            flow += [a if phase != "answering" else _disabled(a) for a in _assign(snapshot)]
     elif phase == "reveal":
         if choice and not _board_empty(snapshot):
             flow += _grid(snapshot)
         else:
             flow.append(Action("next", "Дальше", "/sg/next", shortcut="n"))
         flow += _rejudge(snapshot)
+        flow += _waive(snapshot)
         flow.append(Action("replace", "Заменить вопрос", "/sg/question/replace", group=TOOLS))
     elif phase == "auction":
         flow += _auction(snapshot)
@@ -240,4 +266,10 @@ def allowed_actions(snapshot: dict | None) -> list[Action]:
 
 
 def find(actions: list[Action], key: str) -> Action | None:
+    """The action `key` if it is offered now (enabled); a disabled slot is not an offer."""
+    return next((a for a in actions if a.key == key and a.enabled), None)
+
+
+def slot(actions: list[Action], key: str) -> Action | None:
+    """The action `key` whether enabled or not (its place on the screen)."""
     return next((a for a in actions if a.key == key), None)

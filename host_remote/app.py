@@ -92,6 +92,11 @@ class RemoteApp:
             elif event.kind == "ack" and self.control is not None:
                 self.control.last_ack, self.control.last_ack_ok = describe_ack(event.value), event.value.ok
                 self.control.setup.on_ack(event.value)
+                if event.value.ok:
+                    args = next((a for addr, a, i in reversed(self.sent) if i == event.value.id), None)
+                    if args is not None:
+                        self.control.undo.accepted(event.value.address, args)
+                        self.control._layout()   # relabel «Отменить»
             elif event.kind == "catalog" and self.control is not None:
                 self.control.setup.on_catalog(event.value)
             elif event.kind == "error" and self.control is not None:
@@ -109,7 +114,9 @@ class RemoteApp:
             while outbox:
                 address, args = outbox.pop(0)
                 try:
-                    self.control.setup.sent(address, args, client.send(address, *args))
+                    command_id = client.send(address, *args)
+                    self.sent.append((address, args, command_id))
+                    self.control.setup.sent(address, args, command_id)
                 except ValueError as error:
                     self.control.setup.message, self.control.setup.message_bad = str(error), True
             self.control.connection = client.state

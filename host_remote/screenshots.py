@@ -43,6 +43,58 @@ def render_connect(message: str = "") -> pygame.Surface:
     return surface
 
 
+LONG_NAMES = ("Вера Смирнова-Оболенская", "Анна-Мария Константинопольская-Тер-Оганесян",
+              ("Александр Александрович Преображенский-Верхнеднепровский " * 2)[:80])
+
+
+def setup_scenes():
+    """(name, surface) for the set-up screens, from the catalogue the board builds for the sample pack's folder."""
+    import json
+    import tempfile
+
+    from .setup_model import parse_catalog
+    from scoreboard.setup_catalog import Catalog   # the board's side, as the board would answer
+    from .demo_game import SAMPLE_PACK
+    with tempfile.TemporaryDirectory() as folder:
+        broken = Path(folder) / "Кубок осени (черновик).toml"
+        broken.write_text("[pack]\ntitle = 'Черновик'\n[[rounds]]\nname = 'Синий'\n", encoding="utf-8")
+        catalog = Catalog({"packs": {"dirs": [str(SAMPLE_PACK.parent), folder, "packs-missing"]}}).build()
+    catalog["next_game"] = {"game": "1/9-2", "regulation": "novosibirsk-2007", "stage": "1/9",
+                            "seats": [{"seat": i + 1, "name": n} for i, n in enumerate(LONG_NAMES)], "topics": []}
+    catalog = parse_catalog(json.dumps(catalog, ensure_ascii=False))
+    snapshot = {"phase": "setup", "regulation": "novosibirsk-2007", "stage": "1/9", "rev": 3,
+                "players": [{"seat": i + 1, "name": n, "score": 0} for i, n in enumerate(LONG_NAMES)]}
+
+    def shot(tab: str, keyboard: bool = False, pack: str | None = None, tap: str | None = None):
+        screen = ControlScreen("192.168.1.20:9000")
+        screen.connection = "connected"
+        screen.set_state(snapshot, 3)
+        screen.setup.on_catalog(catalog)
+        screen.setup.tab = tab
+        screen.setup.outbox.clear()
+        if pack:
+            screen.setup.viewed = screen.setup.draft.pack = screen.setup.loaded = pack
+        if keyboard:
+            screen.setup._tap("name", 1)
+            screen.setup.keyboard.value = LONG_NAMES[0]
+            screen.setup.keyboard.shift = False
+            screen.setup.keyboard._layout()
+        if tap is not None:
+            screen.setup._tap("pack", tap)   # a pack that does not load: refused on the remote, its errors shown
+        surface = pygame.Surface((1024, 600))
+        screen.draw(surface)
+        return surface
+
+    sample = str(SAMPLE_PACK)
+    yield "setup-game", shot("game")
+    yield "setup-players", shot("players")
+    yield "setup-keyboard", shot("players", keyboard=True)
+    yield "setup-pack", shot("pack", pack=sample)
+    yield "setup-pack-refused", shot("pack", tap=next(p["path"] for p in catalog["packs"] if not p["ok"]))
+    yield "setup-start", shot("start", pack=sample)
+    yield "setup-no-pack", shot("start")
+
+
 def main(argv: list[str] | None = None) -> int:
     from .demo_game import scenes, sequential_scenes   # needs the board's engine (scoreboard.session)
     argv = sys.argv[1:] if argv is None else argv
@@ -53,6 +105,9 @@ def main(argv: list[str] | None = None) -> int:
     pygame.font.init()
     pygame.display.set_mode((1024, 600))
     pygame.image.save(render_connect(), str(out / "remote-connect.png"))
+    for name, surface in setup_scenes():
+        pygame.image.save(surface, str(out / f"remote-{name}.png"))
+        print(out / f"remote-{name}.png")
     for name, snapshot, question, extra in [*scenes(), *sequential_scenes()]:
         pygame.image.save(render_control(snapshot, question, **extra), str(out / f"remote-{name}.png"))
         print(out / f"remote-{name}.png")

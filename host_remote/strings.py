@@ -103,6 +103,25 @@ REFUSALS_RU = [
 ]
 
 
+# The board's catalogue problems (the pack folders), in Russian.
+BOARD_RU = [
+    (r"(.+): no such folder", r"папки \1 нет"),
+    (r"(.+): not a folder", r"\1 — не папка"),
+    (r"(.+): cannot read \((.*)\)", r"\1 не читается (\2)"),
+    (r"(\d+) pack files; only the first (\d+) are listed", r"файлов пакетов \1, показаны первые \2"),
+]
+
+
+def board_words(text: str) -> str:
+    """A problem the board reported about its own files, in the current language (as said when not known)."""
+    if _current[0] == "en":
+        return text
+    for pattern, phrase in BOARD_RU:
+        if re.fullmatch(pattern, text, flags=re.S):
+            return re.sub(pattern, phrase, text, count=1, flags=re.S)
+    return text
+
+
 def set_language(lang: str) -> None:
     if lang not in LANGUAGES:
         raise ValueError(f"language {lang!r}: one of {', '.join(LANGUAGES)}")

@@ -22,6 +22,7 @@ from .. import actions as act
 from . import widgets as w
 from .numpad import Numpad
 from .setup_screen import SetupScreen
+from ..undo_label import UndoLog
 
 PHASE_LABELS = {
     "setup": "Подготовка", "round_intro": "Темы раунда", "choosing": "Выбор вопроса", "topic_intro": "Тема",
@@ -58,6 +59,7 @@ class ControlScreen:
         self.actions: list[act.Action] = []
         self._pressed: tuple[str, float] | None = None   # (action key, when): a brief flash under the thumb
         self.setup = SetupScreen()
+        self.undo = UndoLog()
 
     @property
     def in_setup(self) -> bool:
@@ -112,7 +114,7 @@ class ControlScreen:
         name = pygame.key.name(event.key)
         if event.key == pygame.K_z and event.mod & pygame.KMOD_CTRL:
             name = "backspace"   # Ctrl+Z is undo, like everywhere else
-        candidates = [a for a in self.actions if a.shortcut == name]
+        candidates = [a for a in self.actions if a.shortcut == name and a.enabled]
         if len(candidates) > 1:
             return None   # ambiguous (e.g. a digit with several seats): the host taps instead
         if candidates:
@@ -126,7 +128,7 @@ class ControlScreen:
         flow = [a for a in self.actions if a.group == act.FLOW]
         seat = [a for a in self.actions if a.group == act.SEAT]
         tools = [a for a in self.actions if a.group == act.TOOLS]
-        y = RIGHT.top + (34 if self._phase_info() else 0)
+        y = RIGHT.top + 34   # the phase line's place is kept even when it is empty: nothing below it moves
         if grid:
             y = self._layout_grid(grid, y)
         if flow:
@@ -196,7 +198,11 @@ class ControlScreen:
 
     def _add(self, rect, action: act.Action, kind: str) -> None:
         hint = HINTS.get(action.shortcut, action.shortcut) if action.shortcut and action.group != act.GRID else ""
-        self.buttons.append(w.Button(rect, action.label, kind, action, True, hint))
+        label, sub = action.label, ""
+        if action.key == "undo":
+            label, sub = self.undo.parts(self.snapshot) or (label, "")
+            hint = "" if sub else hint
+        self.buttons.append(w.Button(rect, label, kind, action, action.enabled, hint, sub))
 
     # ---- drawing -------------------------------------------------------------------------------------------------
     def draw(self, surface) -> None:
@@ -207,8 +213,8 @@ class ControlScreen:
             return
         info = self._phase_info()
         if info:
-            size = w.fit_text(info, 22, RIGHT.width)
-            surface.blit(w.text(info, size, w.ACCENT), (RIGHT.left, RIGHT.top + 2))
+            shown, size = w.fit_line(info, 22, RIGHT.width)
+            w.put(surface, w.text(shown, size, w.ACCENT), (RIGHT.left, RIGHT.top + 2), RIGHT, shown)
         self._draw_question(surface)
         self._draw_scores(surface)
         self._draw_grid_labels(surface)
@@ -246,14 +252,18 @@ class ControlScreen:
         ack = self.last_ack + (f"  (ждут: {self.pending})" if self.pending else "")
         if ack:
             tint = w.STATE_COLOURS["connected"] if self.last_ack_ok else w.STATE_COLOURS["lost"]
-            size = w.fit_text(ack, 16, 330)
-            label = w.text(ack, size, tint)
+            shown, size = w.fit_line(ack, 16, 330, minimum=12)
+            label = w.text(shown, size, tint)
             surface.blit(label, label.get_rect(midright=(bar.right - 12, 22)))
 
     def _countdown(self) -> str:
         snap = self.snapshot or {}
         question = snap.get("question") or {}
         deadline = question.get("deadline")
+        if snap.get("phase") == "final_answer":   # FN2's 30 s, FN3's 20 s of writing
+            deadline = (snap.get("final") or {}).get("deadline")
+            if deadline is None:
+                return ""
         if snap.get("time") is None:
             return ""
         now = snap.get("paused_at") if snap.get("paused") else snap["time"] + (time.monotonic() - self.received_at)
@@ -280,15 +290,18 @@ class ControlScreen:
             if meta.get("kind") == "auction":
                 heading += " · аукцион"
         elif snap.get("final"):
-            heading = f"Финал · {snap['final'].get('topic') or ''}"
+            kind = "Супервопрос" if snap["final"].get("kind") == "super_question" else "Финал"
+            heading = f"{kind} · {snap['final'].get('topic') or ''}".rstrip(" ·")
         elif snap.get("phase") == "topic_intro":
             index = (snap.get("round") or {}).get("topic")
             if isinstance(index, int) and 0 < index <= len(topics):
                 heading = f"Тема: {topics[index - 1].get('name', index)}"
         y = inner.top
         if heading:
-            surface.blit(w.text(heading, 20, w.ACCENT), (inner.left, y))
             countdown = self._countdown()
+            room = inner.width - (90 if countdown else 0)
+            shown, size = w.fit_line(heading, 20, room)
+            w.put(surface, w.text(shown, size, w.ACCENT), (inner.left, y), pygame.Rect(inner.left, y, room, 30), shown)
             if countdown:
                 label = w.text(countdown, 20, w.TEXT)
                 surface.blit(label, (inner.right - label.get_width(), y))
@@ -335,8 +348,9 @@ class ControlScreen:
             marks += "✗ " if player.get("answered") and not answering else ""   # BZ4: has had their answer
             locked = player.get("locked_until")
             name = f"{seat}. {marks}{player.get('name') or ''}" + ("  ⛔" if locked else "")
-            size = w.fit_text(name, 20, area.width - 120)
-            surface.blit(w.text(name, size), (row.left + 10, row.centery - w.font(size).get_linesize() // 2))
+            box = pygame.Rect(row.left + 10, row.top, area.width - 120, row.height)
+            shown, size = w.fit_line(name, 20, box.width)
+            w.put(surface, w.text(shown, size), (box.left, row.centery - w.font(size).get_linesize() // 2), box, shown)
             score = w.text(str(player.get("score", 0)), 24, w.ACCENT)
             surface.blit(score, score.get_rect(midright=(row.right - 12, row.centery)))
 
@@ -349,6 +363,6 @@ class ControlScreen:
             rect = rects.get(t)
             if rect is None:
                 continue
-            label = str(topic.get("name") or t)
-            size = w.fit_text(label, 18, 124)
-            surface.blit(w.text(label, size), (RIGHT.left, rect.centery - w.font(size).get_linesize() // 2))
+            label, size = w.fit_line(str(topic.get("name") or t), 18, 124, minimum=12)
+            box = pygame.Rect(RIGHT.left, rect.top, 124, rect.height)
+            w.put(surface, w.text(label, size), (RIGHT.left, rect.centery - w.font(size).get_linesize() // 2), box, label)

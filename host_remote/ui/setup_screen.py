@@ -10,7 +10,7 @@ from __future__ import annotations
 import pygame
 
 from ..setup_model import Draft, topic_count
-from ..strings import refusal, t
+from ..strings import board_words, refusal, t
 from . import widgets as w
 from .keyboard import Keyboard
 
@@ -36,6 +36,7 @@ class SetupScreen:
         self.inflight: tuple[str, tuple, int | None] | None = None
         self.buttons: list[w.Button] = []
         self.asked = False
+        self.page = 0                           # of the pack list
 
     # ---- inputs ------------------------------------------------------------------------------------------
     def set_state(self, snapshot: dict) -> None:
@@ -54,7 +55,7 @@ class SetupScreen:
             self.message = ""
         problems = catalog.get("problems") or []
         if problems:
-            self.message, self.message_bad = t("setup.folder", problem=problems[0]), True
+            self.message, self.message_bad = t("setup.folder", problem=board_words(problems[0])), True
 
     def sent(self, address: str, args: tuple, command_id: int) -> None:
         if self.inflight is not None and self.inflight[:2] == (address, args) and self.inflight[2] is None:
@@ -121,6 +122,8 @@ class SetupScreen:
         d = self.draft
         if kind == "tab":
             self.tab = value
+        elif kind == "page":
+            self.page = max(0, self.page + value)
         elif kind == "refresh":
             self.outbox.append(("/sg/setup/catalog", ()))
         elif kind == "regulation":
@@ -221,8 +224,17 @@ class SetupScreen:
         packs = self.catalog["packs"]
         needs = self.draft.stage_rounds(self.catalog)
         items = [(t("setup.no_pack"), None, True)] + [
-            (p.get("title") or p.get("file") or p["path"], p["path"], True) for p in packs]
-        self._column(add, 10, 420, items, self.draft.pack, "pack", busy, top=BODY.top + 10)
+            (("✗ " if not p.get("ok") else "⚠ " if p["warnings"] else "") + (p.get("title") or p.get("file") or
+                                                                              p["path"]), p["path"], True)
+            for p in packs]
+        pages = max(1, -(-len(items) // (PAGE_ROWS - 1)))
+        self.page = min(self.page, pages - 1)
+        shown = items[self.page * (PAGE_ROWS - 1):(self.page + 1) * (PAGE_ROWS - 1)]
+        self._column(add, 10, 420, shown, self.draft.pack, "pack", busy, top=BODY.top + 10)
+        # paging keeps its two slots whether or not there is another page (a button never moves)
+        bottom = BODY.top + 10 + (PAGE_ROWS - 1) * 62
+        add(w.Button(pygame.Rect(10, bottom, 206, 56), "◀", "tools", ("page", -1), self.page > 0))
+        add(w.Button(pygame.Rect(224, bottom, 206, 56), "▶", "tools", ("page", 1), self.page < pages - 1))
         needed = self.draft.choices_needed(self.catalog)
         pack = self.draft.find_pack(self.catalog)
         if pack is None or not needed:
@@ -250,7 +262,7 @@ class SetupScreen:
     def draw(self, surface) -> None:
         if self.keyboard is not None:
             self.keyboard.draw(surface)
-            self._draw_message(surface, pygame.Rect(10, 44 + 4, 700, 20))
+            self._draw_message(surface, pygame.Rect(300, 62, 560, 40))
             return
         self._layout()
         for button in self.buttons:
@@ -301,8 +313,8 @@ class SetupScreen:
         for r in rounds[:3]:
             topics = r["topics"] if isinstance(r["topics"], list) else []
             lines.append(f"{r.get('name', '')}: {', '.join(topics)}")
-        if viewed["errors"]:
-            lines.append(t("setup.pack.errors", first=viewed["errors"][0]))
+        for error in viewed["errors"][:3]:
+            lines.append(t("setup.pack.errors", first=error))
         if viewed["warnings"]:
             lines.append(t("setup.pack.warnings", count=len(viewed["warnings"])) + ": " + viewed["warnings"][0])
         if self.loaded == viewed["path"]:

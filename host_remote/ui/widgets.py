@@ -30,6 +30,18 @@ _FONT_FILES = (Path(__file__).resolve().parents[2] / "assets" / "fonts" / "DejaV
                Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"))
 _fonts: dict[int, pygame.font.Font] = {}
 _text_cache: dict[tuple, pygame.Surface] = {}
+# When a list, every text drawn through `put` records (its rect, the rect it must stay in, the text): the long-name
+# tests read it to check that no text leaves its place (issue 9 item 4).
+TRACE: list | None = None
+
+
+def put(surface, label: pygame.Surface, pos, box: pygame.Rect, value: str = "") -> pygame.Rect:
+    """Blit a rendered text at `pos` (a point or a rect to centre in) and note it against the box it belongs in."""
+    rect = label.get_rect(center=pos.center) if isinstance(pos, pygame.Rect) else label.get_rect(topleft=pos)
+    surface.blit(label, rect)
+    if TRACE is not None:
+        TRACE.append((rect, pygame.Rect(box), value))
+    return rect
 
 
 def font(size: int) -> pygame.font.Font:
@@ -93,7 +105,7 @@ def draw_text_block(surface, value: str, size: int, rect: pygame.Rect, colour=TE
     for line in lines:
         if y + font(size).get_linesize() > rect.bottom:
             break
-        surface.blit(text(line, size, colour), (rect.left, y))
+        put(surface, text(line, size, colour), (rect.left, y), rect, line)
         y += font(size).get_linesize()
     return y
 
@@ -128,15 +140,25 @@ class Button:
     payload: object = None
     enabled: bool = True
     hint: str = ""          # the keyboard shortcut, shown small in a corner
+    sub: str = ""           # a second, smaller line (what «Отменить» undoes: whose, how much)
 
     def draw(self, surface, pressed: bool = False) -> None:
         colour = KIND_COLOURS.get(self.kind if self.enabled else "disabled", KIND_COLOURS["flow"])
         if pressed:
             colour = tuple(min(255, c + 50) for c in colour)
         pygame.draw.rect(surface, colour, self.rect, border_radius=10)
-        shown, size = fit_line(self.label, 24 if self.rect.height >= 56 else 18, self.rect.width - 12)
-        label = text(shown, size, TEXT if self.enabled else DIM)
-        surface.blit(label, label.get_rect(center=self.rect.center))
+        if self.sub:   # two lines: what (top), whose and how much (below, the name cut first)
+            top, bottom = self.rect.copy(), self.rect.copy()
+            top.height = bottom.height = self.rect.height // 2
+            bottom.top = top.bottom
+            shown, size = fit_line(self.label, 16, self.rect.width - 10, minimum=12)
+            put(surface, text(shown, size, TEXT if self.enabled else DIM), top.move(0, 3), self.rect, shown)
+            shown, size = fit_line(self.sub, 14, self.rect.width - 10, minimum=11)
+            put(surface, text(shown, size, ACCENT if self.enabled else DIM), bottom.move(0, -3), self.rect, shown)
+        else:
+            shown, size = fit_line(self.label, 24 if self.rect.height >= 56 else 18, self.rect.width - 12)
+            label = text(shown, size, TEXT if self.enabled else DIM)
+            put(surface, label, self.rect, self.rect, shown)
         if self.hint:
             hint = text(self.hint, 12, DIM)
             surface.blit(hint, (self.rect.right - hint.get_width() - 6, self.rect.bottom - hint.get_height() - 3))

@@ -30,7 +30,7 @@ class EngineGame:
         """Try every action the remote offers now on a copy of the session; return those the engine refuses."""
         refused = []
         for action in allowed_actions(self.snapshot):
-            if action.key in ALWAYS_OFFERED:
+            if action.key in ALWAYS_OFFERED or not action.enabled:   # a disabled slot is not offered
                 continue
             if action.amount is None:
                 address, args = action.command()

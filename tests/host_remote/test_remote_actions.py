@@ -7,7 +7,8 @@ from remote_snapshots import base, question, with_players
 
 
 def keys(snapshot):
-    return {a.key for a in allowed_actions(snapshot)}
+    """What is offered now: the enabled slots (a disabled one keeps its place but is no offer)."""
+    return {a.key for a in allowed_actions(snapshot) if a.enabled}
 
 
 def test_no_snapshot_or_unknown_phase_offers_nothing():

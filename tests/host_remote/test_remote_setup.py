@@ -206,3 +206,30 @@ def test_g5_p3_set_up_from_the_remote_over_udp(tmp_path):
     finally:
         app.close()
         board.stop()
+
+
+def test_g3_run_flags_check_everything_before_a_window_opens(tmp_path):
+    """GIVEN `scoreboard run`'s set-up flags
+    WHEN the names, pack and topics are good / a name is too long / the pack cannot fill america's final (G3) /
+    a topic does not exist
+    THEN the good set becomes the game's opening commands; each bad one is refused naming the flag and the reason."""
+    from scoreboard.run_setup import commands_from_args
+    good, problems = commands_from_args("novosibirsk-2007", "1/9", f"{LONG};Борис;Анна", str(SAMPLE), "1.1;1.2;1.3;1.4;2.1;2.2;2.3;2.4")
+    assert problems == [] and good[0] == ("/sg/game/new", ("novosibirsk-2007", "1/9", 3))
+    assert good[1] == ("/sg/player/name", (1, LONG)) and good[-1][0] == "/sg/pack/load"
+    _, problems = commands_from_args("novosibirsk-2007", "1/9", "А;" + "б" * 81 + ";В", None, None)
+    assert problems and problems[0].startswith("--players: name 2") and "81" in problems[0]
+    _, problems = commands_from_args("america-2005", "final", "А;Б;В", str(SAMPLE), None)
+    assert problems and problems[0].startswith("--pack/--topics") and "G3" in problems[0]
+    _, problems = commands_from_args("novosibirsk-2007", "1/9", None, str(SAMPLE), "Нет такой")
+    assert problems and "Нет такой" in problems[0]
+
+
+def test_run_with_a_bad_name_exits_before_opening_a_window(tmp_path):
+    """GIVEN `scoreboard run --players` with an empty name WHEN run THEN it exits 2 saying which name, no board."""
+    import subprocess
+    import sys
+    result = subprocess.run([sys.executable, "-m", "scoreboard", "run", "--players", "Вера;;Анна"],
+                            capture_output=True, text=True, timeout=60, cwd=ROOT,
+                            env={**os.environ, "SDL_VIDEODRIVER": "dummy"})
+    assert result.returncode == 2 and "--players: name 2 is empty" in result.stderr
