@@ -185,8 +185,13 @@ def main(argv: list[str] | None = None) -> int:
     if host and args.passcode:
         app.connect(host, port, args.passcode)
     clock = pygame.time.Clock()
+    from .drive import from_environment
+    driver = from_environment()   # the end-to-end test's hook; None in normal use
     try:
         while True:
+            if driver is not None:
+                for event in driver.events(app, window.get_size()):
+                    pygame.event.post(event)
             for event in pygame.event.get():
                 if event.type == pygame.QUIT:
                     return 0
@@ -201,6 +206,8 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 pygame.transform.smoothscale(canvas, window.get_size(), window)
             pygame.display.flip()
+            if driver is not None:
+                driver.report(app)
             clock.tick(30)   # a remote needs no more; it leaves the tablet's battery alone
     except KeyboardInterrupt:
         return 130
