@@ -204,4 +204,9 @@ def _bench(args) -> int:
     return bench_links(args)
 
 
-BENCHES = {"links": _bench}
+def _bench_web(args) -> int:
+    from scoreboard.links.bench_web import bench
+    return bench(args)
+
+
+BENCHES = {"links": _bench, "remote-web": _bench_web}
