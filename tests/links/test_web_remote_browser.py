@@ -122,8 +122,11 @@ def browser(size, tmp_path):
 
 
 class Page:
-    def __init__(self, driver, journal: Path, shots: Path | None):
-        self.d, self.journal, self.shots = driver, journal, shots
+    """The page in Chromium; `commands()` lists what the board applied (its journal, or the loop's record)."""
+
+    def __init__(self, driver, journal, shots: Path | None):
+        self.d, self.shots = driver, shots
+        self.commands = journal if callable(journal) else (lambda: journal_commands(journal))
 
     def el(self, css):
         from selenium.webdriver.common.by import By
@@ -141,11 +144,11 @@ class Page:
     def tap(self, key, expect_address, phase_word=None, shot=None):
         """Tap the button `key` once it is enabled; THEN the journal gains `expect_address` and the page shows
         `phase_word`."""
-        before = len(journal_commands(self.journal))
+        before = len(self.commands())
         button = wait_for(lambda: self._enabled(key), 20, f"{key} enabled")
         self.d.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)   # clear of the sticky bar
         button.click()
-        wait_for(lambda: any(a == expect_address for a, _ in journal_commands(self.journal)[before:]), 20,
+        wait_for(lambda: any(a == expect_address for a, _ in self.commands()[before:]), 20,
                  f"{expect_address} in the journal")
         if phase_word is not None:
             wait_for(lambda: self.phase().startswith(phase_word), 20, f"phase {phase_word} (shows {self.phase()})")
