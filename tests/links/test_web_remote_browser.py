@@ -183,7 +183,7 @@ def press(osc_port: int, seat: int) -> None:
 def test_g6_au4_phone_sets_up_and_plays_right_wrong_undo_and_an_auction(board, tmp_path):
     """G5, G6, BZ2, AU1, AU4, AU6, undo: GIVEN the real board and the page in Chromium at a phone's size (390×844)
     WHEN the host connects, names seat 1, starts, names the chooser, plays a question right, one wrong, undoes the
-    wrong verdict, judges it right instead, then marks and plays an auction all-in
+    wrong verdict, judges it right instead, marks and plays an auction all-in, and puts the scores on the hall's screen
     THEN after every tap the board's journal holds that command once and the page shows the phase it led to,
     and nothing on the page is wider than the phone."""
     url, osc_port, journal = board
@@ -221,13 +221,17 @@ def test_g6_au4_phone_sets_up_and_plays_right_wrong_undo_and_an_auction(board, t
         page.tap("allin:1", "/sg/auction/allin", "ответ аукциона")
         page.tap("right", "/sg/judge/right", "ответ показан")
         assert page.el('[data-key="p:1"] .score').text == "40"
+        from selenium.webdriver.support.ui import Select
+        Select(page.el("#scene")).select_by_value("scores")
+        page.tap("show_scene", "/sg/screen")
+        assert ("/sg/screen", ("scores",)) in journal_commands(journal)
         assert page.fits()
     finally:
         driver.quit()
     played = [a for a, _ in journal_commands(journal) if a not in ("/sg/game/new", "/sg/button")]
     assert played == ["/sg/player/name", "/sg/game/start", "/sg/chooser", "/sg/select", "/sg/reading/done",
                       "/sg/judge/right", "/sg/select", "/sg/judge/wrong", "/sg/undo", "/sg/judge/right",
-                      "/sg/select", "/sg/auction/allin", "/sg/judge/right"], played
+                      "/sg/select", "/sg/auction/allin", "/sg/judge/right", "/sg/screen"], played
     selects = [args for a, args in journal_commands(journal) if a == "/sg/select"]
     assert selects[-1] == (2, 1, "auction")
 

@@ -172,6 +172,8 @@ const UI = (() => {
       act("mark_auction", markAuction ? T.auction_marked : T.mark_auction, null, [],
           ["round_intro", "choosing", "reveal"].includes(s.phase) && s.order !== "sequential", { local: true }),
       act("show_board", T.show_board, "/sg/screen", ["board"], during && s.screen !== "board"),
+      act("show_scene", `${T.screen}: ${T.screens[$("scene").value] || $("scene").value}`, "/sg/screen",
+          [$("scene").value], s.phase !== "setup" && s.screen !== $("scene").value),
     ];
   }
 
@@ -227,6 +229,8 @@ const UI = (() => {
   function draw() {
     document.documentElement.lang = lang;
     $("lang").textContent = T.lang;
+    $("scene-label").textContent = T.screen;
+    for (const o of $("scene").options) o.textContent = T.screens[o.value] || o.value;
     const online = Link.online();
     const conn = $("conn");
     conn.textContent = online ? T.online : T.offline;
@@ -283,6 +287,7 @@ const UI = (() => {
   function drawPlayers() {
     const q = state.question || {};
     const marks = new Map((q.answered || []).map((a) => [a.seat, a.verdict === "right" ? "✓" : "✗"]));
+    for (const r of ((state.final || {}).revealed || [])) marks.set(r.seat, r.verdict === "right" ? "✓" : "✗");
     sync($("players"), players().map((p) => ({ key: `p:${p.seat}`, p })), (item) => {
       const el = document.createElement("div");
       el.dataset.key = item.key;
@@ -318,7 +323,9 @@ const UI = (() => {
       $("q-head").textContent = T.no_question; $("q-text").textContent = ""; $("q-answer").textContent = "";
       $("q-more").textContent = ""; return;
     }
-    $("q-head").textContent = [q.topic_name, q.value].filter((x) => x != null && x !== "").join(" · ");
+    const auction = state.auction;
+    const stake = auction && state.phase === "auction" ? `${T.stake}: ${auction.stake}${auction.allin ? ` (${T.allin})` : ""}` : null;
+    $("q-head").textContent = [q.topic_name, q.value, stake].filter((x) => x != null && x !== "").join(" · ");
     $("q-text").textContent = q.text || q.topic_explanation || "";
     $("q-answer").textContent = q.answer ? `${T.answer}: ${q.answer}` : "";
     const more = [];
@@ -478,6 +485,10 @@ const UI = (() => {
       $("passcode-where").textContent = T.passcode_where; draw();
     });
     wireSetup();
+    for (const scene of ["scores", "chart", "logo", "winner", "bracket", "standings", "board"]) {
+      const o = document.createElement("option"); o.value = scene; o.textContent = T.screens[scene]; $("scene").append(o);
+    }
+    $("scene").addEventListener("change", draw);
     $("amount-ok").addEventListener("click", () => amountDone(true));
     $("amount-cancel").addEventListener("click", () => amountDone(false));
     $("amount-form").addEventListener("submit", (e) => { e.preventDefault(); amountDone(true); });
