@@ -160,7 +160,8 @@ def _rejudge(snapshot: dict) -> list[Action]:
         seat, verdict = answer.get("seat"), answer.get("verdict")
         if isinstance(seat, int) and verdict in ("right", "wrong"):
             other = "wrong" if verdict == "right" else "right"
-            label = f"{names.get(seat, seat)}: засчитать" if other == "right" else f"{names.get(seat, seat)}: снять"
+            # the verb first: a long name is cut at the end, never the verb
+            label = f"Засчитать: {names.get(seat, seat)}" if other == "right" else f"Снять: {names.get(seat, seat)}"
             actions.append(Action(f"rejudge:{seat}", label, "/sg/rejudge", (seat, other), SEAT, seat))
     return actions
 
@@ -236,6 +237,9 @@ def allowed_actions(snapshot: dict | None) -> list[Action]:
     elif phase in ("round_intro", "choosing") and choice:
         # G5: nobody may select before the host names the chooser; the board stays in its place, disabled
         flow += [a if snapshot.get("chooser") is not None else _disabled(a) for a in _grid(snapshot)]
+        # The round's topics are announced first; «Показать табло» puts the board before the hall (→ choosing)
+        flow.append(Action("show_board", "Показать табло залу", "/sg/next", shortcut="n",
+                           enabled=phase == "round_intro"))
         flow += [Action(f"chooser:{p['seat']}", f"Выбирает {_name(p)}", "/sg/chooser", (p["seat"],), SEAT, p["seat"],
                         enabled=p["seat"] != snapshot.get("chooser"))
                  for p in _in_play(snapshot)]

@@ -179,14 +179,14 @@ def main(argv: list[str] | None = None) -> int:
     window = pygame.display.set_mode(size, flags)
     pygame.display.set_caption("Своя игра — пульт ведущего")
     pygame.key.start_text_input()
+    from .drive import from_environment
+    driver = from_environment()   # the end-to-end test's hook; None in normal use
     discovery = Discovery()
     discovery.start()
     app = RemoteApp(host, port, args.passcode, args.role, discovery)
     if host and args.passcode:
         app.connect(host, port, args.passcode)
     clock = pygame.time.Clock()
-    from .drive import from_environment
-    driver = from_environment()   # the end-to-end test's hook; None in normal use
     try:
         while True:
             if driver is not None:

@@ -37,19 +37,19 @@ def scenes():
         go("/sg/reading/done")
         go("/sg/button", seat)
         go("/sg/judge/right")
-    yield scene("choosing", last_ack="#9 /sg/judge/right ok")
+    yield scene("choosing", last_ack="верно: принято")
     go("/sg/select", 1, 2)
-    yield scene("reading", last_ack="#10 /sg/select ok")
+    yield scene("reading", last_ack="выбор вопроса: принято")
     go("/sg/reading/done")
     go("/sg/button", 3)
-    yield scene("answering", last_ack="#11 /sg/reading/done ok")
+    yield scene("answering", last_ack="вопрос прочитан: принято")
     go("/sg/judge/wrong")
-    yield scene("after-wrong", connection="retrying", pending=1, last_ack="#12 /sg/judge/wrong ok")
+    yield scene("after-wrong", connection="retrying", pending=1, last_ack="неверно: принято")
     go("/sg/resume")
     go("/sg/button", 1)
     go("/sg/judge/right")
-    yield scene("reveal", last_ack="#15 /sg/judge/right ok")
-    yield scene("correction", pad_key="adjust:3", last_ack="#15 /sg/judge/right ok")
+    yield scene("reveal", last_ack="верно: принято")
+    yield scene("correction", pad_key="adjust:3", last_ack="верно: принято")
     # An auction: give everyone something to bid with first.
     for seat in (1, 2, 3):
         go("/sg/score/adjust", seat, 100, "пример")
@@ -57,9 +57,9 @@ def scenes():
     go("/sg/select", *auction_cell) if auction_cell else go("/sg/select", 3, 3, "auction")
     if session.snapshot()["phase"] == "auction":
         turn = session.snapshot()["auction"]["turn"]
-        yield scene("auction", pad_key=f"bid:{turn}", last_ack="#19 /sg/select ok")
+        yield scene("auction", pad_key=f"bid:{turn}", last_ack="выбор вопроса: принято")
     yield scene("lost", connection="lost", pending=2, ack_ok=False,
-                last_ack="#20 /sg/auction/bid: исход неизвестен, проверьте табло")
+                last_ack="ставка: исход неизвестен, проверьте табло")
     # Play out both rounds quickly (time runs out on every question) to reach the final round.
     while session.snapshot()["phase"] == "auction":
         go("/sg/auction/pass", session.snapshot()["auction"]["turn"])
@@ -72,14 +72,14 @@ def scenes():
         return
     eligible = session.snapshot()["final"]["eligible"]
     go("/sg/final/stake", eligible[0], 50)
-    yield scene("final-stakes", pad_key=f"stake:{eligible[1]}", last_ack="#61 /sg/final/stake ok")
+    yield scene("final-stakes", pad_key=f"stake:{eligible[1]}", last_ack="ставка в финале: принято")
     for seat in eligible[1:]:
         go("/sg/final/stake", seat, 40)
     go("/sg/final/start")
     go("/sg/next")
     go("/sg/final/judge", eligible[0], "right")
     go("/sg/final/reveal", eligible[0])
-    yield scene("final-reveal", last_ack="#66 /sg/final/reveal ok")
+    yield scene("final-reveal", last_ack="вскрытие: принято")
 
 
 def sequential_scenes():
@@ -101,11 +101,11 @@ def sequential_scenes():
         go("/sg/player/name", seat, name)
     go("/sg/game/start")
     go("/sg/next")
-    yield "sequential-topic", session.snapshot(), session.host_question(), {"last_ack": "#6 /sg/next ok"}
+    yield "sequential-topic", session.snapshot(), session.host_question(), {"last_ack": "дальше: принято"}
     go("/sg/next")
     go("/sg/reading/done")
     go("/sg/button", 3)
-    yield "sequential-answering", session.snapshot(), session.host_question(), {"last_ack": "#8 /sg/reading/done ok"}
+    yield "sequential-answering", session.snapshot(), session.host_question(), {"last_ack": "вопрос прочитан: принято"}
 
 
 def _clear_round(session, go):

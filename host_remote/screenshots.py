@@ -19,12 +19,15 @@ from .ui.control_screen import ControlScreen
 
 def render_control(snapshot: dict | None, question: dict | None, *, connection: str = "connected",
                    last_ack: str = "", ack_ok: bool = True, pending: int = 0, pad_key: str | None = None,
-                   board_label: str = "192.168.1.20:9000") -> pygame.Surface:
+                   board_label: str = "192.168.1.20:9000", undo: tuple | None = None) -> pygame.Surface:
     """The play screen for this state, as a surface (optionally with the numeric pad open for `pad_key`)."""
     screen = ControlScreen(board_label)
     screen.set_state(snapshot, int((snapshot or {}).get("rev", -1)))
     screen.question = question
     screen.connection, screen.last_ack, screen.last_ack_ok, screen.pending = connection, last_ack, ack_ok, pending
+    if undo is not None:   # what this remote sent last, for «Отменить: …»
+        screen.undo.accepted(*undo)
+        screen._layout()
     if pad_key is not None:
         action = next(a for a in screen.actions if a.key == pad_key)
         screen._trigger(action)
@@ -95,6 +98,35 @@ def setup_scenes():
     yield "setup-no-pack", shot("start")
 
 
+def long_name_scenes():
+    """(name, snapshot, question, options) of a game whose players have names of 24–80 characters."""
+    from scoreboard.engine.commands import make
+    from scoreboard.session import Session
+    from .demo_game import SAMPLE_PACK
+    session, clock = Session(), [0.0]
+
+    def go(address, *args):
+        clock[0] += 0.4
+        session.submit(make(clock[0], address, *args))
+
+    go("/sg/game/new", "novosibirsk-2007", "1/9", 3, 0)
+    go("/sg/pack/load", str(SAMPLE_PACK))
+    for seat, name in enumerate(LONG_NAMES, start=1):
+        go("/sg/player/name", seat, name)
+    go("/sg/game/start")
+    go("/sg/chooser", 1)
+    go("/sg/select", 1, 1)
+    go("/sg/reading/done")
+    go("/sg/button", 2)
+    go("/sg/judge/wrong")
+    go("/sg/resume")
+    go("/sg/button", 3)
+    yield "long-names-answering", session.snapshot(), session.host_question(), {"last_ack": "продолжение: принято"}
+    go("/sg/judge/right")
+    yield "long-names-reveal", session.snapshot(), session.host_question(), {
+        "last_ack": "верно: принято", "undo": ("/sg/judge/right", ())}
+
+
 def main(argv: list[str] | None = None) -> int:
     from .demo_game import scenes, sequential_scenes   # needs the board's engine (scoreboard.session)
     argv = sys.argv[1:] if argv is None else argv
@@ -108,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, surface in setup_scenes():
         pygame.image.save(surface, str(out / f"remote-{name}.png"))
         print(out / f"remote-{name}.png")
-    for name, snapshot, question, extra in [*scenes(), *sequential_scenes()]:
+    for name, snapshot, question, extra in [*scenes(), *sequential_scenes(), *long_name_scenes()]:
         pygame.image.save(render_control(snapshot, question, **extra), str(out / f"remote-{name}.png"))
         print(out / f"remote-{name}.png")
     return 0

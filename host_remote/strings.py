@@ -34,6 +34,8 @@ RU = {
     "setup.kb.space": "пробел", "setup.busy": "Отправляем: {what}…",
     "setup.ready": "Готово к старту: {reg} · {stage} · {seats} игрока",
     "setup.folder": "Папка пакетов: {problem}",
+    "connect.passcode_hint": "Пароль — на экране ведущего на табло (рядом с адресом) или в конфиге табло: "
+                             "[osc] passcode в config/scoreboard.toml.",
     # status line
     "ack.ok": "{what}: принято", "ack.refused": "{what}: {reason}", "ack.unknown": "{what}: исход неизвестен, "
               "проверьте табло", "ack.waiting": "ждут ответа: {n}",
@@ -61,6 +63,8 @@ EN = {
     "setup.kb.space": "space", "setup.busy": "Sending: {what}…",
     "setup.ready": "Ready: {reg} · {stage} · {seats} players",
     "setup.folder": "Pack folder: {problem}",
+    "connect.passcode_hint": "The passcode is on the board's host screen (beside its address) or in the board's "
+                             "config: [osc] passcode in config/scoreboard.toml.",
     "ack.ok": "{what}: done", "ack.refused": "{what}: {reason}", "ack.unknown": "{what}: outcome unknown, check "
               "the board", "ack.waiting": "waiting: {n}",
     "undo.label": "Undo", "undo.what": "Undo: {what}",

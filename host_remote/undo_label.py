@@ -60,11 +60,12 @@ class UndoLog:
             del self.done[:-50]
 
     def parts(self, snapshot: dict | None) -> tuple[str, str] | None:
-        """(«Отменить: верно», «Вера, +20») for the button's two lines; None when nothing is known."""
+        """(«Отменить: верно +20», «Вера») for the button's two lines; None when nothing is known."""
         if not self.done or not snapshot:
             return None
         what, name, points = describe(*self.done[-1], snapshot)
-        return t("undo.what", what=what), ", ".join(p for p in (name, points) if p)
+        # the points stay on the first line: a long name is cut, the amount never is
+        return t("undo.what", what=f"{what} {points}".strip()), name
 
     def label(self, snapshot: dict | None) -> str:
         parts = self.parts(snapshot)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pygame
 
+from ..strings import t
+
 from . import widgets as w
 
 FIELDS = ("address", "port", "passcode")
@@ -81,6 +83,9 @@ class ConnectScreen:
             shown = self.values[name] if name != "passcode" else "•" * len(self.values[name])
             surface.blit(w.text(shown + ("|" if name == self.focus else ""), 24), (rect.left + 12, rect.top + 12))
         self.connect_button.draw(surface)
+        passcode = self.fields["passcode"]
+        w.draw_text_block(surface, t("connect.passcode_hint"), 14,
+                          pygame.Rect(passcode.left, passcode.bottom + 6, max(passcode.width, 420), 40), w.DIM)
         if self.message:
             colour = w.STATE_COLOURS["lost"] if self.message_bad else w.DIM
             label = w.text(self.message, 18, colour)

@@ -147,10 +147,16 @@ class ControlScreen:
                 kind = "right" if action.args[-1:] == ("right",) else "wrong" if action.args[-1:] == ("wrong",) else "seat"
                 self._add(rect, action, kind)
         if tools:
-            rows = (len(tools) + 3) // 4
+            # «Отменить» takes the last two slots, bottom right (room for what it undoes); the rest fill from the top
+            undo = [a for a in tools if a.key == "undo"]
+            others = [a for a in tools if a.key != "undo"]
+            rows = (len(others) + 2 * len(undo) + 3) // 4
             area = pygame.Rect(RIGHT.left, RIGHT.bottom - rows * 58 + 6, RIGHT.width, rows * 58)
-            for action, rect in zip(tools, w.flow_rows(area, len(tools), 50, min_width=130)):
+            rects = w.flow_rows(area, rows * 4, 50, min_width=130)
+            for action, rect in zip(others, rects):
                 self._add(rect, action, "tools")
+            if undo:
+                self._add(rects[-2].union(rects[-1]), undo[0], "tools")
 
     def _layout_grid(self, grid: list[act.Action], y: int) -> int:
         topics = (self.snapshot or {}).get("round", {}).get("topics") or []
@@ -339,13 +345,19 @@ class ControlScreen:
         if not players:
             return
         row_h = min(40, area.height // len(players))
+        question = snap.get("question") or {}
+        answers = question.get("answered") if question else (snap.get("last") or {}).get("answers") \
+            if snap.get("phase") == "reveal" else []
+        verdicts = {a.get("seat"): a.get("verdict") for a in answers or [] if isinstance(a, dict)}
         for i, player in enumerate(players):
             row = pygame.Rect(area.left, area.top + i * row_h, area.width, row_h - 4)
             seat = player.get("seat")
             answering = seat == snap.get("answering")
             pygame.draw.rect(surface, (60, 90, 60) if answering else w.PANEL, row, border_radius=8)
             marks = ("★ " if seat == snap.get("chooser") else "") + ("▶ " if answering else "")
-            marks += "✗ " if player.get("answered") and not answering else ""   # BZ4: has had their answer
+            # BZ4: has had their answer — ✓ or ✗ as the verdict was
+            verdict = verdicts.get(seat)
+            marks += ("✓ " if verdict == "right" else "✗ ") if (verdict or player.get("answered")) and not answering else ""
             locked = player.get("locked_until")
             name = f"{seat}. {marks}{player.get('name') or ''}" + ("  ⛔" if locked else "")
             box = pygame.Rect(row.left + 10, row.top, area.width - 120, row.height)

@@ -194,3 +194,44 @@ def test_fn2_final_countdown_shows_the_writing_time():
     screen.received_at -= 0   # drawn at once: the board's time is the snapshot's
     left = float(screen._countdown().split()[0])
     assert 29.0 <= left <= 30.0
+
+
+def test_g6_marks_match_the_verdicts():
+    """G6, BZ4: GIVEN seat 2 answered wrong and seat 3 right WHEN the remote draws the scores THEN seat 2 has ✗
+    and seat 3 ✓ (with the choice ★), seat 1 no mark."""
+    g = named_game("novosibirsk-2007", "1/9")
+    for address, *args in (("/sg/game/start",), ("/sg/chooser", 1), ("/sg/select", 1, 1), ("/sg/reading/done",),
+                           ("/sg/button", 2), ("/sg/judge/wrong",), ("/sg/resume",), ("/sg/button", 3),
+                           ("/sg/judge/right",)):
+        g.go(address, *args)
+    screen = ControlScreen()
+    screen.set_state(g.snapshot, g.snapshot["rev"])
+    w.TRACE = []
+    try:
+        screen.draw(pygame.Surface(w.DESIGN))
+        rows = [text for _, _, text in w.TRACE if text[:2] in ("1.", "2.", "3.")]
+    finally:
+        w.TRACE = None
+    assert rows[0].startswith("1. Вера") and rows[1].startswith("2. ✗ ") and rows[2].startswith("3. ★ ✓ ")
+
+
+def test_g8_undo_says_what_it_undoes_and_undoes_exactly_that():
+    """G8: GIVEN the remote's accepted commands: a correction, then «Верно» for seat 3 (+10)
+    WHEN «Отменить» is drawn, then the undo is accepted by the real engine
+    THEN it reads «Отменить: верно +10» with seat 3's name; the engine's undo takes back that verdict (seat 3 back to
+    0, the correction kept) and the label then names the host's command before it (the reading's end)."""
+    from host_remote.undo_label import UndoLog
+    g = named_game("novosibirsk-2007", "1/9")
+    log = UndoLog()
+    for address, *args in (("/sg/game/start",), ("/sg/chooser", 1), ("/sg/score/adjust", 2, 5, "дуаль"),
+                           ("/sg/select", 1, 1), ("/sg/reading/done",), ("/sg/button", 3), ("/sg/judge/right",)):
+        g.go(address, *args)
+        log.accepted(address, tuple(args))
+    assert log.parts(g.snapshot) == ("Отменить: верно +10", NAMES[2])
+    g.go("/sg/undo")
+    log.accepted("/sg/undo", ())
+    assert [p["score"] for p in g.snapshot["players"]] == [0, 5, 0]
+    # the press and the reading went with the verdict (undo takes back the last host command and what followed)
+    assert log.label(g.snapshot) == "Отменить: вопрос прочитан"
+    g.go("/sg/undo")
+    assert g.snapshot["phase"] == "reading"   # and that is what the engine took back next
