@@ -9,7 +9,6 @@ converted pack converted again keeps the same names instead of stacking prefixes
 """
 from __future__ import annotations
 
-import copy
 import os
 import sys
 import tempfile
@@ -19,7 +18,7 @@ from urllib.parse import unquote
 from . import native
 from .cache import NAME_LIMIT, safe_name
 from .errors import ERROR, INFO, WARNING, PackError
-from .load import Loaded, load
+from .load import Loaded, load, quiet_gc
 from .plan import build
 from .progress import ProgressBar
 
@@ -177,7 +176,7 @@ def cmd_convert(args) -> int:
     with tempfile.TemporaryDirectory(prefix="svoya-pack-convert-") as cache:
         try:
             loaded = _load(args.source, cache)
-            pack = copy.deepcopy(loaded.pack)
+            pack = loaded.pack          # ours to change: refs become the converted pack's own paths
             renamed = _write_media(loaded, folder)
             for m in _all_media(pack):
                 m.ref = renamed.get(m.ref, "")
@@ -186,7 +185,8 @@ def cmd_convert(args) -> int:
                 question.answer_media = [m for m in question.answer_media if m.ref]
             if pack.logo is not None and not pack.logo.ref:
                 pack.logo = None
-            _write_new(target, native.dumps(pack).encode("utf-8"))
+            with quiet_gc():
+                _write_new(target, (part.encode("utf-8") for part in native.parts(pack)))
         except PackError as error:
             print(f"error: {error}", file=sys.stderr)
             return 1
@@ -247,20 +247,22 @@ def _write_media(loaded: Loaded, folder: Path) -> dict[str, str]:
         raise PackError(f"{folder}: refused: the media folder is (or goes through) a symbolic link")
     for ref, name in names.items():
         with open(loaded.media[ref], "rb") as handle:
-            _write_new(folder / name, handle.read())
+            _write_new(folder / name, iter(lambda: handle.read(1 << 20), b""))
         renamed[ref] = f"{folder.name}/{name}"
     return renamed
 
 
-def _write_new(path: Path, data: bytes) -> None:
-    """Writes `path` by a temporary file renamed over it, never following a link planted at either name."""
+def _write_new(path: Path, data) -> None:
+    """Writes the byte pieces `data` to `path` by a temporary file renamed over it, never following a link planted
+    at either name."""
     temporary = path.with_name(f".{path.name}.part")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     try:
         if temporary.is_symlink() or temporary.exists():
             temporary.unlink()
         with os.fdopen(os.open(temporary, flags, 0o644), "wb") as out:
-            out.write(data)
+            for piece in data:
+                out.write(piece)
         os.replace(temporary, path)          # replaces a link itself, never what it points to
     except OSError as error:
         raise PackError(f"{path}: cannot write ({error.strerror or error})") from None

@@ -9,8 +9,7 @@ from __future__ import annotations
 import tomllib
 from pathlib import PurePosixPath
 
-import tomli_w
-
+from . import nativewrite
 from .errors import PackError
 from .model import MEDIA_KINDS, Final, Media, Pack, Question, Round, Topic
 
@@ -224,6 +223,12 @@ def _final_out(f: Final) -> dict:
 
 
 def dumps(pack: Pack) -> str:
+    return "".join(parts(pack))
+
+
+def parts(pack: Pack):
+    """The TOML text piece by piece (the header, then one round, final or extra topic at a time), so a large pack
+    is written without holding its whole text: `convert` writes each piece as it comes."""
     head: dict = {"format": FORMAT, "version": VERSION, "title": pack.title}
     if pack.author:
         head["author"] = pack.author
@@ -233,14 +238,12 @@ def dumps(pack: Pack) -> str:
         head["comment"] = pack.comment
     if pack.logo is not None:
         head["logo"] = pack.logo.ref
-    doc: dict = {"pack": head, "rounds": [_round_out(r) for r in pack.rounds]}
+    yield nativewrite.dumps({"pack": head})
+    for r in pack.rounds:
+        yield "\n" + nativewrite.dumps({"rounds": [_round_out(r)]})
     if pack.final is not None:
-        doc["final"] = _final_out(pack.final)
-    if pack.other_finals:
-        doc["other_finals"] = [_final_out(f) for f in pack.other_finals]
-    if pack.extra:
-        doc["extra"] = [_topic_out(t) for t in pack.extra]
-    text = tomli_w.dumps(doc, multiline_strings=True)      # readable multi-line texts…
-    if tomllib.loads(text) != doc:     # …unless that loses something (tomli_w writes "\r\n" in them as a bare newline)
-        text = tomli_w.dumps(doc)
-    return text
+        yield "\n" + nativewrite.dumps({"final": _final_out(pack.final)})
+    for f in pack.other_finals:
+        yield "\n" + nativewrite.dumps({"other_finals": [_final_out(f)]})
+    for t in pack.extra:
+        yield "\n" + nativewrite.dumps({"extra": [_topic_out(t)]})

@@ -15,17 +15,29 @@ from typing import Iterable, Iterator
 
 from .errors import PackError
 
-_DTD = re.compile(r"<!\s*(DOCTYPE|ENTITY)", re.IGNORECASE)
-_DECL_ENCODING = re.compile(r"^\s*<\?xml[^>]*encoding\s*=\s*[\"']([A-Za-z0-9._-]+)[\"']")
-_OVERLAP = 32          # characters kept from the previous chunk so a `<!DOCTYPE` split across two is still seen
+_DTD = re.compile(rb"<!\s*(DOCTYPE|ENTITY)", re.IGNORECASE)
+_DECL_ENCODING = re.compile(rb"^\s*<\?xml[^>]*encoding\s*=\s*[\"']([A-Za-z0-9._-]+)[\"']")
+_OVERLAP = 32          # bytes kept from the previous chunk so a `<!DOCTYPE` split across two is still seen
 
 
-def events(chunks: Iterable[bytes], where: str) -> Iterator[tuple[str, ET.Element]]:
-    """("start" | "end", element) for the document in `chunks`; PackError (with the line) for anything unsafe."""
+def events(chunks: Iterable[bytes], where: str, kinds: tuple[str, ...] = ("start", "end")
+           ) -> Iterator[tuple[str, ET.Element]]:
+    """(event, element) for the document in `chunks`; PackError (with the line) for anything unsafe."""
+    for batch in batches(chunks, where, kinds):
+        try:
+            yield from batch
+        except ET.ParseError as error:
+            raise parse_error(error, where) from None
+
+
+def batches(chunks: Iterable[bytes], where: str, kinds: tuple[str, ...] = ("start", "end")) -> Iterator:
+    """The events chunk by chunk, each batch an iterator of (event, element): one generator less per element.
+    The bytes are checked (strict UTF-8, no DTD) and then fed to expat as they are. A batch may raise
+    ET.ParseError (the parser queues it): the caller turns it into PackError with `parse_error`."""
     decoder = codecs.getincrementaldecoder("utf-8")("strict")
-    parser = ET.XMLPullParser(events=("start", "end"))
-    lines = 0            # newlines in the bytes already decoded, for the line of an error
-    tail = ""            # the end of the previous chunk's text, for the DTD scan
+    parser = ET.XMLPullParser(events=kinds)
+    lines = 0            # newlines in the bytes already checked, for the line of an error
+    tail = b""           # the end of the previous chunk, for the DTD scan
     first = True
     for chunk in chunks:
         if first:
@@ -33,46 +45,41 @@ def events(chunks: Iterable[bytes], where: str) -> Iterator[tuple[str, ET.Elemen
                 chunk = chunk[3:]
             elif chunk.startswith((b"\xff\xfe", b"\xfe\xff")):
                 raise PackError(f"{where}: UTF-16 XML is not supported; save content.xml as UTF-8")
-        text = _decode(decoder, chunk, where, lines)
-        if first:
-            declared = _DECL_ENCODING.match(text)
-            if declared and declared.group(1).lower().replace("_", "-") not in ("utf-8", "utf8"):
-                raise PackError(f"{where}: declares encoding {declared.group(1)!r}; only UTF-8 is read")
+            declared = _DECL_ENCODING.match(chunk)
+            if declared and declared.group(1).decode().lower().replace("_", "-") not in ("utf-8", "utf8"):
+                raise PackError(f"{where}: declares encoding {declared.group(1).decode()!r}; only UTF-8 is read")
             first = False
-        scan = tail + text
+        _decode(decoder, chunk, where, lines)
+        scan = tail + chunk
         found = _DTD.search(scan)
         if found:
-            line = lines - tail.count("\n") + scan.count("\n", 0, found.start()) + 1
+            line = lines - tail.count(b"\n") + scan.count(b"\n", 0, found.start()) + 1
             raise PackError(f"{where}: line {line}: refused: a DTD or entity declaration "
-                            f"({found.group(0)!r}); packs must not carry one")
+                            f"({found.group(0).decode()!r}); packs must not carry one")
         tail = scan[-_OVERLAP:]
-        lines += text.count("\n")
-        yield from _feed(parser, text, where)
+        lines += chunk.count(b"\n")
+        try:
+            parser.feed(chunk)
+        except ET.ParseError as error:
+            raise parse_error(error, where) from None
+        yield parser.read_events()
     _decode(decoder, b"", where, lines, final=True)
     try:
         parser.close()
     except ET.ParseError as error:
-        raise _parse_error(error, where) from None
-    yield from parser.read_events()
+        raise parse_error(error, where) from None
+    yield parser.read_events()
 
 
-def _decode(decoder, chunk: bytes, where: str, lines: int, final: bool = False) -> str:
+def _decode(decoder, chunk: bytes, where: str, lines: int, final: bool = False) -> None:
     try:
-        return decoder.decode(chunk, final)
+        decoder.decode(chunk, final)
     except UnicodeDecodeError as error:
         line = lines + error.object[:error.start].count(b"\n") + 1
         raise PackError(f"{where}: line {line}: broken UTF-8 ({error.reason})") from None
 
 
-def _feed(parser: ET.XMLPullParser, text: str, where: str):
-    try:
-        parser.feed(text)
-        yield from parser.read_events()
-    except ET.ParseError as error:
-        raise _parse_error(error, where) from None
-
-
-def _parse_error(error: ET.ParseError, where: str) -> PackError:
+def parse_error(error: ET.ParseError, where: str) -> PackError:
     line, column = error.position
     reason = str(error).split(": line")[0]
     return PackError(f"{where}: line {line}, column {column}: XML does not parse ({reason})")

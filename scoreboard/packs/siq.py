@@ -17,6 +17,7 @@ Media on the internet are never fetched (warned). A media file missing from the 
 """
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
 from urllib.parse import unquote
 
 from . import safexml
@@ -32,10 +33,18 @@ HTML_LIMIT = 1 << 20
 
 
 def _info(element) -> dict:
+    found = {"authors": [], "sources": [], "comments": ""}
     info = kid(element, "info")
-    return {"authors": [text_of(a) for a in kids(kid(info, "authors"), "author") if text_of(a)],
-            "sources": [text_of(s) for s in kids(kid(info, "sources"), "source") if text_of(s)],
-            "comments": text_of(kid(info, "comments"))}
+    if info is None:
+        return found
+    for child in info:
+        tag = child.tag
+        name = tag[tag.find("}") + 1:]
+        if name == "authors" or name == "sources":
+            found[name] = [text for text in (text_of(x) for x in child) if text]
+        elif name == "comments":
+            found["comments"] = text_of(child)
+    return found
 
 
 class _Reader:
@@ -57,6 +66,10 @@ class _Reader:
         self.round: Round | None = None
         self.final_rounds = 0
         # (folder, unescaped base name) → real entry name; SIGame may URL-escape names inside the zip
+        self.at: tuple = ("", None, None)
+        self.questions = QuestionReader(lambda kind, name, internal: self._media(kind, name, internal, *self.at),
+                                        self._html, lambda message: self.warn(self.at[0], message, r=self.at[1],
+                                                                              t=self.at[2]))
         self.entries: dict[tuple[str, str], str] = {}
         for name in archive.names:
             folder, _, base = name.partition("/")
@@ -68,35 +81,39 @@ class _Reader:
 
     # --- the stream ----------------------------------------------------------------------------------------
     def read(self, events) -> Pack:
-        stack: list = []
-        for event, element in events:
-            if event == "start":
-                if not stack:
-                    self._root(element)
-                elif len(stack) == 2 and local(element.tag) == "round" and local(stack[1].tag) == "rounds":
-                    self._round_start(element)
-                stack.append(element)
-                continue
-            stack.pop()
-            name = local(element.tag)
-            depth = len(stack)           # 0: package, 1: its children, 2: a round, 3: themes, 4: a theme
-            if depth == 4 and name == "theme" and self.round_type:
-                self._theme(element)
-                stack[-1].remove(element)
-            elif depth == 3 and name == "info" and self.round_type:
-                self.round_info.update(_info(stack[-1]))     # in place: themes read before it point at this dict
-            elif depth == 2 and name == "round":
-                self._round_end()
-                stack[-1].remove(element)
-            elif depth == 1 and name == "info":
-                self.head = _info(stack[0])
-            elif depth == 1 and name == "global":
-                self._globals(element)
-            elif depth == 1 and name in ("files", "tags"):
-                stack[-1].remove(element)
+        """Each round is read when its end tag arrives, then cleared; the package itself at the very end."""
+        root = None
+        try:
+            for batch in events:           # "end" events only, chunk by chunk: the cheapest stream expat gives
+                for _, element in batch:
+                    tag = element.tag
+                    if tag.endswith("round") and local(tag) == "round":
+                        self._round(element)
+                        element.clear()
+                    elif tag.endswith(("files", "tags")) and local(tag) in ("files", "tags"):
+                        element.clear()
+                    root = element         # the last element to end is the root
+        except ET.ParseError as error:
+            raise safexml.parse_error(error, f"{self.path}: content.xml") from None
+        if root is None:
+            raise PackError(f"{self.path}: content.xml: no element")
+        rounds_issues, self.issues = self.issues, []
+        self._root(root)                   # its notes (namespace, logo) come first, as the file has them
+        root_issues, self.issues = self.issues, []
+        self.head = _info(root)
+        glob = kid(root, "global")
+        if glob is not None:
+            self._globals(glob)
         self._settle()
-        self.pack.issues = self.issues
+        self.issues = self.pack.issues = root_issues + rounds_issues + self.issues
         return self.pack
+
+    def _round(self, element) -> None:
+        self._round_start(element)
+        self.round_info.update(_info(element))
+        for theme in kids(kid(element, "themes"), "theme"):
+            self._theme(theme)
+        self._round_end()
 
     def _root(self, root) -> None:
         tag = root.tag
@@ -176,9 +193,8 @@ class _Reader:
             self.pack.other_finals.append(final)
 
     def _question(self, element, theme_info: dict, where: str, r, t) -> Question:
-        reader = QuestionReader(lambda kind, name, internal: self._media(kind, name, internal, where, r, t),
-                                self._html, lambda message: self.warn(where, message, r=r, t=t))
-        question, _ = reader.read(element)
+        self.at = (where, r, t)               # where the question reader's media and warnings belong
+        question, _ = self.questions.read(element)
         own = _info(element)
         question.comment = "\n".join(c for c in (own["comments"], question.comment) if c)
         self.pending.append((question, own, theme_info, self.round_info))
@@ -284,7 +300,8 @@ def read(path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[Pack, SafeZip, int
         if "content.xml" not in archive.infos:
             raise PackError(f"{path}: refused: no content.xml in the archive (is this a SIGame .siq pack?)")
         reader = _Reader(path, archive)
-        events = safexml.events(archive.chunks("content.xml", limits.max_content_bytes), f"{path}: content.xml")
+        events = safexml.batches(archive.chunks("content.xml", limits.max_content_bytes), f"{path}: content.xml",
+                                 ("end",))
         pack = reader.read(events)
         if reader.final_rounds > 1:
             reader.warn("", f"{reader.final_rounds} final rounds; the topics of all of them are final topics", INFO)

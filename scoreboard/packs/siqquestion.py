@@ -31,17 +31,25 @@ def local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1]
 
 
+def _prefix(tag: str) -> str:
+    return tag[:tag.index("}") + 1] if tag[:1] == "{" else ""
+
+
 def kids(element, name: str) -> list:
-    return [child for child in element if local(child.tag) == name] if element is not None else []
+    """The children named `name`, in the element's own namespace (as SIQuester writes every element)."""
+    return element.findall(_prefix(element.tag) + name) if element is not None else []
 
 
 def kid(element, name: str):
-    found = kids(element, name)
-    return found[0] if found else None
+    return element.find(_prefix(element.tag) + name) if element is not None else None
 
 
 def text_of(element) -> str:
-    return "".join(element.itertext()).strip() if element is not None else ""
+    if element is None:
+        return ""
+    if len(element):                      # markup inside: all of its text, as XmlReader's content does
+        return "".join(element.itertext()).strip()
+    return (element.text or "").strip()
 
 
 class _Text(HTMLParser):
@@ -121,45 +129,28 @@ class QuestionReader:
             q.price = None
             if raw_price is not None:
                 self.warn(f"price {raw_price!r} is not a number")
-        qtype = element.get("type")
-        type_el = kid(element, "type")
-        v4_params = {}
-        if type_el is not None:
-            qtype = qtype or type_el.get("name", "")
-            v4_params = {p.get("name", ""): text_of(p) for p in kids(type_el, "param")}
-        qtype = qtype or ""
-        texts, after = [], []
-        answer_type, options = "", []
-        params = kid(element, "params")
-        v5 = {}
-        if params is not None:
-            for param in kids(params, "param"):
-                name = param.get("name", "")
-                if name == "question":
-                    self._items(param, texts, q.media)
-                elif name == "answer":
-                    self._items(param, after, q.answer_media)
-                elif name == "answerOptions":
-                    for option in kids(param, "param"):
-                        words: list[str] = []
-                        self._items(option, words, q.media)
-                        options.append((option.get("name", ""), " ".join(w for w in words if w)))
-                elif name == "price":
-                    numbers = kid(param, "numberSet")
-                    if numbers is not None:
-                        v5["price"] = _numbers(numbers)
-                    else:
-                        v5["price"] = number_set(text_of(param))
-                else:
-                    v5[name] = text_of(param)
-            answer_type = v5.get("answerType", "")
-        scenario = kid(element, "scenario")
-        if scenario is not None:
-            self._atoms(scenario, texts, after, q)
-        right, wrong = kids(element, "right"), kids(element, "wrong")
-        answers = [text_of(a) for r in right for a in kids(r, "answer")]
-        answers = [a for a in answers if a]
-        q.wrong = [w for w in (text_of(a) for el in wrong for a in kids(el, "answer")) if w]
+        qtype = element.get("type") or ""
+        v4_params: dict[str, str] = {}
+        texts: list[str] = []
+        after: list[str] = []
+        options: list[tuple[str, str]] = []
+        answers: list[str] = []
+        v5: dict[str, str] = {}
+        for child in element:                 # one pass over the children, by local name (the hot path)
+            tag = child.tag
+            name = tag[tag.find("}") + 1:]
+            if name == "params":
+                self._params(child, q, texts, after, options, v5)
+            elif name == "right":
+                answers += [a for a in (text_of(x) for x in child) if a]
+            elif name == "wrong":
+                q.wrong += [a for a in (text_of(x) for x in child) if a]
+            elif name == "type":
+                qtype = qtype or child.get("name", "")
+                v4_params = {x.get("name", ""): text_of(x) for x in child}
+            elif name == "scenario":
+                self._atoms(child, texts, after, q)
+        answer_type = v5.get("answerType", "")
         if options:
             q.options = [f"{label}. {text}" if text else label for label, text in options]
             texts.append("\n".join(q.options))     # the hall sees the options with the question
@@ -182,6 +173,24 @@ class QuestionReader:
             return q, ""
         self._type(q, qtype, v5, v4_params)
         return q, qtype
+
+    def _params(self, params, q: Question, texts: list, after: list, options: list, v5: dict) -> None:
+        for param in params:
+            name = param.get("name", "")
+            if name == "question":
+                self._items(param, texts, q.media)
+            elif name == "answer":
+                self._items(param, after, q.answer_media)
+            elif name == "answerOptions":
+                for option in param:
+                    words: list[str] = []
+                    self._items(option, words, q.media)
+                    options.append((option.get("name", ""), " ".join(w for w in words if w)))
+            elif name == "price":
+                numbers = kid(param, "numberSet")
+                v5["price"] = _numbers(numbers) if numbers is not None else number_set(text_of(param))
+            elif name:
+                v5[name] = text_of(param)
 
     def _type(self, q: Question, qtype: str, v5: dict, v4: dict) -> None:
         if qtype in ("", "simple"):
@@ -217,7 +226,7 @@ class QuestionReader:
         self.warn(f"SIGame question type «{qtype}» ({reason or 'unknown type'}) is played as a normal question")
 
     def _items(self, param, texts: list[str], media: list) -> None:
-        for item in kids(param, "item"):
+        for item in param:
             kind = item.get("type", "text")
             value = (item.text or "").strip()
             internal = (item.get("isRef") or "").lower() == "true"
