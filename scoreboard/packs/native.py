@@ -15,7 +15,7 @@ from .model import MEDIA_KINDS, Final, Media, Pack, Question, Round, Topic
 
 FORMAT = "svoya-pack"
 VERSION = 1
-MAX_BYTES = 16 * 1024 * 1024
+MAX_BYTES = 48 * 1024 * 1024      # a converted 30 MB SIGame content.xml is ~27 MB of TOML
 
 
 class _Bad(Exception):
