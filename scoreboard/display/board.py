@@ -20,6 +20,9 @@ from scoreboard.display.theme import load_theme
 
 # Host keys on the board's own keyboard (rehearsal, or when the remote is down).
 HOST_KEYS = {pygame.K_SPACE: "/sg/next", pygame.K_F9: "/sg/pause", pygame.K_F10: "/sg/unpause"}
+# A window whose picture the system may have thrown away: drawn again on the next frame.
+EXPOSED = (pygame.WINDOWEXPOSED, pygame.WINDOWSHOWN, pygame.WINDOWRESTORED, pygame.WINDOWMAXIMIZED,
+           pygame.WINDOWDISPLAYCHANGED)
 
 
 def unfinished_journal(folder: Path) -> Path | None:
@@ -165,6 +168,7 @@ class Board:
         self.published_rev = None
         self.snapshot = session.snapshot()
         self.status: dict | None = None
+        self.host_status: dict | None = None
         self._status_at = 0.0
         self.confirm_quit = False
         self.running = True
@@ -193,12 +197,22 @@ class Board:
         from scoreboard.session import submit_reporting
         submit_reporting(self.session, cmd, on_result)
 
+    def stop(self, signum=None, frame=None) -> None:
+        """SIGTERM / SIGINT (systemd stop, Ctrl-C), or the last window closed: this frame ends, the loop closes the
+        journal and the process exits 0. Never the on-screen prompt, which is for the Esc key only."""
+        self.running = False
+
     def handle(self, event) -> None:
         if event.type == pygame.QUIT:
-            self.confirm_quit = True
+            self.stop()
         elif event.type in (pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED):
             for screen in self.screens:
                 screen.resized()
+        elif event.type in EXPOSED:   # uncovered, restored, shown again: the window's pixels may be gone
+            window = getattr(event, "window", None)
+            for screen in self.screens:
+                if window is None or screen.window is window or screen.id == getattr(window, "id", window):
+                    screen.exposed()
         elif event.type == pygame.KEYDOWN and self.confirm_quit:
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_y):
                 self.running = False
@@ -243,6 +257,8 @@ class Board:
             self.sounds.update(None, self.snapshot, now)
         if self.links is not None and self.clock() - self._status_at >= 0.5:
             self.status, self._status_at = self.links.status(), self.clock()
+            # the passcode goes to the host's screen only, never into what is published
+            self.host_status = {**self.status, "connect": self._connect(self.status)}
         if self.watcher is not None and (theme := self.watcher.poll()) is not None:
             self.out(f"board: theme reloaded ({len(theme.problems)} problem(s))")
             for screen in self.screens:
@@ -252,7 +268,8 @@ class Board:
         for screen in self.screens:
             if screen.spec.role == "host" and host_question is None:
                 host_question = self.session.host_question()
-            screen.render(self.snapshot, now, self.status, host_question, self.tournament, overlay)
+            status = self.host_status if screen.spec.role == "host" else self.status
+            screen.render(self.snapshot, now, status, host_question, self.tournament, overlay)
 
     def sleep_until(self, deadline: float, earliest: float = 0.0) -> None:
         """Sleep out the frame (an idle board costs almost no CPU), but wake as soon as a command arrives: a
@@ -267,6 +284,15 @@ class Board:
         gap = earliest - time.perf_counter()
         if gap > 0:
             time.sleep(gap)
+
+    def _connect(self, status: dict) -> dict | None:
+        """What the host types on the remote to connect: the board's address and the passcode (host screen only)."""
+        osc = self.config.get("osc") or {}
+        if not osc.get("enabled", True) or not status.get("osc_address"):
+            return None
+        from scoreboard.display.screens import reachable_address
+        host, port = status["osc_address"][:2]
+        return {"address": f"{reachable_address(host)}:{port}", "passcode": osc.get("passcode", "")}
 
     def _record_result(self) -> None:
         """A scheduled tournament game ended: its result goes into the tournament file from the journal."""
@@ -288,8 +314,14 @@ class Board:
                     "title", canvas.theme.color("text"), tag="quit")
 
     def run(self, frames: int | None = None) -> int:
-        """Frames until Esc-Enter (or `frames` of them: a smoke test)."""
+        """Frames until Esc-Enter, SIGTERM or SIGINT (or `frames` of them: a smoke test)."""
         period = 1.0 / self.config["board"].get("fps", 60)
+        import signal
+        import threading
+        previous = {}
+        if threading.current_thread() is threading.main_thread():
+            for signum in (signal.SIGTERM, signal.SIGINT):
+                previous[signum] = signal.signal(signum, self.stop)
         try:
             while self.running and (frames is None or frames > 0):
                 started = time.perf_counter()
@@ -302,22 +334,94 @@ class Board:
             for screen in self.screens:
                 screen.close()
             self.session.close()
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
         return 0
 
 
+def screens_to_open(config: dict, out=print) -> list[dict] | None:
+    """The configured screens whose display is there. A screen whose display is missing is never opened on
+    another one (a host screen on the projector shows the answers): the start is refused, naming it and the
+    displays there are — unless it is `optional`, then it is skipped with a warning. None: refused."""
+    from scoreboard.display.screens import displays, missing_message, place
+    found = displays()
+    placements = place(config["screens"], found)
+    for p in placements:
+        if p.missing:
+            out(f"run: {missing_message(p, found)}" + ("; optional: skipped" if p.optional else
+                                                       "; the board does not start (fix the config or connect "
+                                                       "the display; `scoreboard screens` lists them)"))
+    if any(p.missing and not p.optional for p in placements):
+        return None
+    return [spec for p, spec in zip(placements, config["screens"]) if not p.missing]
+
+
+def open_screens(specs: list[dict], theme, out=print) -> list[Screen] | None:
+    """Open each window and check it landed on its display (SDL may put it elsewhere: see window_display); one
+    that did not is closed at once, then refused like a missing display (or skipped, if optional). None: refused."""
+    from scoreboard.display.screens import window_display
+    screens = []
+    for number, spec in enumerate(specs):
+        screen = Screen(ScreenSpec(spec["role"], spec["display"], tuple(spec["size"]), spec["fullscreen"]), theme)
+        landed = window_display(screen.window)
+        if landed is not None and landed != spec["display"]:
+            screen.close()
+            out(f"run: the {spec['role']} screen for display {spec['display']} opened on display {landed} "
+                f"instead (one X screen per display? use one X screen spanning the displays)"
+                + ("; optional: skipped" if spec.get("optional") else "; the board does not start"))
+            if spec.get("optional"):
+                continue
+            for other in screens:
+                other.close()
+            return None
+        screens.append(screen)
+        if spec["fullscreen"]:
+            pygame.mouse.set_visible(False)
+    return screens
+
+
 def run(config: dict, out=print, frames: int | None = None) -> int:
+    """Start the board; a SIGTERM/SIGINT that arrives while it starts is kept, and the loop then ends at once."""
+    import signal
+    import threading
+    state: dict = {"stop": False, "board": None}
+
+    def early_stop(signum, frame):
+        state["stop"] = True
+        if state["board"] is not None:
+            state["board"].stop()
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        previous = {signum: signal.signal(signum, early_stop) for signum in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        return _run(config, out, frames, state)
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def _run(config: dict, out, frames: int | None, state: dict) -> int:
     import os
     os.environ.setdefault("SDL_VIDEO_ALLOW_SCREENSAVER", "0")   # a projector must never blank mid-game
+    os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")        # SIGTERM/SIGINT are the board's (Board.stop)
     pygame.init()
     driver = pygame.display.get_driver()
     if driver in ("offscreen", "dummy") and os.environ.get("SDL_VIDEODRIVER") != driver:
         out(f"run: no usable display (SDL fell back to {driver!r}); check DISPLAY or use SDL_VIDEODRIVER=kmsdrm")
         pygame.quit()
         return 2
+    specs = screens_to_open(config, out)
+    if specs is None:
+        pygame.quit()
+        return 2
     board = config["board"]
     theme = load_theme(board.get("theme"))
     for problem in theme.problems:
         out(f"theme: {problem} (the default is used)")
+    screens = open_screens(specs, theme, out)   # before the journal: a refused start leaves no game behind
+    if screens is None:
+        pygame.quit()
+        return 2
     try:
         session, path, start = open_session(board, out, config.get("tournament"))
     except Exception as error:   # a tournament game that cannot be set up: say which and why
@@ -325,14 +429,13 @@ def run(config: dict, out=print, frames: int | None = None) -> int:
         if not isinstance(error, TournamentError):
             raise
         out(f"run: {error}")
+        for screen in screens:
+            screen.close()
         pygame.quit()
         return 2
     epoch = time.monotonic() - start
-    screens = []
-    for spec in config["screens"]:
-        screens.append(Screen(ScreenSpec(spec["role"], spec["display"], tuple(spec["size"]), spec["fullscreen"]), theme))
-        if spec["fullscreen"]:
-            pygame.mouse.set_visible(False)
     holder: list = []
     inbox, links = _links(config, holder, lambda: time.monotonic() - epoch, out)
-    return Board(config, session, epoch, screens, theme, inbox, links, out=out, journal_path=path).run(frames)
+    board = state["board"] = Board(config, session, epoch, screens, theme, inbox, links, out=out, journal_path=path)
+    board.running = not state["stop"]
+    return board.run(frames)

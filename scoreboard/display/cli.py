@@ -78,9 +78,13 @@ def register(sub) -> None:
     c.add_argument("--dir", help="parent folder (default: the current directory)")
     c.set_defaults(func=cmd_theme_new)
 
+    p = sub.add_parser("screens", help="the displays this machine has and where each configured screen goes")
+    p.add_argument("--config", metavar="FILE", help="config file (default: config/scoreboard.toml)")
+    p.set_defaults(func=cmd_screens)
+
     p = sub.add_parser("config", help="the board's config file")
     csub = p.add_subparsers(dest="config_command", required=True)
-    c = csub.add_parser("init", help="write config/scoreboard.toml with every default")
+    c = csub.add_parser("init", help="write config/scoreboard.toml for the displays seen, with a new passcode")
     c.add_argument("--out", default="config/scoreboard.toml")
     c.add_argument("--force", action="store_true", help="overwrite an existing file")
     c.set_defaults(func=cmd_config_init)
@@ -150,7 +154,7 @@ def cmd_screenshot(args) -> int:
     use_dummy_drivers()
     import pygame
     from scoreboard.display import scenes
-    from scoreboard.display.theme import load_theme
+    from scoreboard.display.theme import DEFAULT_THEME, load_theme
     from scoreboard.script import ScriptError, load_script, run_script
     from scoreboard.session import Session
     session = Session()
@@ -161,7 +165,7 @@ def cmd_screenshot(args) -> int:
         print("\n".join(error.problems), file=sys.stderr)
         return 1
     pygame.init()
-    theme = load_theme(args.theme)
+    theme = load_theme(args.theme or DEFAULT_THEME)
     for problem in theme.problems:
         print(f"theme: {problem}", file=sys.stderr)
     snapshot = session.snapshot()
@@ -213,22 +217,68 @@ def cmd_theme_new(args) -> int:
     return 0
 
 
+def seen_displays():
+    """The displays SDL sees, or None when there is no display to ask (headless: nothing is opened)."""
+    from scoreboard.display.screens import displays, headless
+    if headless():
+        return None
+    import pygame
+    try:
+        pygame.display.init()
+        found = displays()
+    except pygame.error:
+        return None
+    return found if pygame.display.get_driver() not in ("dummy", "offscreen") else None
+
+
+def cmd_screens(args) -> int:
+    from scoreboard.display.config import load_config
+    from scoreboard.display.screens import missing_message, place
+    config, problems = load_config(args.config)
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    found = seen_displays()
+    if found is None:
+        print("screens: no display here (set DISPLAY, or SDL_VIDEODRIVER=kmsdrm on a console)", file=sys.stderr)
+        return 2
+    print("displays:")
+    for d in found:
+        print(f"  {d}")
+    print("screens:")
+    refused = False
+    for p in place(config["screens"], found):
+        if p.missing:
+            refused |= not p.optional
+            verdict = "SKIPPED (optional)" if p.optional else "REFUSED: the board will not start"
+            print(f"  {p.number}: {p.role} -> {verdict}: {missing_message(p, found)}")
+        else:
+            print(f"  {p.number}: {p.role} -> display {p.found}")
+    return 1 if refused or problems else 0
+
+
 def cmd_config_init(args) -> int:
     from scoreboard.display.config import write_default
+    found = seen_displays()
     try:
-        path = write_default(args.out, args.force)
+        path = write_default(args.out, args.force, found)
     except FileExistsError as error:
         print(f"config init: {error}", file=sys.stderr)
         return 1
-    print(f"{path}: written")
+    Path("packs").mkdir(exist_ok=True)   # [packs] dirs' default: where the club puts its packs
+    seen = f"{len(found)} display(s)" if found is not None else "no display here (written for one)"
+    print(f"{path}: written for {seen}, with a new OSC passcode (the host's screen shows it)")
     return 0
 
 
 def cmd_config_check(args) -> int:
-    from scoreboard.display.config import load_config
-    _, problems = load_config(args.file)
+    from scoreboard.display.config import load_config, surroundings
+    config, problems = load_config(args.file)
+    more, warnings = surroundings(config, seen_displays(), args.file)
+    problems = problems + more
     for problem in problems:
         print(problem)
+    for warning in warnings:
+        print(f"{args.file}: note: {warning}")
     print(f"{args.file}: {len(problems)} problem(s)" if problems else f"{args.file}: ok")
     return 1 if problems else 0
 

@@ -11,14 +11,14 @@ from pathlib import Path
 from typing import Any
 
 from scoreboard.display.scenes import ROLES
-from scoreboard.display.theme import Problem
+from scoreboard.display.theme import DEFAULT_THEME, THEMES_DIR, Problem
 
 DEFAULT_PATH = Path("config") / "scoreboard.toml"
 
 BOARD_DEFAULTS: dict[str, Any] = {
     "regulation": "novosibirsk-2007",
     "stage": "1/9",
-    "theme": "classic",
+    "theme": DEFAULT_THEME,
     "journal": "",                 # a journal file; empty: games/<date-time>.sqlite (a new game each start)
     "journal_dir": "games",
     "resume": False,               # start by recovering the newest unfinished journal in journal_dir (kiosk restarts)
@@ -27,12 +27,17 @@ BOARD_DEFAULTS: dict[str, Any] = {
     "fps": 60,
     "confirm_quit": True,
 }
-SCREEN_DEFAULTS: dict[str, Any] = {"role": "audience", "display": 0, "size": [1920, 1080], "fullscreen": True}
+# optional: a screen whose display is missing is skipped with a warning instead of stopping the start.
+SCREEN_DEFAULTS: dict[str, Any] = {"role": "audience", "display": 0, "size": [1920, 1080], "fullscreen": True,
+                                   "optional": False}
+HOST_SCREEN: dict[str, Any] = {"role": "host", "display": 0, "size": [1280, 720], "fullscreen": False,
+                               "optional": False}
 # file: the tournament this board shows (bracket, standings); game: the scheduled game it plays, set up from the
 # file and recorded into it at game over (T-A6: two boards may share one file).
 TOURNAMENT_DEFAULTS: dict[str, Any] = {"file": "", "game": ""}
 # dirs: the folders the board lists packs from for the remote's set-up (scoreboard/setup_catalog.py)
 PACKS_DEFAULTS: dict[str, Any] = {"dirs": ["packs"]}
+LOOPBACK = ("127.0.0.1", "::1")
 
 
 def _links_defaults() -> dict[str, dict]:
@@ -43,10 +48,19 @@ def _links_defaults() -> dict[str, dict]:
         return {}
 
 
-def default_config() -> dict:
-    config = {"board": dict(BOARD_DEFAULTS),
-              "screens": [dict(SCREEN_DEFAULTS),
-                          {"role": "host", "display": 1, "size": [1280, 720], "fullscreen": False}],
+def default_screens(displays: list | None = None) -> list[dict]:
+    """Screens for the displays seen: one display — the audience alone (the host's screen would show the answers on
+    it); two or more — the audience fullscreen on the second (a projector is the display added to a laptop) and the
+    host's screen windowed on the first, the laptop's own."""
+    if not displays or len(displays) < 2:
+        size = list(displays[0].size) if displays else list(SCREEN_DEFAULTS["size"])
+        return [dict(SCREEN_DEFAULTS, size=size)]
+    return [dict(SCREEN_DEFAULTS, display=1, size=list(displays[1].size)),
+            dict(HOST_SCREEN, display=0, size=[min(1280, displays[0].size[0]), min(720, displays[0].size[1])])]
+
+
+def default_config(displays: list | None = None) -> dict:
+    config = {"board": dict(BOARD_DEFAULTS), "screens": default_screens(displays),
               "tournament": dict(TOURNAMENT_DEFAULTS), "packs": copy.deepcopy(PACKS_DEFAULTS)}
     config.update(_links_defaults())
     return config
@@ -89,6 +103,15 @@ def check_config(raw: dict, where: str) -> tuple[dict, list[Problem]]:
     board = config["board"]
     if not all(isinstance(d, str) and d for d in config["packs"]["dirs"]):
         problems.append(Problem(where, "packs.dirs", "expected a list of folder names"))
+    if not theme_exists(board["theme"]):
+        names = ", ".join(sorted(p.name for p in THEMES_DIR.iterdir() if (p / "theme.toml").is_file()))
+        problems.append(Problem(where, "board.theme", f"unknown theme {board['theme']!r} (a folder with theme.toml, "
+                                                      f"or one of: {names})"))
+    osc = config.get("osc") or {}
+    if osc.get("enabled", True) and not osc.get("passcode") and str(osc.get("bind", "")) not in LOOPBACK:
+        problems.append(Problem(where, "osc.passcode", f"empty while OSC listens beyond this machine (bind = "
+                                                       f"{osc.get('bind')!r}): set one, or write a config with a new "
+                                                       f"random passcode: `scoreboard config init --force`"))
     if config["tournament"]["game"] and not config["tournament"]["file"]:
         problems.append(Problem(where, "tournament.game", "needs tournament.file (the tournament the game is in)"))
     if not 10 <= board["fps"] <= 240:
@@ -139,6 +162,33 @@ def _screen(where: str, index: int, table: Any, problems: list[Problem]) -> dict
     return screen
 
 
+def theme_exists(name: str) -> bool:
+    if name in ("", "default"):
+        return True
+    folder = Path(name).expanduser()
+    return (folder / "theme.toml").is_file() or (THEMES_DIR / name / "theme.toml").is_file()
+
+
+def surroundings(config: dict, displays: list | None, where: str) -> tuple[list[Problem], list[str]]:
+    """What `config check` adds to the file's own problems: pack folders that are missing, screens for displays
+    that are not there (`displays` None: no display to ask, not checked). (problems, warnings)."""
+    problems: list[Problem] = []
+    warnings: list[str] = []
+    for folder in config["packs"]["dirs"]:
+        if isinstance(folder, str) and folder and not Path(folder).expanduser().is_dir():
+            problems.append(Problem(where, "packs.dirs", f"pack folder not found: {folder}"))
+    if displays is None:
+        warnings.append("displays not checked: no display here (run `scoreboard screens` on the board's machine)")
+        return problems, warnings
+    from scoreboard.display.screens import missing_message, place
+    for p in place(config["screens"], displays):
+        if p.missing and p.optional:
+            warnings.append(f"{missing_message(p, displays)}: optional, it would be skipped")
+        elif p.missing:
+            problems.append(Problem(where, f"screens[{p.number}].display", missing_message(p, displays)))
+    return problems, warnings
+
+
 def load_config(path: str | Path | None) -> tuple[dict, list[Problem]]:
     """The config at `path` over the defaults; a missing default file is simply the defaults."""
     if path is None:
@@ -155,13 +205,59 @@ def load_config(path: str | Path | None) -> tuple[dict, list[Problem]]:
     return check_config(raw, str(path))
 
 
-def write_default(path: str | Path, force: bool = False) -> Path:
+HEADER = ("# The board's settings (docs/BOARD.md lists every key). Written by `scoreboard config init`.\n"
+          "# [[screens]]: one window per screen; role = audience | host | players. A screen whose display is not\n"
+          "# there stops the start (never opened elsewhere) unless it says optional = true (then it is skipped).\n"
+          "# `scoreboard screens` lists the displays and where each screen goes.\n")
+ONE_DISPLAY = ("# One display was seen: the audience alone. To show the host's screen (question AND answer) on a\n"
+               "# second display — the laptop, with the projector as the audience's — add:\n"
+               "#   [[screens]]\n#   role = \"host\"\n#   display = 0   # and the audience's display = 1\n"
+               "#   size = [1280, 720]\n#   fullscreen = false\n")
+
+
+# Written under each section's header by `config init` (the shipped config/scoreboard.toml is that output).
+SECTION_NOTES = {
+    "tournament": ("# file: the tournament file this board shows (/sg/screen bracket, standings) and plays games of.\n"
+                   "# game: the scheduled game it plays (e.g. \"1/9-4\"; `scoreboard run --game ID` sets it for one "
+                   "run): seats and names\n# come from the draw, the result is recorded into the file at game over. "
+                   "Needs file.\n"),
+    "packs": "# dirs: the folders the remote's set-up lists packs from (.toml, .siq, ChGK .txt).\n",
+    "osc": ("# passcode: what the host types on the remote to connect (the host's screen shows it with the board's\n"
+            "# address). Empty is refused while bind is beyond 127.0.0.1. `config init` writes a new random one.\n"),
+    "remote_web": ("# The host's remote in a phone's browser: open http://BOARD:8080/ (the host's screen shows the "
+                   "address and a QR code).\n# It uses the [osc] passcode and sessions.\n"),
+}
+
+
+def new_passcode() -> str:
+    """A passcode for the remote: 8 characters a host can type on a tablet (no 0/O, 1/l look-alikes)."""
+    import secrets
+    alphabet = "abcdefghijkmnpqrstuvwxyz23456789"
+    return "".join(secrets.choice(alphabet) for _ in range(8))
+
+
+def default_text(displays: list | None = None, passcode: str | None = None) -> str:
+    """What `config init` writes: every default, screens for the displays seen, a new random OSC passcode."""
     import tomli_w
+    config = default_config(displays)
+    if "osc" in config:
+        config["osc"]["passcode"] = new_passcode() if passcode is None else passcode
+    screens = config.pop("screens")
+    text = tomli_w.dumps(config)
+    # [[screens]] right after [board]: what a club edits first, with the note on adding the host's screen.
+    board, _, rest = text.partition("\n\n")
+    screens_text = tomli_w.dumps({"screens": screens})
+    note = ONE_DISPLAY if len(screens) == 1 else ""
+    for section, lines in SECTION_NOTES.items():
+        rest = rest.replace(f"[{section}]\n", f"[{section}]\n{lines}", 1)
+    return f"{HEADER}\n{board}\n\n{screens_text}{note}\n{rest}"
+
+
+def write_default(path: str | Path, force: bool = False, displays: list | None = None,
+                  passcode: str | None = None) -> Path:
     path = Path(path)
     if path.exists() and not force:
         raise FileExistsError(f"{path} exists; use --force to overwrite it")
     path.parent.mkdir(parents=True, exist_ok=True)
-    header = ("# The board's settings (docs/BOARD.md lists every key). Written by `scoreboard config init`.\n"
-              "# [[screens]]: one window per screen; role = audience | host | players.\n\n")
-    path.write_text(header + tomli_w.dumps(default_config()), encoding="utf-8")
+    path.write_text(default_text(displays, passcode), encoding="utf-8")
     return path

@@ -332,8 +332,8 @@ def run_headless(regulation: str, stage: str | None, out_dir: Path, size=(1280, 
     use_dummy_drivers()
     import pygame
     pygame.init()
-    from scoreboard.display.theme import load_theme
-    theme = load_theme(theme_name)
+    from scoreboard.display.theme import DEFAULT_THEME, load_theme
+    theme = load_theme(theme_name or DEFAULT_THEME)
     for problem in theme.problems:
         out(f"theme: {problem}")
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -354,8 +354,8 @@ def run_windowed(regulation: str, stage: str | None, speed: float, size=(1280, 7
     """Real time × `speed` in a window; Esc or closing the window ends it. The journal goes to a temp folder."""
     import pygame
     pygame.init()
-    from scoreboard.display.theme import load_theme
-    theme = load_theme(theme_name)
+    from scoreboard.display.theme import DEFAULT_THEME, load_theme
+    theme = load_theme(theme_name or DEFAULT_THEME)
     screen = Screen(ScreenSpec("audience", size=size, fullscreen=fullscreen, title="Своя игра — демо"), theme)
     pygame.mouse.set_visible(not fullscreen)
     with tempfile.TemporaryDirectory(prefix="scoreboard-demo-") as folder:

@@ -13,6 +13,114 @@ import pygame
 from scoreboard.display import scenes
 
 
+@dataclass(frozen=True)
+class Display:
+    index: int
+    name: str
+    size: tuple[int, int]
+
+    def __str__(self) -> str:
+        return f"{self.index}: {self.name} {self.size[0]}x{self.size[1]}"
+
+
+_SDL: list = []
+
+
+def _sdl():
+    """The SDL library pygame-ce loaded, for the two calls pygame-ce 2.5 does not wrap (display names, a window's
+    display); None when it cannot be found (then names are "display N" and placement is not verified)."""
+    if not _SDL:
+        import ctypes
+        import glob
+        import pathlib
+        libs = pathlib.Path(pygame.__file__).resolve().parent.parent / "pygame_ce.libs"
+        found = None
+        for path in sorted(glob.glob(str(libs / "libSDL2-*.so*"))) + ["libSDL2-2.0.so.0"]:
+            try:
+                found = ctypes.CDLL(path)
+                found.SDL_GetDisplayName.restype = ctypes.c_char_p
+                found.SDL_GetDisplayName.argtypes = [ctypes.c_int]
+                found.SDL_GetWindowFromID.restype = ctypes.c_void_p
+                found.SDL_GetWindowFromID.argtypes = [ctypes.c_uint32]
+                found.SDL_GetWindowDisplayIndex.restype = ctypes.c_int
+                found.SDL_GetWindowDisplayIndex.argtypes = [ctypes.c_void_p]
+                break
+            except (OSError, AttributeError):
+                found = None
+        _SDL.append(found)
+    return _SDL[0]
+
+
+def _sdl_display_name(index: int) -> str | None:
+    sdl = _sdl()
+    name = sdl.SDL_GetDisplayName(index) if sdl is not None else None
+    return name.decode("utf-8", "replace") if name else None
+
+
+def window_display(window) -> int | None:
+    """The display SDL says `window` is on (None: unknown). X11 with one X screen per display ("Zaphod", what Xvfb
+    offers) lists every screen as a display yet opens every window on the first: the board checks where each window
+    really landed."""
+    sdl = _sdl()
+    if sdl is None or window is None:
+        return None
+    pointer = sdl.SDL_GetWindowFromID(window.id)
+    index = sdl.SDL_GetWindowDisplayIndex(pointer) if pointer else -1
+    return index if index >= 0 else None
+
+
+def displays() -> list[Display]:
+    """The displays SDL sees now (index, name, desktop size); pygame's display module must be initialised."""
+    if not pygame.display.get_init():
+        pygame.display.init()
+    out = []
+    for index, size in enumerate(pygame.display.get_desktop_sizes()):
+        name = _sdl_display_name(index)
+        out.append(Display(index, name or f"display {index}", tuple(size)))
+    return out
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where one configured screen goes: its display, or why it is not opened (`missing`)."""
+    number: int          # its place in [[screens]], from 0
+    role: str
+    display: int
+    optional: bool
+    found: Display | None
+
+    @property
+    def missing(self) -> bool:
+        return self.found is None
+
+
+def place(screens: list[dict], found: list[Display]) -> list[Placement]:
+    by_index = {d.index: d for d in found}
+    return [Placement(i, s["role"], s["display"], bool(s.get("optional")), by_index.get(s["display"]))
+            for i, s in enumerate(screens)]
+
+
+def missing_message(p: Placement, found: list[Display]) -> str:
+    """A screen that is never opened elsewhere: a host screen moved onto the projector would show the answers."""
+    there = "; ".join(map(str, found)) or "none"
+    return (f"screens[{p.number}] (role {p.role}) is for display {p.display}, which does not exist "
+            f"(displays: {there})")
+
+
+def reachable_address(bind: str) -> str:
+    """The address a tablet reaches the board at: the bound one, or for 0.0.0.0 this machine's address on the
+    network its default route leads to (a UDP connect sends nothing), else its host name."""
+    if bind not in ("0.0.0.0", "::", ""):
+        return bind
+    import socket
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))   # TEST-NET-1: never contacted, only routed
+            return probe.getsockname()[0]
+    except OSError:
+        return socket.gethostname()
+
+
 @dataclass
 class ScreenSpec:
     role: str = "audience"
@@ -69,8 +177,8 @@ class Screen:
             kwargs = {}
             if spec.fullscreen:
                 kwargs["fullscreen_desktop"] = True
-            displays = pygame.display.get_desktop_sizes() if pygame.display.get_init() else []
-            index = spec.display if 0 <= spec.display < len(displays) else 0
+            # The board checked the display exists (place()): a screen is never moved to another display.
+            index = spec.display
             # SDL_WINDOWPOS_CENTERED_DISPLAY(i): centred on display i (pygame-ce has no name for it); a fullscreen
             # window then covers that display.
             centred = pygame.WINDOWPOS_CENTERED | index
@@ -91,6 +199,10 @@ class Screen:
     def resized(self) -> None:
         if self.window is not None:
             self.surface = self.window.get_surface()
+        self._last_key = None
+
+    def exposed(self) -> None:
+        """The window was uncovered or shown again: the next frame is drawn whole."""
         self._last_key = None
 
     def set_theme(self, theme) -> None:

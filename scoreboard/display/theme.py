@@ -20,6 +20,9 @@ ROOT = Path(__file__).resolve().parents[2]
 THEMES_DIR = ROOT / "themes"
 ASSETS_DIR = ROOT / "assets"
 DEFAULT_DIR = THEMES_DIR / "default"
+# The theme `run`, `demo`, `screenshot` and `follow` use when none is named (the base every theme lays over is
+# `default`; this is the look a club sees first).
+DEFAULT_THEME = "classic"
 
 # Every letter of the Russian alphabet plus the punctuation the board prints: a font must draw all of them.
 CYRILLIC = "АБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯабвгдеёжзийклмнопрстуфхцчшщъыьэюя«»—…"

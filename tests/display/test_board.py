@@ -209,7 +209,7 @@ def test_run_wires_screens_links_and_journal(tmp_path):
     config = default_config()
     config["board"].update(journal_dir=str(tmp_path / "games"), sounds=False, theme="light")
     config["screens"] = [{"role": "audience", "display": 0, "size": [480, 270], "fullscreen": False},
-                         {"role": "host", "display": 1, "size": [320, 180], "fullscreen": False}]
+                         {"role": "host", "display": 0, "size": [320, 180], "fullscreen": False}]
     config["osc"].update(bind="127.0.0.1", port=0, passcode="1234")
     said = []
     assert board_module.run(config, out=said.append, frames=5) == 0

@@ -1,16 +1,91 @@
 """config/scoreboard.toml: defaults, every problem at once (file, key, reason), and `config init`."""
+import tomllib
+
 import pytest
 
-from scoreboard.display.config import DEFAULT_PATH, default_config, load_config, write_default
+from scoreboard.display.config import (DEFAULT_PATH, SCREEN_DEFAULTS, default_config, default_screens, default_text,
+                                       load_config, surroundings, write_default)
+from scoreboard.display.screens import Display
 
 
 def test_config_init_writes_a_file_that_loads_clean(tmp_path):
-    """GIVEN `config init` WHEN its file is loaded THEN it has no problem and equals the defaults."""
+    """GIVEN `config init` WHEN its file is loaded THEN it has no problem and equals the defaults but for a new
+    random passcode (issue 9 item 4), different each time."""
     path = write_default(tmp_path / "scoreboard.toml")
     config, problems = load_config(path)
-    assert problems == [] and config == default_config()
+    passcode = config["osc"].pop("passcode")
+    defaults = default_config()
+    defaults["osc"].pop("passcode")
+    assert problems == [] and config == defaults
+    assert len(passcode) == 8 and passcode.isalnum()
+    other = write_default(tmp_path / "other.toml")
+    assert load_config(other)[0]["osc"]["passcode"] != passcode
     with pytest.raises(FileExistsError):
         write_default(path)
+
+
+def test_shipped_config_is_what_config_init_writes():
+    """GIVEN the repository's config/scoreboard.toml WHEN compared with what `config init` writes for one display
+    THEN they are the same text, but for the passcode, which is never shipped (each board makes its own)."""
+    from scoreboard import ROOT
+    shipped = (ROOT / DEFAULT_PATH).read_text(encoding="utf-8")
+    assert shipped == default_text(None, passcode="")
+
+
+def test_one_display_gets_the_audience_alone_two_get_the_host_on_the_laptop():
+    """GIVEN the displays `config init` sees WHEN it writes the screens THEN one display has the audience alone (and
+    the comment on adding the host's screen), two put the audience on the second and the host's on the first."""
+    one = [Display(0, "laptop", (1366, 768))]
+    two = one + [Display(1, "projector", (1920, 1080))]
+    assert default_screens(one) == [dict(SCREEN_DEFAULTS, size=[1366, 768])]
+    text = default_text(one)
+    assert len(tomllib.loads(text)["screens"]) == 1 and "#   role = \"host\"" in text   # the note, commented out
+    screens = default_screens(two)
+    assert [(s["role"], s["display"], s["fullscreen"]) for s in screens] == [("audience", 1, True), ("host", 0, False)]
+    assert screens[0]["size"] == [1920, 1080]
+
+
+def test_empty_passcode_beyond_loopback_is_a_config_error(tmp_path):
+    """GIVEN OSC on 0.0.0.0 with no passcode WHEN loaded THEN osc.passcode is a problem that says how to get one;
+    on 127.0.0.1, or with OSC off, it is not."""
+    path = tmp_path / "c.toml"
+    path.write_text('[osc]\nbind = "0.0.0.0"\npasscode = ""\n', encoding="utf-8")
+    problems = load_config(path)[1]
+    assert [p.key for p in problems] == ["osc.passcode"] and "config init" in problems[0].reason
+    path.write_text('[osc]\nbind = "127.0.0.1"\npasscode = ""\n', encoding="utf-8")
+    assert load_config(path)[1] == []
+    path.write_text('[osc]\nenabled = false\npasscode = ""\n', encoding="utf-8")
+    assert load_config(path)[1] == []
+
+
+def test_unknown_theme_missing_pack_folder_and_missing_display_are_reported(tmp_path):
+    """GIVEN a config naming a theme that does not exist, a pack folder that is not there and a host screen on a
+    second display WHEN checked on a machine with one display THEN each is a problem naming its key; an optional
+    screen is only a note."""
+    path = tmp_path / "c.toml"
+    path.write_text(f"""
+[board]
+theme = "neon"
+[packs]
+dirs = ["{tmp_path / 'nowhere'}", "{tmp_path}"]
+[osc]
+bind = "127.0.0.1"
+[[screens]]
+role = "audience"
+[[screens]]
+role = "host"
+display = 1
+[[screens]]
+role = "players"
+display = 2
+optional = true
+""", encoding="utf-8")
+    config, problems = load_config(path)
+    assert [(p.key, "neon" in p.reason and "classic" in p.reason) for p in problems] == [("board.theme", True)]
+    more, notes = surroundings(config, [Display(0, "HDMI-1", (1920, 1080))], str(path))
+    assert [p.key for p in more] == ["packs.dirs", "screens[1].display"]
+    assert "nowhere" in more[0].reason and "0: HDMI-1 1920x1080" in more[1].reason
+    assert len(notes) == 1 and "screens[2]" in notes[0] and "optional" in notes[0]
 
 
 def test_every_config_problem_is_named(tmp_path):
@@ -50,8 +125,10 @@ def test_missing_or_broken_file_is_reported(tmp_path):
     assert "not valid TOML" in problems[0].reason
 
 
-def test_shipped_config_is_clean():
-    """GIVEN the repository's config/scoreboard.toml WHEN loaded THEN it has no problem."""
+def test_shipped_config_only_lacks_its_passcode():
+    """GIVEN the repository's config/scoreboard.toml WHEN loaded THEN its one problem is the passcode no shipped file
+    has (the board refuses to listen on the network without one), and it shows the audience alone."""
     from scoreboard import ROOT
     config, problems = load_config(ROOT / DEFAULT_PATH)
-    assert problems == [] and config["screens"][0]["role"] == "audience"
+    assert [p.key for p in problems] == ["osc.passcode"]
+    assert [s["role"] for s in config["screens"]] == ["audience"]

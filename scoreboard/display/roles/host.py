@@ -16,7 +16,7 @@ from scoreboard.display.scenes.common import (background, clock_now, current_top
                                               seconds_text, stage_title, tiebreak_decision)
 
 
-def draw(canvas: Canvas, snapshot: dict, now: float, host_question: dict | None) -> None:
+def draw(canvas: Canvas, snapshot: dict, now: float, host_question: dict | None, status: dict | None = None) -> None:
     theme = canvas.theme
     background(canvas)
     m = canvas.px("margin")
@@ -48,6 +48,12 @@ def draw(canvas: Canvas, snapshot: dict, now: float, host_question: dict | None)
     else:
         topic = current_topic(snapshot) or {}
         canvas.text(left, topic.get("name") or theme.text("title"), "title", theme.color("muted"), tag="host:idle")
+    connect = (status or {}).get("connect")
+    if connect and phase == "setup":   # before the game: how the remote connects (only the host sees this screen)
+        box = pygame.Rect(left.left, left.bottom - canvas.px("body") * 3, left.w, canvas.px("body") * 3)
+        canvas.fill(theme.color("panel"), box, radius=box.h // 6, tag="host:connect:back")
+        canvas.text(box.inflate(-m * 2, -m), theme.text("host_connect", **connect), "body", theme.color("text"),
+                    tag="host:connect", max_lines=2)
 
     hint = pygame.Rect(right.left, right.top, right.w, right.h // 5)
     canvas.fill(theme.color("accent"), hint, radius=hint.h // 6, tag="host:hint:back")

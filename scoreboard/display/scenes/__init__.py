@@ -59,7 +59,7 @@ def draw(surface: pygame.Surface, snapshot: dict, theme, now: float, role: str =
     if role == "host":
         from scoreboard.display.roles import host
         canvas = Canvas(surface, theme, record=record, min_fraction=0.022)
-        host.draw(canvas, snapshot, now, host_question)
+        host.draw(canvas, snapshot, now, host_question, status)
         overlays(canvas, snapshot, status)
         return canvas
     canvas = Canvas(surface, theme, record=record)
