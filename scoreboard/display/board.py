@@ -322,6 +322,8 @@ class Board:
         if threading.current_thread() is threading.main_thread():
             for signum in (signal.SIGTERM, signal.SIGINT):
                 previous[signum] = signal.signal(signum, self.stop)
+        if self.running:
+            self.out("board: running (SIGTERM or Ctrl-C stops it; Esc asks)")
         try:
             while self.running and (frames is None or frames > 0):
                 started = time.perf_counter()
@@ -433,6 +435,12 @@ def _run(config: dict, out, frames: int | None, state: dict) -> int:
             screen.close()
         pygame.quit()
         return 2
+    if state["stop"]:   # stopped while starting: nothing to run, the journal is closed as it is
+        for screen in screens:
+            screen.close()
+        session.close()
+        pygame.quit()
+        return 0
     epoch = time.monotonic() - start
     holder: list = []
     inbox, links = _links(config, holder, lambda: time.monotonic() - epoch, out)

@@ -58,6 +58,16 @@ def _wait_for_window(display: str, title: str, proc: subprocess.Popen) -> None:
         time.sleep(0.05)
 
 
+def _wait_until_running(proc: subprocess.Popen) -> str:
+    """The board's log up to the line its loop prints when it starts (the pipe is read line by line: no clock)."""
+    seen = []
+    for line in proc.stdout:
+        seen.append(line)
+        if line.startswith("board: running"):
+            return "".join(seen)
+    raise AssertionError(f"the board ended before running: {''.join(seen)}")
+
+
 def _stop(proc: subprocess.Popen, signum=signal.SIGTERM) -> tuple[int, float, str]:
     sent = time.monotonic()
     proc.send_signal(signum)
@@ -80,14 +90,16 @@ fullscreen = true
 """)
     with xvfb(((1280, 720),)) as display:
         proc = _start(display, config)
+        started = _wait_until_running(proc)
         _wait_for_window(display, "Своя игра — audience", proc)
         code, took, out = _stop(proc)
         assert code == 0 and took < 2.0, (code, took, out)
         journals = list((tmp_path / "games").glob("*.sqlite"))
-        assert len(journals) == 1 and "new game" in out
+        assert len(journals) == 1 and "new game" in started
         again = _start(display, config)
+        out = _wait_until_running(again)
         _wait_for_window(display, "Своя игра — audience", again)
-        code, took, out = _stop(again, signal.SIGINT)
+        code, took, _ = _stop(again, signal.SIGINT)
         assert code == 0 and took < 2.0, (code, took, out)
         assert f"recovered {journals[0]}" in out
         assert list((tmp_path / "games").glob("*.sqlite")) == journals
@@ -144,9 +156,10 @@ fullscreen = false
         assert "1280x720" in out
         assert not (tmp_path / "games").exists()
         proc = _start(display, _config(tmp_path, host + "optional = true\n"))
+        out = _wait_until_running(proc)
         _wait_for_window(display, "Своя игра — audience", proc)
         assert "Своя игра — host" not in _windows(display)
-        code, _, out = _stop(proc)
+        code, _, _ = _stop(proc)
         assert code == 0 and "optional: skipped" in out
 
 

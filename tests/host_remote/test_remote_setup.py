@@ -229,7 +229,10 @@ def test_run_with_a_bad_name_exits_before_opening_a_window(tmp_path):
     """GIVEN `scoreboard run --players` with an empty name WHEN run THEN it exits 2 saying which name, no board."""
     import subprocess
     import sys
-    result = subprocess.run([sys.executable, "-m", "scoreboard", "run", "--players", "Вера;;Анна"],
+    from scoreboard.display.config import write_default
+    config = write_default(tmp_path / "scoreboard.toml")   # with a passcode: the shipped file has none
+    result = subprocess.run([sys.executable, "-m", "scoreboard", "run", "--config", str(config),
+                             "--players", "Вера;;Анна"],
                             capture_output=True, text=True, timeout=60, cwd=ROOT,
                             env={**os.environ, "SDL_VIDEODRIVER": "dummy"})
     assert result.returncode == 2 and "--players: name 2 is empty" in result.stderr
