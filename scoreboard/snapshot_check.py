@@ -70,12 +70,13 @@ TOPIC = {"name!": TEXT, "cells!": ListOf(CELL)}
 ROUND = {"index!": INT, "kind": TEXT, "tiebreak": BOOL, "topic": Nullable(INT), "topics!": ListOf(TOPIC)}
 VERDICT = {"seat!": SEAT, "verdict!": TEXT}
 JUDGED = {**VERDICT, "delta!": INT}
+MEDIA_STATE = {"state!": OneOf(("playing", "paused")), "started": Nullable(NUM), "position": Nullable(NUM)}
 QUESTION = {"topic": Nullable(INT), "index": Nullable(INT), "value": Nullable(INT), "kind": TEXT,
             "topic_name": TEXT, "deadline": Nullable(NUM), "reading": BOOL, "answer_started": Nullable(NUM),
             "extended": NUM, "stake": Nullable(INT), "answered": ListOf(VERDICT), "media": Nullable(ListOf(ANY)),
-            "secret": Nullable(ANY), "options": ListOf(TEXT)}
+            "secret": Nullable(ANY), "options": ListOf(TEXT), "media_state": Nullable(MEDIA_STATE)}
 LAST = {"topic": Nullable(INT), "index": Nullable(INT), "value": Nullable(INT), "kind": TEXT,
-        "answers": ListOf(JUDGED), "rejudgeable": BOOL}
+        "answers": ListOf(JUDGED), "rejudgeable": BOOL, "answer_media": Nullable(ListOf(ANY))}
 AUCTION = {"stake!": INT, "nominal": INT, "holder": Nullable(SEAT), "turn": Nullable(SEAT), "passed": SEATS,
            "allin": BOOL, "order": SEATS}
 REVEALED = {"seat!": SEAT, "stake!": INT, "verdict!": TEXT, "score!": INT}

@@ -105,6 +105,7 @@ BUILTIN_STRINGS: dict[str, str] = {
     "media_missing": "нет файла",
     "media_video": "видео",
     "media_audio": "звук",
+    "media_broken": "не воспроизводится",
     # Tournament screens (bracket, cup round, standings, Super Nine cross-table); {fields} are filled by the scene.
     "tn_novosibirsk": "Чемпионат Новосибирска",
     "tn_america": "Открытый турнир «Америка»",
@@ -234,6 +235,7 @@ BUILTIN_STRINGS_EN: dict[str, str] = {
     "media_missing": "file missing",
     "media_video": "video",
     "media_audio": "sound",
+    "media_broken": "cannot be played",
     "tn_novosibirsk": "Novosibirsk championship",
     "tn_america": "America open",
     "tn_samara": "Samara championship",

@@ -101,9 +101,11 @@ def fitted(path: str, size: tuple[int, int]) -> pygame.Surface | None:
     return _scaled.remember(key, scaled)
 
 
-def draw_media(canvas, items: list[dict], box: pygame.Rect, tag: str = "media") -> None:
+def draw_media(canvas, items: list[dict], box: pygame.Rect, tag: str = "media", snapshot: dict | None = None,
+               now: float = 0.0) -> None:
     """The question's picture fitted into `box` (or a note: missing file, video, sound) — on a panel. `tag` prefixes
-    what is drawn (the host's screen tells the question's picture from the answer's)."""
+    what is drawn (the host's screen tells the question's picture from the answer's). With `snapshot` (the audience
+    screen) a video shows its frame of the engine's media clock (scoreboard/display/video.py)."""
     theme = canvas.theme
     box = pygame.Rect(box)
     canvas.fill(theme.color("panel"), box, radius=max(4, box.h // 30), tag=f"{tag}:back")
@@ -119,8 +121,26 @@ def draw_media(canvas, items: list[dict], box: pygame.Rect, tag: str = "media") 
             return
         canvas.text(inner, theme.text("media_missing"), "small", theme.color("muted"), tag=f"{tag}:missing")
         return
-    kind = "video" if any(m["kind"] == "video" for m in items) else "audio"
+    from scoreboard.display.video import PLAYER
+    clip = next((m for m in items if m["kind"] == "video"), None) or next(m for m in items if m["kind"] == "audio")
+    kind = clip["kind"]
+    if PLAYER.problem(clip["path"]) is not None:      # undecodable: the host sees why; the game goes on
+        canvas.text(inner, theme.text("media_broken"), "small", theme.color("muted"), tag=f"{tag}:broken")
+        return
+    frame = PLAYER.frame(clip["path"], inner.size, snapshot, now) if kind == "video" and snapshot else None
+    if frame is not None:
+        if frame.get_size() != inner.size and (frame.get_width() > inner.w or frame.get_height() > inner.h):
+            frame = pygame.transform.scale(frame, fitted_size(frame.get_size(), inner.size))   # a resized window
+        where = frame.get_rect(center=inner.center)
+        canvas.surface.blit(frame, where)
+        canvas.note("image", f"{tag}:video:frame", where, inner, clip["path"])
+        return
     canvas.text(inner, theme.text(f"media_{kind}"), "title", theme.color("muted"), tag=f"{tag}:{kind}")
+
+
+def fitted_size(size: tuple[int, int], box: tuple[int, int]) -> tuple[int, int]:
+    ratio = min(box[0] / size[0], box[1] / size[1])
+    return max(1, int(size[0] * ratio)), max(1, int(size[1] * ratio))
 
 
 def audio_to_play(before: dict | None, after: dict) -> list[str]:

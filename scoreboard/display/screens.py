@@ -151,7 +151,7 @@ def use_dummy_drivers() -> None:
 
 # Tags of what changes with time alone (scenes.frame_key lists the same things): their boxes are redrawn on a tick.
 LIVE_TAGS = ("timer:", "final:timer:", "auction:timer:", "players:timer:", "status:", "lockout:", "players:locked",
-             "host:clock", "host:elapsed", "host:status:", "answering:extended")
+             "host:clock", "host:elapsed", "host:status:", "answering:extended", "media:video")
 
 
 def live_boxes(log) -> list[pygame.Rect]:

@@ -71,13 +71,11 @@ class Sounds:
 
     def update(self, before: dict | None, after: dict, now: float) -> None:
         self.play(cues(before, after))
-        # The question's own sound is content, not decoration: it plays even with theme sounds off in the config.
-        from scoreboard.display.media import audio_to_play, sound
-        for path in audio_to_play(before, after):
-            clip = sound(path)
-            if clip is not None:
-                clip.play()
-                self.media_played.append(path)
+        # The question's own sound and video are content, not decoration: they play even with theme sounds off.
+        from scoreboard.display.video import PLAYER
+        started = len(PLAYER.started)
+        PLAYER.sync(after, now)
+        self.media_played.extend(PLAYER.started[started:])
         second = tick_due(after, now, self.last_tick)
         if second is not None:
             self.last_tick = second

@@ -65,6 +65,9 @@ SPEC: dict[str, tuple[str, ...]] = {
     "/sg/pause": (),
     "/sg/unpause": (),
     "/sg/screen": ("scene",),
+    "/sg/media/pause": (),      # the open question's video or sound (docs/ENGINE_API.md media_state)
+    "/sg/media/play": (),
+    "/sg/media/replay": (),
     "/sg/button": ("seat",),
     # Internal: a deadline fired at this time. Journaled so replay needs no clock; never sent by a remote.
     "/sg/clock": (),

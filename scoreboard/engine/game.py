@@ -21,6 +21,7 @@ from typing import Any, Callable
 from . import rounds
 from .commands import NOT_HOST, BadCommand, Command, Refused, parse
 from .handlers import HANDLERS, OVER_OK, SETUP_OK
+from .media import follow as media_clock
 from .regulation import Regulation, RegulationError, parse_regulation
 from .snapshot import build_snapshot, host_view
 from .state import Player, State
@@ -180,6 +181,7 @@ class Game:
             raise Refused("the game is over")
         scores, phase = [p.score for p in self.st.players], self.st.phase
         handler(t, *a)
+        media_clock(t)
         now = [p.score for p in self.st.players]
         if now != scores or (self.st.phase == "reveal" and phase != "reveal"):
             self.st.history.append(now)   # the chart: every score after each resolution or correction

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import auction, corrections, final, question, rounds
+from . import auction, corrections, final, media, question, rounds
 from .commands import INTERNAL, Refused
 from .table import Table
 
@@ -73,6 +73,7 @@ def _unpause(t: Table) -> None:
     if not st.paused:
         raise Refused("the game is not paused")
     shift = t.at - st.paused_at
+    media.shift(t, shift)
     if st.question is not None and st.question.deadline is not None:
         st.question.deadline += shift
     if st.question is not None and st.question.answer_started is not None:
@@ -136,6 +137,9 @@ HANDLERS: dict[str, Callable[..., None]] = {
     "/sg/pause": _pause,
     "/sg/unpause": _unpause,
     "/sg/screen": _screen,
+    "/sg/media/pause": media.pause,
+    "/sg/media/play": media.play,
+    "/sg/media/replay": media.replay,
     "/sg/button": question.press,
     "/sg/clock": _clock,
 }

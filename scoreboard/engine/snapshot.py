@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .media import state as media_state
+
 if TYPE_CHECKING:
     from .game import Game
 
@@ -51,7 +53,7 @@ def build_snapshot(game: "Game") -> dict[str, Any]:
         "buttons_live": live,
         "round": _round(st),
         "question": _question(game),
-        "last": _last(st),
+        "last": _last(st, game.plan),
         "auction": _auction(st),
         "final": _final(st),
         "winner": st.winner,
@@ -95,7 +97,9 @@ def _question(game: "Game") -> dict | None:
             "reading_done": q.reading_done, "answer_started": q.answer_started, "extended": q.extended,
             "stake": q.stake, "answered": [{"seat": a.seat, "verdict": a.verdict, "delta": a.delta}
                                            for a in q.answers],
-            "replaced": q.replaced, "media": media, **_pack_public(planned, st.phase)}
+            "replaced": q.replaced, "media": media, **_pack_public(planned, st.phase),
+            "media_state": media_state(q) if media and any(isinstance(m, dict) and m.get("kind") in ("video", "audio")
+                                                           for m in media) else None}
 
 
 def _pack_public(planned: dict | None, phase: str) -> dict:
@@ -108,13 +112,15 @@ def _pack_public(planned: dict | None, phase: str) -> dict:
             "options": list(planned.get("options") or []) if shown else []}
 
 
-def _last(st) -> dict | None:
+def _last(st, plan) -> dict | None:
     if st.last is None or st.phase != "reveal":
         return None
     q = st.last.question
+    # the answer's own picture (SIGame packs have them): the hall sees it at the reveal, never before
+    answer_media = (planned_question(st, plan, q) or {}).get("answer_media") or None
     return {"topic": q.topic, "index": q.index, "value": q.value, "kind": q.kind,
             "answers": [{"seat": a.seat, "verdict": a.verdict, "delta": a.delta} for a in q.answers],
-            "rejudgeable": True}
+            "rejudgeable": True, "answer_media": answer_media}
 
 
 def _auction(st) -> dict | None:
@@ -136,8 +142,12 @@ def _final(st) -> dict | None:
 
 
 def _planned_question(game: "Game") -> dict | None:
-    st, plan = game.st, game.plan
-    q = st.question
+    return planned_question(game.st, game.plan)
+
+
+def planned_question(st, plan, q=None) -> dict | None:
+    """The pack plan's entry for the open question (or for `q`, a question of the current round)."""
+    q = q or st.question
     if plan is None or q is None or st.round is None:
         return None
     if st.round.tiebreak:

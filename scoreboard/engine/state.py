@@ -72,6 +72,8 @@ class Question:
     chooser_at_open: int | None = None
     replaced: bool = False
     stake: int | None = None    # auction stake (AU5)
+    media_at: float | None = None       # the media clock: engine time of position 0 while playing (media.py)
+    media_paused: float | None = None   # …or the position it is paused at
 
 
 @dataclass

@@ -120,6 +120,9 @@ def frame_key(snapshot: dict, now: float, theme, role: str = "audience") -> tupl
             parts.append((p.get("seat"), seconds_text(float(locked) - at)))
         elif locked is not None:
             parts.append((p.get("seat"), "free"))
+    if role == "audience" and q.get("media"):      # a playing video: its next frame's time has come
+        from scoreboard.display.video import PLAYER
+        parts.append(("video", PLAYER.frame_time(snapshot, now)))
     share = _fade_share(snapshot, now, theme)
     parts.append(math.ceil(share * 20))
     return tuple(parts)

@@ -6,7 +6,7 @@ import copy
 import pygame
 
 from scoreboard.display.canvas import Canvas
-from scoreboard.display.media import draw_media, media_items
+from scoreboard.display.media import draw_media, media_items, well_formed
 from scoreboard.display.scenes.common import (Layout, clock_now, current_topic, header, name_of, remaining,
                                               seconds_text, signed, timer)
 
@@ -31,7 +31,7 @@ def question_header(canvas: Canvas, snapshot: dict, layout: Layout) -> None:
     header(canvas, layout.header, topic.get("name", ""), str(value) if value is not None else "", tag="qheader")
 
 
-def with_media(canvas: Canvas, snapshot: dict, layout: Layout) -> Layout:
+def with_media(canvas: Canvas, snapshot: dict, layout: Layout, now: float = 0.0) -> Layout:
     """An open question with a picture (or sound, or video) shows it on the left of the main area; the scene then
     draws in what is left. Without media the layout is unchanged. The engine sends media only once the question
     is open, and never during the auction's bidding."""
@@ -39,9 +39,9 @@ def with_media(canvas: Canvas, snapshot: dict, layout: Layout) -> Layout:
     if not items:
         return layout
     main = layout.main
-    share = 62 if any(m["kind"] == "image" for m in items) else 40
+    share = 70 if any(m["kind"] == "video" for m in items) else 62 if any(m["kind"] == "image" for m in items) else 40
     media_box = pygame.Rect(main.left + layout.m * 2, main.top, main.w * share // 100 - layout.m * 2, main.h)
-    draw_media(canvas, items, media_box)
+    draw_media(canvas, items, media_box, snapshot=snapshot, now=now)
     rest = copy.copy(layout)
     rest.main = pygame.Rect(media_box.right, main.top, main.right - media_box.right, main.h)
     return rest
@@ -55,7 +55,7 @@ def _split(main: pygame.Rect, top_share: int) -> tuple[pygame.Rect, pygame.Rect]
 def draw_reading(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> None:
     theme = canvas.theme
     question_header(canvas, snapshot, layout)
-    layout = with_media(canvas, snapshot, layout)
+    layout = with_media(canvas, snapshot, layout, now)
     question = snapshot.get("question") or {}
     top, bottom = _split(layout.main, 60)
     canvas.text(top.inflate(-layout.m * 4, -layout.m), str(question.get("value", "")), "timer",
@@ -68,7 +68,7 @@ def draw_window(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> N
     """buzz_window: the 5 s to press (BZ2), counting down."""
     theme = canvas.theme
     question_header(canvas, snapshot, layout)
-    layout = with_media(canvas, snapshot, layout)
+    layout = with_media(canvas, snapshot, layout, now)
     question = snapshot.get("question") or {}
     top, bottom = _split(layout.main, 72)
     timer(canvas, top.inflate(-layout.m * 4, -layout.m), remaining(snapshot, question.get("deadline"), now),
@@ -81,7 +81,7 @@ def draw_answering(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -
     """Who is answering, in their colour, with the answer clock (america) or the elapsed time (no limit, BZ5)."""
     theme = canvas.theme
     question_header(canvas, snapshot, layout)
-    layout = with_media(canvas, snapshot, layout)
+    layout = with_media(canvas, snapshot, layout, now)
     question = snapshot.get("question") or {}
     seat = snapshot.get("answering")
     top, bottom = _split(layout.main, 50)
@@ -116,7 +116,7 @@ def draw_after_wrong(canvas: Canvas, snapshot: dict, now: float, layout: Layout)
     """Who answered wrong, who is locked out for a false start (BZ7) and for how long; waiting for the host."""
     theme = canvas.theme
     question_header(canvas, snapshot, layout)
-    layout = with_media(canvas, snapshot, layout)
+    layout = with_media(canvas, snapshot, layout, now)
     question = snapshot.get("question") or {}
     lines: list[tuple[str, str, str]] = []
     value = question.get("value") or 0
@@ -160,4 +160,12 @@ def draw_reveal(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> N
                       f"{signed(int(answer.get('delta', 0)))}", verdict, f"result:{answer.get('seat')}"))
     if not lines:
         lines.append((theme.text("nobody"), "muted", "result:nobody"))
+    # the answer's own picture (SIGame packs have them): the engine sends it only at the reveal
+    pictures = [m for m in well_formed(last.get("answer_media")) if m["kind"] == "image"]
+    if pictures:
+        main = layout.main
+        box = pygame.Rect(main.left + layout.m * 2, main.top, main.w * 55 // 100 - layout.m * 2, main.h)
+        draw_media(canvas, pictures, box, tag="answer_media")
+        layout = copy.copy(layout)
+        layout.main = pygame.Rect(box.right, main.top, main.right - box.right, main.h)
     _lines(canvas, layout, lines)

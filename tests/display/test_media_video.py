@@ -1,0 +1,211 @@
+"""Video and sound questions as SImulator plays them (issue 10 item 4): the video plays on the audience screen on the
+engine's media clock (`question.media_state`), the host pauses, plays on and replays it (`/sg/media/*`, journaled),
+sound in every container a pack carries decodes, an answer's picture reaches the hall only at the reveal, and a file
+that cannot be decoded is a note on the host's screen and one warning while the game goes on. Every clip is made
+here with PyAV (scoreboard/display/clips.py): frame k shows k in black and white blocks, read back from the screen."""
+import shutil
+import time
+from pathlib import Path
+
+import pygame
+import pytest
+
+from scoreboard.display import clips, decoder, media, scenes
+from scoreboard.display.sounds import Sounds
+from scoreboard.display.theme import ROOT, load_theme
+from scoreboard.display.video import PLAYER
+from scoreboard.engine.commands import Refused, make
+from scoreboard.session import Session
+
+SIZE = (1280, 720)
+SAMPLE = ROOT / "assets" / "packs" / "sample.toml"
+FLAG = '{ kind = "image", path = "sample_media/flag.png" }'
+FPS = 30
+
+
+@pytest.fixture(autouse=True)
+def fresh(tmp_path, monkeypatch):
+    monkeypatch.setenv("SVOYA_PACK_CACHE", str(tmp_path / "pack-cache"))
+    for cache in (media._originals, media._scaled, media._sounds, media._warned):
+        cache.clear()
+    PLAYER.stop()
+    PLAYER.problems.clear()
+    yield
+    PLAYER.stop()
+
+
+@pytest.fixture(scope="module")
+def clip(tmp_path_factory):
+    return clips.make_video(tmp_path_factory.mktemp("clip") / "clip.mp4", seconds=2.0, fps=FPS, size=(192, 108))
+
+
+def rel(tmp_path: Path, kind: str, source) -> str:
+    """A media entry for `source`, copied into the pack's folder (pack paths are relative and stay inside it)."""
+    (tmp_path / "sample_media").mkdir(exist_ok=True)
+    shutil.copy(source, tmp_path / "sample_media" / Path(source).name)
+    return f'{{ kind = "{kind}", path = "sample_media/{Path(source).name}" }}'
+
+
+def pack_with(tmp_path: Path, item: str, answer_media: str = "") -> Path:
+    """A copy of the sample pack whose flag question («Флаги», 10) has `item` as its media instead."""
+    shutil.copytree(SAMPLE.parent / "sample_media", tmp_path / "sample_media", dirs_exist_ok=True)
+    text = SAMPLE.read_text(encoding="utf-8")
+    assert text.count(FLAG) == 1
+    text = text.replace(FLAG, item + (f" ]\nanswer_media = [ {answer_media}" if answer_media else ""))
+    (tmp_path / "pack.toml").write_text(text, encoding="utf-8")
+    return tmp_path / "pack.toml"
+
+
+def open_question(pack: Path, journal=None) -> Session:
+    """A samara cup game on `pack`, the flag question opened at engine time 3."""
+    session = Session(journal) if journal else Session()
+    for at, address, *args in [(0, "/sg/game/new", "samara-2003", "cup", 3), (0, "/sg/pack/load", str(pack)),
+                               (1, "/sg/game/start"), (2, "/sg/next"), (3, "/sg/select", 2, 1)]:
+        session.submit(make(at, address, *args))
+    return session
+
+
+def video_pack(tmp_path, clip):
+    return pack_with(tmp_path, rel(tmp_path, "video", clip))
+
+
+def shown_index(snapshot, now, want=None, deadline=20.0):
+    """Run the board's per-frame media step and draw the audience screen until a frame is shown (or frame `want`):
+    (index shown, every index seen on the way)."""
+    sounds = Sounds(load_theme("classic"), enabled=False)
+    surface = pygame.Surface(SIZE)
+    seen = []
+    end = time.monotonic() + deadline
+    while time.monotonic() < end:
+        sounds.update(None, snapshot, now)
+        canvas = scenes.draw(surface, snapshot, load_theme("classic"), now, record=True, animate=False)
+        frames = canvas.tagged("media:video:frame")
+        if frames:
+            seen.append(clips.read_index(surface, frames[0].rect))
+            if want is None or seen[-1] == want:
+                return seen[-1], seen
+    return None, seen
+
+
+def test_video_question_shows_the_frame_of_the_engine_time(tmp_path, clip):
+    """GIVEN a video question (a 2 s 30 fps H.264 clip with a tone) opened at engine time 3 WHEN the audience screen
+    is drawn at engine times 3.5 and 4.2 THEN the media clock started at 3 (`playing`), the frames shown are 15 and
+    then 36 (read back from the blocks on screen), and no frame from later in the clip was ever shown; the tone
+    started on the mixer."""
+    session = open_question(video_pack(tmp_path, clip))
+    snap = session.snapshot()
+    assert snap["question"]["media_state"] == {"state": "playing", "started": 3.0, "position": None}
+    index, seen = shown_index(snap, 3.5, want=15)
+    assert index == 15 and max(seen) <= 15
+    index, seen = shown_index(snap, 4.2, want=36)
+    assert index == 36 and max(seen) <= 36 and min(seen) >= 15
+    assert PLAYER.started and PLAYER.run.audio is not None and PLAYER.alive
+
+
+def test_media_pause_play_replay_from_the_remote_are_journaled(tmp_path, clip):
+    """GIVEN the video question open at 3 WHEN the host sends /sg/media/pause at 4, /sg/media/play at 10,
+    /sg/media/replay at 11, and the game is paused 12–15 THEN the snapshot's media clock reads paused at 1.0 s (the
+    screen holds frame 30 at any later time), then playing as if started at 9, then at 11, then at 14 after the game
+    pause; pausing twice is refused; a replay of the journal gives the same clock."""
+    session = open_question(video_pack(tmp_path, clip), tmp_path / "game.sqlite")
+    state = session.submit(make(4, "/sg/media/pause"))["question"]["media_state"]
+    assert state == {"state": "paused", "started": None, "position": 1.0}
+    with pytest.raises(Refused):
+        session.submit(make(4.5, "/sg/media/pause"))
+    paused = session.snapshot()
+    assert shown_index(paused, 4.0, want=30)[0] == 30
+    assert shown_index(paused, 7.0)[0] == 30
+    assert session.submit(make(10, "/sg/media/play"))["question"]["media_state"]["started"] == 9.0
+    assert session.submit(make(11, "/sg/media/replay"))["question"]["media_state"]["started"] == 11.0
+    session.submit(make(12, "/sg/pause"))
+    after = session.submit(make(15, "/sg/unpause"))
+    assert after["question"]["media_state"] == {"state": "playing", "started": 14.0, "position": None}
+    assert shown_index(after, 14.5, want=15)[0] == 15
+    session.close()
+    recovered = Session.recover(tmp_path / "game.sqlite")
+    assert recovered.snapshot()["question"]["media_state"] == after["question"]["media_state"]
+
+
+def test_media_commands_are_refused_without_a_video_or_sound(tmp_path):
+    """GIVEN the sample pack's flag question (a picture, no sound) open WHEN the host sends /sg/media/pause or
+    /sg/media/replay THEN each is refused with the reason and the snapshot has no media clock."""
+    session = open_question(SAMPLE)
+    for address in ("/sg/media/pause", "/sg/media/replay", "/sg/media/play"):
+        with pytest.raises(Refused, match="no video or sound"):
+            session.submit(make(4, address))
+    assert session.snapshot()["question"]["media_state"] is None
+
+
+@pytest.mark.parametrize("ext", [".m4a", ".aac", ".ogg", ".mp3", ".wav"])
+def test_sound_of_every_pack_container_decodes_to_pcm(tmp_path, ext):
+    """GIVEN a 0.5 s tone written as `ext` WHEN the audio worker decodes it for a 48 kHz stereo mixer THEN the PCM
+    chunks hold 0.5 s (±60 ms of codec padding) of sound, the first one short (it goes out at once), and the worker
+    ends without an error."""
+    path = clips.make_sound(tmp_path / f"tone{ext}", seconds=0.5)
+    worker = decoder.AudioWorker(path, 0.0, 48000, 2).start()
+    chunks = []
+    end = time.monotonic() + 20
+    while time.monotonic() < end and not (worker.done and worker.queue.empty()):
+        try:
+            chunks.append(worker.queue.get(timeout=0.05))
+        except Exception:
+            pass
+    assert worker.error is None
+    total = sum(len(c.data) for c in chunks) / 4 / 48000
+    assert total == pytest.approx(0.5, abs=0.06)
+    assert len(chunks[0].data) / 4 / 48000 == pytest.approx(decoder.FIRST_CHUNK, abs=0.002)
+
+
+def test_an_m4a_sound_question_plays_through_pyav(tmp_path):
+    """GIVEN a sound question whose file is an m4a (AAC) — pygame cannot read it WHEN it opens on the board
+    THEN the sound is started once, by the PyAV worker, and the audience sees the «звук» note."""
+    (tmp_path / "src").mkdir()
+    tone = clips.make_sound(tmp_path / "src" / "tone.m4a", seconds=1.0)
+    session = open_question(pack_with(tmp_path, rel(tmp_path, "audio", tone)))
+    snap = session.snapshot()
+    player = Sounds(load_theme("classic"), enabled=False)
+    player.update(None, snap, 3.0)
+    player.update(snap, snap, 3.1)
+    assert len(player.media_played) == 1 and PLAYER.run.audio is not None
+    canvas = scenes.draw(pygame.Surface(SIZE), snap, load_theme("classic"), 3.1, record=True, animate=False)
+    assert canvas.texts("media:audio")[0].text == "звук"
+
+
+def test_an_undecodable_video_is_a_note_for_the_host_and_the_game_goes_on(tmp_path, capsys):
+    """GIVEN a video question whose file holds bytes that are no video WHEN the board plays it over several frames
+    THEN one warning names the file, the host's screen says «не воспроизводится», nothing raises, and the host's next
+    command is applied."""
+    (tmp_path / "src").mkdir()
+    bad = tmp_path / "src" / "broken.mp4"
+    bad.write_bytes(b"\x00\x00\x00\x18ftypmp42 this is no video" * 50)
+    session = open_question(pack_with(tmp_path, rel(tmp_path, "video", bad)))
+    snap = session.snapshot()
+    player = Sounds(load_theme("classic"), enabled=False)
+    for k in range(5):
+        player.update(None, snap, 3 + k / 10)
+        scenes.draw(pygame.Surface(SIZE), snap, load_theme("classic"), 3 + k / 10, record=True, animate=False)
+    host = scenes.draw(pygame.Surface(SIZE), snap, load_theme("classic"), 3.5, role="host",
+                       host_question=session.host_question(), record=True, animate=False)
+    assert host.texts("host:media:broken")[0].text == "не воспроизводится"
+    warnings = [line for line in capsys.readouterr().err.splitlines() if line.startswith("media:")]
+    path = snap["question"]["media"][0]["path"]
+    assert len(warnings) == 1 and path in warnings[0]
+    assert session.submit(make(5, "/sg/reading/done"))["phase"] == "buzz_window"
+
+
+def test_answer_picture_reaches_the_hall_only_at_the_reveal(tmp_path):
+    """GIVEN a question with an answer picture WHEN it is read, in its window and at the reveal THEN the audience
+    snapshot and screen carry no answer picture before the reveal, and show it at the reveal."""
+    (tmp_path / "src").mkdir()
+    pygame.image.save(pygame.Surface((40, 80)), str(tmp_path / "src" / "answer.png"))
+    session = open_question(pack_with(tmp_path, FLAG, rel(tmp_path, "image", tmp_path / "src" / "answer.png")))
+    theme = load_theme("classic")
+    for snap in (session.snapshot(), session.submit(make(5, "/sg/reading/done"))):
+        assert "answer.png" not in repr(snap)
+        assert not scenes.draw(pygame.Surface(SIZE), snap, theme, 5.5, record=True).tagged("answer_media:")
+    session.advance(20)
+    reveal = session.snapshot()
+    assert reveal["phase"] == "reveal" and reveal["last"]["answer_media"][0]["kind"] == "image"
+    canvas = scenes.draw(pygame.Surface(SIZE), reveal, theme, 20.5, record=True, animate=False)
+    picture = canvas.tagged("answer_media:image")[0]
+    assert picture.rect.w / picture.rect.h == pytest.approx(0.5, abs=0.02)
