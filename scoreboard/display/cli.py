@@ -1,4 +1,4 @@
-"""`scoreboard run | demo | screenshot | follow | theme check/new | config init/check` and `bench display`."""
+"""`scoreboard run | demo | screenshot | follow | theme check/new | config init/check` and `bench display` / `bench media`."""
 from __future__ import annotations
 
 import sys
@@ -288,4 +288,9 @@ def _bench(args) -> int:
     return run(args)
 
 
-BENCHES = {"display": _bench}
+def _bench_media(args) -> int:
+    from scoreboard.display.media_bench import run
+    return run(quick=args.quick, as_json=args.json)
+
+
+BENCHES = {"display": _bench, "media": _bench_media}

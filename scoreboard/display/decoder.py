@@ -15,8 +15,9 @@ from dataclasses import dataclass
 VIDEO_QUEUE = 6          # frames decoded ahead (~0.2 s at 30 fps): enough to ride out a slow frame, little memory
 AUDIO_QUEUE = 12         # PCM chunks decoded ahead
 FIRST_CHUNK = 0.04       # seconds: the first sound goes out at once (≤ 50 ms after the question opens)
-# 32 bits a pixel with no alpha: FFmpeg's "rgb0" is pygame's "RGBX" (the 4th byte is ignored, never transparent)
-PIXEL_FORMAT, SURFACE_FORMAT = "rgb0", "RGBX"
+# FFmpeg's "bgr0" is the byte order of a 32-bit pygame surface (XRGB8888, little-endian): the main thread copies
+# the bytes into its surface and blits the same format, a plain copy (a swizzling blit costs ~3× more at 1080p)
+PIXEL_FORMAT = "bgr0"
 CHUNK = 0.2              # then chunks long enough that a frame or two of delay never starves the mixer
 
 
@@ -125,7 +126,9 @@ class VideoWorker(Worker):
             stream.thread_type = "AUTO"        # FFmpeg's own frame threads for H.264
             _seek(container, stream, self.position)
             width, height = stream.codec_context.width, stream.codec_context.height
-            ratio = min(self.box[0] / width, self.box[1] / height)
+            # never larger than the source: upscaling a 1080p frame to a 4K box costs the worker ~4× more time a
+            # frame (it then cannot keep 30 fps on a loaded 2-core machine) and adds no detail
+            ratio = min(self.box[0] / width, self.box[1] / height, 1.0)
             size = (max(2, int(width * ratio) // 2 * 2), max(2, int(height * ratio) // 2 * 2))
             rate = float(stream.average_rate or 30)
             held = None
@@ -146,7 +149,10 @@ class VideoWorker(Worker):
     def _convert(frame, at: float, size: tuple[int, int]) -> Frame:
         rgb = frame.reformat(width=size[0], height=size[1], format=PIXEL_FORMAT, interpolation="BILINEAR")
         plane = rgb.planes[0]
-        return Frame(at, size, plane.line_size, bytes(plane))
+        data, row = bytes(plane), size[0] * 4
+        if plane.line_size != row:                    # FFmpeg pads rows: pack them as the surface has them
+            data = b"".join(data[y * plane.line_size:y * plane.line_size + row] for y in range(size[1]))
+        return Frame(at, size, row, data)
 
 
 class AudioWorker(Worker):

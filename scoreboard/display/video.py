@@ -21,7 +21,10 @@ from scoreboard.display.media import MAX_MEDIA_BYTES, _readable, media_items, wa
 
 # pygame reads these sound files itself (a whole Sound, started from any position by slicing its PCM)
 PYGAME_SOUNDS = (".wav", ".ogg", ".mp3", ".flac")
-MAX_VIDEO_BYTES = 16 * MAX_MEDIA_BYTES     # a video question is bigger than a picture; beyond this it is a mistake
+MAX_VIDEO_BYTES = 16 * MAX_MEDIA_BYTES
+XRGB = (0xFF0000, 0xFF00, 0xFF)            # the masks of a 32-bit surface whose bytes are FFmpeg's "bgr0"
+DRIFT_LIMIT = 0.03                         # seconds the sound may stray from the media clock before it is corrected
+FIRST_SOUND_WAIT = 0.03                    # seconds the question's opening frame waits for its first sound     # a video question is bigger than a picture; beyond this it is a mistake
 
 
 def position(snapshot: dict, now: float, first_seen: float | None = None) -> float:
@@ -57,6 +60,8 @@ class Run:
         self.frames_shown = self.frames_dropped = 0
         self.audio_marks: list[tuple[float, float]] = []   # (position when a chunk started, the chunk's own time)
         self.queued = None                 # the chunk waiting in the channel's queue
+        self.correction = 0.0              # seconds the next chunk is trimmed (sound late) or delayed (sound early)
+        self.corrections = 0
         self.first_sound: float | None = None   # perf_counter when the first chunk went to the mixer
         self.created = time.perf_counter()
 
@@ -151,6 +156,10 @@ class Player:
                 run.audio = decoder.AudioWorker(path, start, freq, channels).start()
             self.started.append(path)
         self.run = run
+        if run.audio is not None:       # the opening frame waits a moment so the sound starts with the question
+            end = time.perf_counter() + FIRST_SOUND_WAIT
+            while run.audio.queue.empty() and not run.audio.done and time.perf_counter() < end:
+                time.sleep(0.001)
 
     def _mixer(self) -> bool:
         try:
@@ -192,7 +201,7 @@ class Player:
         if run.audio is None or self.channel is None:
             return
         if run.queued is not None and self.channel.get_queue() is None:
-            run.audio_marks.append((at, run.queued.time))     # the queued chunk has just started
+            self._mark(run, at, run.queued.time)     # the queued chunk has just started
             run.queued = None
         for _ in range(2):
             busy = self.channel.get_busy()
@@ -202,15 +211,42 @@ class Player:
                 chunk = run.audio.queue.get_nowait()
             except queue.Empty:
                 return
-            sound = pygame.mixer.Sound(buffer=chunk.data)
+            sound = pygame.mixer.Sound(buffer=self._corrected(run, chunk))
             if not busy:
                 self.channel.play(sound)
-                run.audio_marks.append((at, chunk.time))
+                self._mark(run, at, chunk.time)
                 if run.first_sound is None:
                     run.first_sound = time.perf_counter()
             else:
                 self.channel.queue(sound)
                 run.queued = chunk
+
+    @staticmethod
+    def _mark(run: Run, at: float, chunk_time: float) -> None:
+        """A chunk started playing at media position `at`: how far the sound strays from the media clock (the
+        device's clock is not the engine's; SDL's dummy device even runs ~2 % fast). Beyond DRIFT_LIMIT the next
+        chunk is corrected."""
+        run.audio_marks.append((at, chunk_time))
+        drift = at - chunk_time
+        if abs(drift) > DRIFT_LIMIT and run.correction == 0.0:
+            run.correction = drift
+
+    @staticmethod
+    def _corrected(run: Run, chunk) -> bytes:
+        """The chunk's PCM with the pending correction applied: late sound skips ahead, early sound waits in silence."""
+        if run.correction == 0.0:
+            return chunk.data
+        freq, size, channels = pygame.mixer.get_init()
+        step = abs(size) // 8 * channels
+        cut = int(abs(run.correction) * freq) * step
+        data = chunk.data
+        if run.correction > 0:
+            cut = min(cut, len(data) - step)
+            data, chunk.time = data[cut:], chunk.time + cut / step / freq
+        else:
+            data, chunk.time = bytes(cut) + data, chunk.time - cut / step / freq
+        run.correction, run.corrections = 0.0, run.corrections + 1
+        return data
 
     # --- drawing ---------------------------------------------------------------------------------------------
     def frame(self, path: str, box: tuple[int, int], snapshot: dict, now: float) -> pygame.Surface | None:
@@ -242,8 +278,13 @@ class Player:
         if fresh is not None:
             run.shown = fresh
             run.frames_shown += 1
-            run.surface = pygame.image.frombuffer(fresh.data, fresh.size, decoder.SURFACE_FORMAT,
-                                                   fresh.pitch)
+            if run.surface is None or run.surface.get_size() != fresh.size:
+                run.surface = pygame.Surface(fresh.size, 0, 32)
+            if run.surface.get_pitch() == fresh.pitch and run.surface.get_masks()[:3] == XRGB:
+                run.surface.get_buffer().write(fresh.data, 0)
+            else:                                     # an unusual surface layout: a converting copy
+                run.surface.blit(pygame.image.frombuffer(fresh.data, fresh.size, "BGRA").convert(run.surface),
+                                 (0, 0))
         return run.surface
 
     def frame_time(self, snapshot: dict, now: float) -> float | None:
