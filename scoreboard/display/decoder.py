@@ -18,6 +18,7 @@ FIRST_CHUNK = 0.04       # seconds: the first sound goes out at once (≤ 50 ms 
 # FFmpeg's "bgr0" is the byte order of a 32-bit pygame surface (XRGB8888, little-endian): the main thread copies
 # the bytes into its surface and blits the same format, a plain copy (a swizzling blit costs ~3× more at 1080p)
 PIXEL_FORMAT = "bgr0"
+MAX_PIXELS = 1920 * 1080
 CHUNK = 0.2              # then chunks long enough that a frame or two of delay never starves the mixer
 
 
@@ -126,15 +127,15 @@ class VideoWorker(Worker):
             stream.thread_type = "AUTO"        # FFmpeg's own frame threads for H.264
             _seek(container, stream, self.position)
             width, height = stream.codec_context.width, stream.codec_context.height
-            # never larger than the source: upscaling a 1080p frame to a 4K box costs the worker ~4× more time a
-            # frame (it then cannot keep 30 fps on a loaded 2-core machine) and adds no detail
-            ratio = min(self.box[0] / width, self.box[1] / height, 1.0)
+            # at most MAX_PIXELS: upscaling a 1080p frame to a 4K box costs the worker ~4× more time a frame (it
+            # then cannot keep 30 fps on a loaded 2-core machine) and adds no detail; a small video still fills its box
+            ratio = min(self.box[0] / width, self.box[1] / height, max(1.0, (MAX_PIXELS / (width * height)) ** 0.5))
             size = (max(2, int(width * ratio) // 2 * 2), max(2, int(height * ratio) // 2 * 2))
             rate = float(stream.average_rate or 30)
             held = None
             for frame in container.decode(stream):
                 at = float(frame.time if frame.time is not None else 0.0)
-                if at + 1 / rate <= self.position:        # before the position (decoded from the key frame)
+                if at + 1 / rate <= self.position + 1e-6:   # before the position (decoded from the key frame)
                     held = frame
                     continue
                 if self.single and held is not None and at > self.position + 1e-6:
