@@ -87,7 +87,7 @@ def shown_index(snapshot, now, want=None, deadline=20.0):
     return None, seen
 
 
-def test_video_question_shows_the_frame_of_the_engine_time(tmp_path, clip):
+def test_p1_video_question_shows_the_frame_of_the_engine_time(tmp_path, clip):
     """GIVEN a video question (a 2 s 30 fps H.264 clip with a tone) opened at engine time 3 WHEN the audience screen
     is drawn at engine times 3.5 and 4.2 THEN the media clock started at 3 (`playing`), the frames shown are 15 and
     then 36 (read back from the blocks on screen), and no frame from later in the clip was ever shown; the tone
@@ -102,7 +102,7 @@ def test_video_question_shows_the_frame_of_the_engine_time(tmp_path, clip):
     assert PLAYER.started and PLAYER.run.audio is not None and PLAYER.alive
 
 
-def test_media_pause_play_replay_from_the_remote_are_journaled(tmp_path, clip):
+def test_p1_media_pause_play_replay_from_the_remote_are_journaled(tmp_path, clip):
     """GIVEN the video question open at 3 WHEN the host sends /sg/media/pause at 4, /sg/media/play at 10,
     /sg/media/replay at 11, and the game is paused 12–15 THEN the snapshot's media clock reads paused at 1.0 s (the
     screen holds frame 30 at any later time), then playing as if started at 9, then at 11, then at 14 after the game
@@ -126,7 +126,7 @@ def test_media_pause_play_replay_from_the_remote_are_journaled(tmp_path, clip):
     assert recovered.snapshot()["question"]["media_state"] == after["question"]["media_state"]
 
 
-def test_media_commands_are_refused_without_a_video_or_sound(tmp_path):
+def test_p1_media_commands_are_refused_without_a_video_or_sound(tmp_path):
     """GIVEN the sample pack's flag question (a picture, no sound) open WHEN the host sends /sg/media/pause or
     /sg/media/replay THEN each is refused with the reason and the snapshot has no media clock."""
     session = open_question(SAMPLE)
@@ -137,7 +137,7 @@ def test_media_commands_are_refused_without_a_video_or_sound(tmp_path):
 
 
 @pytest.mark.parametrize("ext", [".m4a", ".aac", ".ogg", ".mp3", ".wav"])
-def test_sound_of_every_pack_container_decodes_to_pcm(tmp_path, ext):
+def test_p1_sound_of_every_pack_container_decodes_to_pcm(tmp_path, ext):
     """GIVEN a 0.5 s tone written as `ext` WHEN the audio worker decodes it for a 48 kHz stereo mixer THEN the PCM
     chunks hold 0.5 s (±60 ms of codec padding) of sound, the first one short (it goes out at once), and the worker
     ends without an error."""
@@ -156,7 +156,7 @@ def test_sound_of_every_pack_container_decodes_to_pcm(tmp_path, ext):
     assert len(chunks[0].data) / 4 / 48000 == pytest.approx(decoder.FIRST_CHUNK, abs=0.002)
 
 
-def test_an_m4a_sound_question_plays_through_pyav(tmp_path):
+def test_p1_an_m4a_sound_question_plays_through_pyav(tmp_path):
     """GIVEN a sound question whose file is an m4a (AAC) — pygame cannot read it WHEN it opens on the board
     THEN the sound is started once, by the PyAV worker, and the audience sees the «звук» note."""
     (tmp_path / "src").mkdir()
@@ -171,7 +171,7 @@ def test_an_m4a_sound_question_plays_through_pyav(tmp_path):
     assert canvas.texts("media:audio")[0].text == "звук"
 
 
-def test_an_undecodable_video_is_a_note_for_the_host_and_the_game_goes_on(tmp_path, capsys):
+def test_p1_an_undecodable_video_is_a_note_for_the_host_and_the_game_goes_on(tmp_path, capsys):
     """GIVEN a video question whose file holds bytes that are no video WHEN the board plays it over several frames
     THEN one warning names the file, the host's screen says «не воспроизводится», nothing raises, and the host's next
     command is applied."""
@@ -193,7 +193,7 @@ def test_an_undecodable_video_is_a_note_for_the_host_and_the_game_goes_on(tmp_pa
     assert session.submit(make(5, "/sg/reading/done"))["phase"] == "buzz_window"
 
 
-def test_answer_picture_reaches_the_hall_only_at_the_reveal(tmp_path):
+def test_p1_answer_picture_reaches_the_hall_only_at_the_reveal(tmp_path):
     """GIVEN a question with an answer picture WHEN it is read, in its window and at the reveal THEN the audience
     snapshot and screen carry no answer picture before the reveal, and show it at the reveal."""
     (tmp_path / "src").mkdir()
@@ -209,3 +209,26 @@ def test_answer_picture_reaches_the_hall_only_at_the_reveal(tmp_path):
     canvas = scenes.draw(pygame.Surface(SIZE), reveal, theme, 20.5, record=True, animate=False)
     picture = canvas.tagged("answer_media:image")[0]
     assert picture.rect.w / picture.rect.h == pytest.approx(0.5, abs=0.02)
+
+
+def test_p1_a_worker_that_fails_says_so_and_the_board_sees_it(tmp_path, clip, capsys):
+    """GIVEN a video question whose file disappears after it opened (the worker then fails to read it) WHEN the
+    board's media step and the audience screen run THEN the worker ends with its reason (`error`, not alive), the
+    player reports it (`PLAYER.alive` false until it stops the run), warns once and the host's screen shows the note."""
+    session = open_question(video_pack(tmp_path, clip))
+    snap = session.snapshot()
+    path = Path(snap["question"]["media"][0]["path"])
+    sounds = Sounds(load_theme("classic"), enabled=False)
+    sounds.update(None, snap, 3.0)                   # probed and the sound worker started
+    path.unlink()
+    worker = decoder.VideoWorker(str(path), 0.0, (320, 180)).start()
+    worker.join(20)
+    assert not worker.alive and worker.done and "cannot be decoded" in worker.error
+    PLAYER.run.video = worker
+    assert not PLAYER.alive and "cannot be decoded" in PLAYER.error
+    sounds.update(None, snap, 3.1)
+    assert PLAYER.run is None and PLAYER.problem(str(path))
+    host = scenes.draw(pygame.Surface(SIZE), snap, load_theme("classic"), 3.2, role="host",
+                       host_question=session.host_question(), record=True, animate=False)
+    assert host.texts("host:media:broken")
+    assert len([line for line in capsys.readouterr().err.splitlines() if str(path) in line]) == 1
