@@ -239,7 +239,7 @@ class SetupScreen:
         pack = self.draft.find_pack(self.catalog)
         if pack is None or not needed:
             return
-        r, need, have = needed[0] if not self.draft.choices_complete(self.catalog) else needed[-1]
+        r, need, have = self._choosing(needed)
         names = pack["rounds"][r]["topics"]
         names = names if isinstance(names, list) else [str(i + 1) for i in range(have)]
         chosen = self.draft.topics.get(r, [])
@@ -247,6 +247,10 @@ class SetupScreen:
             rect = pygame.Rect(440 + (i % 3) * 193, BODY.top + 200 + (i // 3) * 60, 187, 54)
             add(w.Button(rect, name, "right" if i in chosen else "seat", ("topic", (r, i)), not busy))
         del needs
+
+    def _choosing(self, needed: list[tuple[int, int, int]]) -> tuple[int, int, int]:
+        """The pack round whose topics the host is choosing: the first not complete, else the last."""
+        return next((n for n in needed if len(self.draft.topics.get(n[0], [])) < n[1]), needed[-1])
 
     def _layout_start(self, add, busy: bool) -> None:
         reg = self._regulation() or {}
@@ -328,7 +332,7 @@ class SetupScreen:
                                   max_lines=2)
         needed = d.choices_needed(self.catalog)
         if needed:
-            r, need, have = needed[0] if not d.choices_complete(self.catalog) else needed[-1]
+            r, need, have = self._choosing(needed)
             label = t("setup.pack.choose_topics", round=r + 1, need=need, have=have)
             if d.choices_complete(self.catalog):
                 label = t("setup.pack.topics_done")

@@ -236,3 +236,46 @@ def test_run_with_a_bad_name_exits_before_opening_a_window(tmp_path):
                             capture_output=True, text=True, timeout=60, cwd=ROOT,
                             env={**os.environ, "SDL_VIDEODRIVER": "dummy"})
     assert result.returncode == 2 and "--players: name 2 is empty" in result.stderr
+
+
+def test_g3_host_chooses_the_topics_when_the_pack_holds_more(tmp_path):
+    """G3, P1: GIVEN a pack whose two rounds hold 5 topics each (the sample pack and one more topic a round) and a
+    novosibirsk 1/9 game (4 + 4)
+    WHEN the host picks it from the board's list and taps 4 topics of round 1 (the last first) and 4 of round 2
+    THEN the board loads the pack with exactly those topics, in the host's order, and starts with them."""
+    import tomllib
+
+    import tomli_w
+    data = tomllib.loads(SAMPLE.read_text(encoding="utf-8"))
+    for index, round_ in enumerate(data["rounds"]):
+        extra = dict(round_["topics"][0], name=f"Запасная тема {index + 1}")
+        round_["topics"].append(extra)
+    folder = tmp_path / "packs"
+    folder.mkdir()
+    path = folder / "five.toml"
+    path.write_text(tomli_w.dumps(data), encoding="utf-8")
+    board = BoardLoop(setup={"packs": {"dirs": [str(folder)]}, "tournament": {"file": ""}}).start()
+    from scoreboard.engine.commands import make
+    board.inbox.put(make(0.0, "/sg/game/new", "novosibirsk-2007", "1/9"), "test")
+    app = RemoteApp(*board.address, passcode=PASSCODE)
+    try:
+        app.connect(*board.address, PASSCODE)
+        assert settle(app, board, lambda: app.control.setup.catalog is not None)
+        tap(app, "tab", "pack")
+        tap(app, "pack", str(path))
+        assert settle(app, board, lambda: app.control.setup.loaded == str(path))
+        for r, picks in ((0, (4, 0, 1, 2)), (1, (1, 2, 3, 4))):
+            for topic in picks:
+                tap(app, "topic", (r, topic))
+        assert settle(app, board, lambda: any(c.address == "/sg/pack/load" and len(c.args) == 9
+                                              for c in board.applied))
+        load = [c for c in board.applied if c.address == "/sg/pack/load"][-1]
+        assert load.args == (str(path), "1.5", "1.1", "1.2", "1.3", "2.2", "2.3", "2.4", "2.5")
+        tap(app, "tab", "start")
+        tap(app, "start")
+        assert settle(app, board, lambda: app.control.snapshot["phase"] == "round_intro")
+        topics = [t["name"] for t in board.session.snapshot()["round"]["topics"]]
+        assert topics == ["Запасная тема 1", "Реки", "Флаги", "Химия"]
+    finally:
+        app.close()
+        board.stop()
