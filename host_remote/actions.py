@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .strings import t
+
 PHASES = ("setup", "round_intro", "choosing", "topic_intro", "reading", "buzz_window", "answering", "after_wrong",
           "reveal", "auction", "auction_answer", "final_stakes", "final_answer", "final_reveal", "game_over")
 
@@ -58,7 +60,7 @@ def _in_play(snapshot: dict) -> list[dict]:
 
 
 def _name(player: dict) -> str:
-    return str(player.get("name") or f"Игрок {player['seat']}")
+    return str(player.get("name") or t("act.player", seat=player['seat']))
 
 
 def _answered_seats(snapshot: dict) -> set[int]:
@@ -87,7 +89,7 @@ def _board_empty(snapshot: dict) -> bool:
 def _assign(snapshot: dict) -> list[Action]:
     """Manual mode (BZ9): the host names who answers; not a player who already answered (BZ4)."""
     done = _answered_seats(snapshot)
-    return [Action(f"assign:{p['seat']}", f"Отвечает {_name(p)}", "/sg/assign", (p["seat"],), SEAT, p["seat"],
+    return [Action(f"assign:{p['seat']}", t("act.assign", name=_name(p)), "/sg/assign", (p["seat"],), SEAT, p["seat"],
                    shortcut=str(p["seat"]), enabled=p["seat"] not in done)
             for p in _in_play(snapshot)]
 
@@ -104,12 +106,12 @@ def _auction(snapshot: dict) -> list[Action]:
     actions = []
     for p in seats:
         seat, score = p["seat"], int(p.get("score") or 0)
-        actions.append(Action(f"bid:{seat}", f"Ставка {_name(p)}", "/sg/auction/bid", (seat,), SEAT, seat,
+        actions.append(Action(f"bid:{seat}", t("act.stake", name=_name(p)), "/sg/auction/bid", (seat,), SEAT, seat,
                               amount="bid", low=stake + 1,
                               high=max(score, stake), shortcut="b", who=_name(p)))
-        actions.append(Action(f"allin:{seat}", f"Ва-банк {_name(p)}", "/sg/auction/allin", (seat,), SEAT, seat,
+        actions.append(Action(f"allin:{seat}", t("act.allin", name=_name(p)), "/sg/auction/allin", (seat,), SEAT, seat,
                               shortcut="a"))
-        actions.append(Action(f"pass:{seat}", f"Пас {_name(p)}", "/sg/auction/pass", (seat,), SEAT, seat,
+        actions.append(Action(f"pass:{seat}", t("act.pass", name=_name(p)), "/sg/auction/pass", (seat,), SEAT, seat,
                               shortcut="s"))
     return actions
 
@@ -126,25 +128,25 @@ def _final(snapshot: dict, phase: str) -> list[Action]:
             # slot, disabled (FN4: the amount is never shown).
             low = 0 if final.get("kind") == "super_question" or int(p.get("score") or 0) <= 0 else 1
             done = p["seat"] in stakes_in
-            actions.append(Action(f"stake:{p['seat']}", f"Ставка {_name(p)}" + (" ✓" if done else ""),
+            actions.append(Action(f"stake:{p['seat']}", t("act.stake", name=_name(p)) + (" ✓" if done else ""),
                                   "/sg/final/stake", (p["seat"],), SEAT, p["seat"], amount="stake", low=low,
                                   high=max(int(p.get("score") or 0), low), who=_name(p), enabled=not done))
-        actions.append(Action("final_start", "Старт (вопрос прочитан)", "/sg/final/start", shortcut="space",
+        actions.append(Action("final_start", t("act.final_start"), "/sg/final/start", shortcut="space",
                               enabled=bool(eligible) and eligible <= stakes_in))
         return actions
     if phase == "final_answer":
         # FN2: the answers are being written; verdicts come after writing ends (by the clock or by the host).
-        return [Action("final_end_writing", "Конец записи", "/sg/next", shortcut="n")]
+        return [Action("final_end_writing", t("act.final_end"), "/sg/next", shortcut="n")]
     judged = set(final.get("judged") or [])
     revealed = {r.get("seat") for r in final.get("revealed") or [] if isinstance(r, dict)}
     actions = []
     for p in players:
         seat = p["seat"]
-        actions.append(Action(f"final_right:{seat}", f"{_name(p)}: верно", "/sg/final/judge", (seat, "right"),
+        actions.append(Action(f"final_right:{seat}", t("act.final_right", name=_name(p)), "/sg/final/judge", (seat, "right"),
                               SEAT, seat, enabled=seat not in judged))
-        actions.append(Action(f"final_wrong:{seat}", f"{_name(p)}: неверно", "/sg/final/judge", (seat, "wrong"),
+        actions.append(Action(f"final_wrong:{seat}", t("act.final_wrong", name=_name(p)), "/sg/final/judge", (seat, "wrong"),
                               SEAT, seat, enabled=seat not in judged))
-        actions.append(Action(f"final_reveal:{seat}", f"Открыть {_name(p)}", "/sg/final/reveal", (seat,), SEAT,
+        actions.append(Action(f"final_reveal:{seat}", t("act.final_reveal", name=_name(p)), "/sg/final/reveal", (seat,), SEAT,
                               seat, enabled=seat in judged and seat not in revealed))
     return actions
 
@@ -161,7 +163,7 @@ def _rejudge(snapshot: dict) -> list[Action]:
         if isinstance(seat, int) and verdict in ("right", "wrong"):
             other = "wrong" if verdict == "right" else "right"
             # the verb first: a long name is cut at the end, never the verb
-            label = f"Засчитать: {names.get(seat, seat)}" if other == "right" else f"Снять: {names.get(seat, seat)}"
+            label = t("act.rejudge_right", name=names.get(seat, seat)) if other == "right" else t("act.rejudge_wrong", name=names.get(seat, seat))
             actions.append(Action(f"rejudge:{seat}", label, "/sg/rejudge", (seat, other), SEAT, seat))
     return actions
 
@@ -171,23 +173,23 @@ def _waive(snapshot: dict) -> list[Action]:
     round_ = snapshot.get("round") or {}
     if "auctions_missing" not in round_:
         return []
-    return [Action("waive", "Без аукциона", "/sg/auction/waive", group=TOOLS,
+    return [Action("waive", t("act.waive"), "/sg/auction/waive", group=TOOLS,
                    enabled=bool(round_.get("auctions_missing")) and not round_.get("auction_waived"))]
 
 
 def _tools(snapshot: dict, phase: str) -> list[Action]:
     actions = [] if phase in ("setup", "game_over") else [
-        Action(f"adjust:{p['seat']}", f"± {_name(p)}", "/sg/score/adjust", (p["seat"],), TOOLS, p["seat"],
+        Action(f"adjust:{p['seat']}", t("act.adjust", name=_name(p)), "/sg/score/adjust", (p["seat"],), TOOLS, p["seat"],
                amount="delta", who=_name(p)) for p in _players(snapshot)]
-    actions.append(Action("undo", "Отменить", "/sg/undo", group=TOOLS, shortcut="backspace"))
+    actions.append(Action("undo", t("undo.label"), "/sg/undo", group=TOOLS, shortcut="backspace"))
     if phase not in ("setup", "game_over"):
         manual = bool(snapshot.get("buttons_manual"))
-        actions.append(Action("manual", "Кнопки: вручную" if not manual else "Кнопки: включить",
+        actions.append(Action("manual", t("act.manual_on") if not manual else t("act.manual_off"),
                               "/sg/buttons/manual", (0 if manual else 1,), TOOLS, shortcut="m"))
         if snapshot.get("paused"):
-            actions.append(Action("unpause", "Продолжить", "/sg/unpause", group=TOOLS, shortcut="p"))
+            actions.append(Action("unpause", t("act.unpause"), "/sg/unpause", group=TOOLS, shortcut="p"))
         else:
-            actions.append(Action("pause", "Пауза", "/sg/pause", group=TOOLS, shortcut="p"))
+            actions.append(Action("pause", t("act.pause"), "/sg/pause", group=TOOLS, shortcut="p"))
     return actions
 
 
@@ -204,16 +206,16 @@ def _question_slots(snapshot: dict, phase: str) -> list[Action]:
     question = snapshot.get("question") or {}
     reading = phase == "reading" or (phase == "auction_answer" and bool(question.get("reading")))
     judging = phase in ("answering", "auction_answer")
-    slots = [Action("judge_right", "Верно", "/sg/judge/right", shortcut="r", enabled=judging),
-             Action("judge_wrong", "Неверно", "/sg/judge/wrong", shortcut="w", enabled=judging),
-             Action("reading_done", "Вопрос прочитан", "/sg/reading/done", shortcut="space", enabled=reading),
-             Action("time", "Время", "/sg/time", shortcut="t",
+    slots = [Action("judge_right", t("act.right"), "/sg/judge/right", shortcut="r", enabled=judging),
+             Action("judge_wrong", t("act.wrong"), "/sg/judge/wrong", shortcut="w", enabled=judging),
+             Action("reading_done", t("act.reading_done"), "/sg/reading/done", shortcut="space", enabled=reading),
+             Action("time", t("act.time"), "/sg/time", shortcut="t",
                     enabled=phase in ("reading", "buzz_window", "after_wrong")),
-             Action("resume", "Продолжить (кнопки)", "/sg/resume", shortcut="space", enabled=phase == "after_wrong"),
-             Action("extend", "+3 с", "/sg/answer/extend", (3.0,), shortcut="e",     # BZ5
+             Action("resume", t("act.resume"), "/sg/resume", shortcut="space", enabled=phase == "after_wrong"),
+             Action("extend", t("act.extend"), "/sg/answer/extend", (3.0,), shortcut="e",     # BZ5
                     enabled=phase == "answering" and question.get("deadline") is not None)]
     if "clarify" in question:   # BZ10 «Уточните» (engines that know it): the answer time starts again
-        slots.append(Action("clarify", "Уточните", "/sg/answer/clarify", shortcut="u",
+        slots.append(Action("clarify", t("act.clarify"), "/sg/answer/clarify", shortcut="u",
                             enabled=phase == "answering" and question.get("deadline") is not None))
     return slots
 
@@ -233,22 +235,22 @@ def allowed_actions(snapshot: dict | None) -> list[Action]:
     question = snapshot.get("question") or {}
     flow: list[Action] = []
     if phase == "setup":
-        flow.append(Action("start", "Начать игру", "/sg/game/start", shortcut="return"))
+        flow.append(Action("start", t("setup.start"), "/sg/game/start", shortcut="return"))
     elif phase in ("round_intro", "choosing") and choice:
         # G5: nobody may select before the host names the chooser; the board stays in its place, disabled
         flow += [a if snapshot.get("chooser") is not None else _disabled(a) for a in _grid(snapshot)]
         # The round's topics are announced first; «Показать табло» puts the board before the hall (→ choosing)
-        flow.append(Action("show_board", "Показать табло залу", "/sg/next", shortcut="n",
+        flow.append(Action("show_board", t("act.show_board"), "/sg/next", shortcut="n",
                            enabled=phase == "round_intro"))
-        flow += [Action(f"chooser:{p['seat']}", f"Выбирает {_name(p)}", "/sg/chooser", (p["seat"],), SEAT, p["seat"],
+        flow += [Action(f"chooser:{p['seat']}", t("act.chooser", name=_name(p)), "/sg/chooser", (p["seat"],), SEAT, p["seat"],
                         enabled=p["seat"] != snapshot.get("chooser"))
                  for p in _in_play(snapshot)]
         flow += _waive(snapshot)
     elif phase in ("round_intro", "topic_intro"):
-        flow.append(Action("next", "Дальше", "/sg/next", shortcut="n"))
+        flow.append(Action("next", t("act.next"), "/sg/next", shortcut="n"))
     elif phase in QUESTION_PHASES:
         flow += _question_slots(snapshot, phase)
-        flow.append(Action("replace", "Заменить вопрос", "/sg/question/replace", group=TOOLS,
+        flow.append(Action("replace", t("act.replace"), "/sg/question/replace", group=TOOLS,
                            enabled=phase in ("reading", "buzz_window")))
         if manual and phase != "auction_answer":
             flow += [a if phase != "answering" else _disabled(a) for a in _assign(snapshot)]
@@ -256,10 +258,10 @@ def allowed_actions(snapshot: dict | None) -> list[Action]:
         if choice and not _board_empty(snapshot):
             flow += _grid(snapshot)
         else:
-            flow.append(Action("next", "Дальше", "/sg/next", shortcut="n"))
+            flow.append(Action("next", t("act.next"), "/sg/next", shortcut="n"))
         flow += _rejudge(snapshot)
         flow += _waive(snapshot)
-        flow.append(Action("replace", "Заменить вопрос", "/sg/question/replace", group=TOOLS))
+        flow.append(Action("replace", t("act.replace"), "/sg/question/replace", group=TOOLS))
     elif phase == "auction":
         flow += _auction(snapshot)
     elif phase in ("final_stakes", "final_answer", "final_reveal"):
