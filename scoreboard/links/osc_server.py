@@ -178,6 +178,9 @@ class OscServer:
                 with self._lock:
                     for session in self.table.expire(now):
                         log.info("OSC session %d (%s) expired", session.sid, session.role)
+                if self._tcp is not None:
+                    from scoreboard.links.osc_tcp import CONNECT_WITHIN
+                    self._tcp.close_idle(self.has_session, CONNECT_WITHIN)
                 self._push_all()
 
     def _receive_some(self, limit: int = 256) -> None:

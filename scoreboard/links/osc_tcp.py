@@ -11,6 +11,7 @@ import logging
 import select
 import socket
 import threading
+import time
 from typing import Callable
 
 from pythonosc import slip
@@ -18,13 +19,15 @@ from pythonosc import slip
 log = logging.getLogger("scoreboard.links.osc")
 
 END = 0xC0
+CONNECT_WITHIN = 10.0      # seconds a TCP client may stay connected without a session
 MAX_FRAME = 65_536          # a client that sends more than this without a frame end is cut off
 SEND_WAIT = 0.05            # seconds a full send buffer may hold us before the connection is dropped
 
 
 class _Conn:
-    def __init__(self, sock: socket.socket):
+    def __init__(self, sock: socket.socket, opened: float):
         self.sock = sock
+        self.opened = opened
         self.buffer = bytearray()
         self.lock = threading.Lock()        # acks come from the board's thread, states from the server's
 
@@ -98,7 +101,7 @@ class SlipServer:
         sock.setblocking(False)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         addr = (addr[0], addr[1], "tcp")     # never the same peer as a UDP sender on that port number
-        self.conns[addr] = _Conn(sock)
+        self.conns[addr] = _Conn(sock, time.monotonic())
         self._by_sock[sock] = addr
 
     def send(self, addr: tuple, dgram: bytes) -> bool:
@@ -132,6 +135,15 @@ class SlipServer:
         self._by_sock.pop(conn.sock, None)
         conn.sock.close()
         self.on_closed(addr)
+
+    def close_idle(self, has_session: Callable[[tuple], bool], within: float, now: float | None = None) -> None:
+        """Close every connection that has had no session for `within` seconds since it opened: an idle stranger
+        must not hold one of the connection slots."""
+        now = time.monotonic() if now is None else now
+        for addr, conn in list(self.conns.items()):
+            if now - conn.opened >= within and not has_session(addr):
+                log.info("OSC tcp client %s:%d closed: no session within %.0f s", addr[0], addr[1], within)
+                self.close(addr)
 
     def close_all(self) -> None:
         for addr in list(self.conns):

@@ -4,6 +4,16 @@ Pure bookkeeping (no sockets) so that the access rules can be tested and fuzzed 
 to the client's (ip, port); a repeated `/sg/connect` from the same address with the same role keeps the
 session (and its record of applied ids), so a client that retries its connect over a lossy link can never
 get a command applied twice.
+
+The access rules (docs/LINKS.md):
+- Session ids are random and never given twice in the board's life.
+- A new session at an address inherits the applied ids of that address's ended sessions: a datagram captured
+  before a disconnect and replayed after the reconnect is answered as the duplicate it is, never applied again
+  (the project's clients never restart their ids at one address).
+- `view` sessions may fill at most `max_sessions − host_reserve` slots: viewers never lock the host out.
+- Wrong passcodes from an IP throttle that IP to one evaluated try a second (not a lock-out: the real host,
+  behind the same venue NAT as a guesser, gets in on its next retry); an address with a live session is never
+  throttled.
 """
 from __future__ import annotations
 
@@ -20,6 +30,8 @@ DEDUPE_WINDOW = 4096
 # Wrong passcodes tolerated per IP within FAIL_WINDOW seconds before that IP is ignored for a while.
 MAX_FAILS = 5
 FAIL_WINDOW = 60.0
+THROTTLED_EVERY = 1.0     # seconds between evaluated tries from a throttled IP
+ENDED_KEPT = 256          # addresses whose ended sessions' ids are remembered
 
 Addr = tuple[str, int]
 
@@ -52,6 +64,14 @@ class SessionTable:
         self.max_sessions = max_sessions
         self.by_addr: dict[Addr, Session] = {}
         self._fails: dict[str, list[float]] = {}
+        self._last_try: dict[str, float] = {}
+        self._issued: set[int] = set()
+        self._ended: OrderedDict = OrderedDict()      # addr -> the applied ids of its ended sessions
+
+    @property
+    def host_reserve(self) -> int:
+        """Slots only host sessions may take."""
+        return min(self.max_sessions, max(2, self.max_sessions // 4))
 
     # --- access -------------------------------------------------------------------------------------
     def allowed(self, ip: str) -> bool:
@@ -72,8 +92,13 @@ class SessionTable:
             raise Denied(f"unknown role {role!r} (host or view)")
         fails = [t for t in self._fails.get(addr[0], []) if now - t < FAIL_WINDOW]
         self._fails[addr[0]] = fails
-        if len(fails) >= MAX_FAILS:
-            raise Denied("too many wrong passcodes, try again later")
+        live = self.by_addr.get(addr)
+        if len(fails) >= MAX_FAILS and (live is None or now - live.last_seen > self.idle_timeout):
+            if now - self._last_try.get(addr[0], -1e9) < THROTTLED_EVERY:
+                raise Denied("too many wrong passcodes from this address: one try a second")
+            self._last_try[addr[0]] = now
+            if len(self._last_try) > 1024:
+                self._last_try = {addr[0]: now}
         if not self.passcode:
             raise Denied("the board has no passcode set (osc.passcode)")
         if not (_same(passcode, self.passcode)
@@ -86,13 +111,34 @@ class SessionTable:
         if existing is not None and existing.role == role:
             existing.last_seen = now
             return existing
-        if existing is None and len(self.by_addr) >= self.max_sessions:
+        if existing is None:
             self.expire(now)
             if len(self.by_addr) >= self.max_sessions:
                 raise Denied("too many sessions")
-        session = Session(secrets.randbelow(2**31 - 1) + 1, addr, role, now)
+            viewers = sum(1 for s in self.by_addr.values() if not s.is_host)
+            if role == "view" and viewers >= self.max_sessions - self.host_reserve:
+                raise Denied("too many view sessions (the remaining slots are kept for the host)")
+        else:
+            self._end(existing)
+        session = Session(self._new_sid(), addr, role, now, self._ended.pop(addr, OrderedDict()))
         self.by_addr[addr] = session
         return session
+
+    def _new_sid(self) -> int:
+        while True:
+            sid = secrets.randbelow(2**31 - 1) + 1
+            if sid not in self._issued:
+                self._issued.add(sid)
+                return sid
+
+    def _end(self, session: Session) -> None:
+        """Keep what an ended session applied, for the next session at its address (replays stay duplicates)."""
+        self.by_addr.pop(session.addr, None)
+        if session.results:
+            self._ended[session.addr] = session.results
+            self._ended.move_to_end(session.addr)
+            while len(self._ended) > ENDED_KEPT:
+                self._ended.popitem(last=False)
 
     def lookup(self, addr: Addr, now: float) -> Optional[Session]:
         """The live session of `addr` (refreshing its idle timer), or None."""
@@ -100,18 +146,20 @@ class SessionTable:
         if session is None:
             return None
         if now - session.last_seen > self.idle_timeout:
-            del self.by_addr[addr]
+            self._end(session)
             return None
         session.last_seen = now
         return session
 
     def drop(self, addr: Addr) -> None:
-        self.by_addr.pop(addr, None)
+        session = self.by_addr.get(addr)
+        if session is not None:
+            self._end(session)
 
     def expire(self, now: float) -> list[Session]:
         gone = [s for s in self.by_addr.values() if now - s.last_seen > self.idle_timeout]
         for session in gone:
-            del self.by_addr[session.addr]
+            self._end(session)
         return gone
 
     def sessions(self) -> list[Session]:

@@ -240,7 +240,8 @@ def test_proto2_allowlist_drops_other_addresses():
 
 def test_proto2_idle_session_expires_and_passcode_guessing_is_throttled():
     """GIVEN idle_timeout 30 s on a fake clock WHEN 31 s pass without a packet THEN the session is gone and
-    its commands are denied; GIVEN five wrong passcodes THEN even the right one is refused for a minute."""
+    its commands are denied; GIVEN five wrong passcodes from an IP THEN that IP gets one evaluated try a second
+    (a guesser is slowed to a crawl) but the right passcode on that try gets in: no lock-out of the real host."""
     now = [100.0]
     inbox = Inbox()
     server = OscServer(resolve({"osc": {"bind": "127.0.0.1", "port": 0, "passcode": PASS}})["osc"],
@@ -256,15 +257,93 @@ def test_proto2_idle_session_expires_and_passcode_guessing_is_throttled():
         assert of(got, "/sg/denied")[0][0].startswith("not connected") and len(inbox) == 0
         for _ in range(5):
             peer.send("/sg/connect", "wrong")
-        peer.send("/sg/connect", PASS)
-        got = peer.receive(1.0, until=lambda m: len(of(m, "/sg/denied")) == 6)
-        assert of(got, "/sg/denied")[-1] == ["too many wrong passcodes, try again later"]
-        now[0] += 61
-        peer.send("/sg/connect", PASS)
+        got = peer.receive(1.0, until=lambda m: len(of(m, "/sg/denied")) == 5)
+        assert of(got, "/sg/denied") == [["wrong passcode"]] * 5
+        peer.send("/sg/connect", "wrong")          # throttled: this one is evaluated (the second's try) ...
+        peer.send("/sg/connect", PASS)             # ... and this one, in the same second, is not
+        got = peer.receive(1.0, until=lambda m: len(of(m, "/sg/denied")) == 2)
+        assert of(got, "/sg/denied") == [["wrong passcode"],
+                                         ["too many wrong passcodes from this address: one try a second"]]
+        now[0] += 1.0
+        peer.send("/sg/connect", PASS)             # the next second's try, with the right passcode
         assert of(peer.receive(1.0, until=lambda m: of(m, "/sg/connected")), "/sg/connected")
     finally:
         peer.close()
         server.stop()
+
+
+def test_proto2_view_sessions_never_take_the_host_slots():
+    """GIVEN max_sessions 16 WHEN viewers connect until refused THEN they stop short of the host's reserved
+    slots, and a host still connects."""
+    inbox = Inbox()
+    server = OscServer(resolve({"osc": {"bind": "127.0.0.1", "port": 0, "passcode": PASS,
+                                        "view_passcode": "look", "max_sessions": 16}})["osc"], inbox, lambda: 1.0)
+    server.start()
+    peers = []
+    try:
+        for _ in range(16):
+            peer = RawPeer(("127.0.0.1", server.address[1]))
+            peers.append(peer)
+            peer.send("/sg/connect", "look", "view")
+        answers = [p.receive(1.0, until=lambda m: of(m, "/sg/connected") or of(m, "/sg/denied")) for p in peers]
+        viewers = sum(1 for got in answers if of(got, "/sg/connected"))
+        assert viewers == 16 - server.table.host_reserve == 12
+        assert all(of(got, "/sg/denied")[0][0].startswith("too many view sessions")
+                   for got in answers if not of(got, "/sg/connected"))
+        host = RawPeer(("127.0.0.1", server.address[1]))
+        peers.append(host)
+        host.send("/sg/connect", PASS, "host")
+        assert of(host.receive(1.0, until=lambda m: of(m, "/sg/connected")), "/sg/connected")
+    finally:
+        for peer in peers:
+            peer.close()
+        server.stop()
+
+
+def test_proto2_a_connected_host_is_not_throttled_by_a_guesser_on_its_ip():
+    """GIVEN a connected host WHEN someone at the same IP sends five wrong passcodes and the host then reconnects
+    from its own address THEN the host keeps its session at once (an address with a live session is never
+    throttled)."""
+    inbox = Inbox()
+    server = OscServer(resolve({"osc": {"bind": "127.0.0.1", "port": 0, "passcode": PASS}})["osc"], inbox,
+                       lambda: 1.0)
+    server.start()
+    host, guesser = (RawPeer(("127.0.0.1", server.address[1])) for _ in range(2))
+    try:
+        host.send("/sg/connect", PASS)
+        sid = of(host.receive(1.0, until=lambda m: of(m, "/sg/connected")), "/sg/connected")[0][0]
+        for _ in range(6):
+            guesser.send("/sg/connect", "guess")
+        guesser.receive(1.0, until=lambda m: len(of(m, "/sg/denied")) == 6)
+        host.send("/sg/connect", PASS)
+        assert of(host.receive(1.0, until=lambda m: of(m, "/sg/connected")), "/sg/connected") == [[sid]]
+    finally:
+        host.close()
+        guesser.close()
+        server.stop()
+
+
+def test_proto2_a_replayed_datagram_of_an_ended_session_is_not_applied_again(osc_board):
+    """GIVEN a host that applied command id 9, disconnected and connected again from the same address (a new,
+    never-reused session id) WHEN a sniffer replays the old session's datagram THEN it is answered as a
+    duplicate with the first result and not applied again."""
+    links, board = osc_board
+    peer = connected_peer(links)
+    try:
+        first_sid = of(peer.receive(0.3), "/sg/connected") or None
+        peer.send("/sg/cmd/player/name", 9, 1, "Вера")
+        assert [9, "ok"] in of(peer.receive(2.0, until=lambda m: [9, "ok"] in of(m, "/sg/ack")), "/sg/ack")
+        assert wait_until(lambda: any(c.address == "/sg/player/name" for c in board.applied))
+        before = len(board.applied)
+        peer.send("/sg/disconnect")
+        peer.send("/sg/connect", PASS, "host")
+        got = peer.receive(2.0, until=lambda m: of(m, "/sg/connected"))
+        assert of(got, "/sg/connected") and of(got, "/sg/connected") != first_sid
+        peer.send("/sg/cmd/player/name", 9, 1, "Вера")             # the replay
+        assert [9, "ok"] in of(peer.receive(2.0, until=lambda m: [9, "ok"] in of(m, "/sg/ack")), "/sg/ack")
+        assert len(board.applied) == before
+    finally:
+        peer.close()
 
 
 def test_proto2_empty_passcode_refuses_everyone():

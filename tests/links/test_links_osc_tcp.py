@@ -106,3 +106,24 @@ def test_proto2_tcp_garbage_counted_and_closing_ends_the_session(tcp_board):
         assert of(flooder.receive(2.0, until=lambda m: of(m, "<closed>")), "<closed>")
     finally:
         flooder.sock.close()
+
+
+def test_proto2_tcp_connection_without_a_session_is_closed(tcp_board, monkeypatch):
+    """GIVEN a board with osc.tcp (connections capped) WHEN a stranger opens a TCP connection and never connects
+    a session, while a host does THEN the stranger's connection is closed after the connect window and the
+    host's stays."""
+    import scoreboard.links.osc_tcp as osc_tcp
+    monkeypatch.setattr(osc_tcp, "CONNECT_WITHIN", 0.3)
+    links, board = tcp_board
+    port = links.osc.address[1]
+    stranger, host = TcpPeer(port), TcpPeer(port)
+    try:
+        host.send("/sg/connect", PASS)
+        assert any(a == "/sg/connected" for a, _ in host.receive(2.0, until=lambda m: any(a == "/sg/connected" for a, _ in m)))
+        got = stranger.receive(20.0, until=lambda m: any(a == "<closed>" for a, _ in m))
+        assert ("<closed>", []) in got
+        host.send("/sg/ping")
+        assert any(a == "/sg/pong" for a, _ in host.receive(2.0, until=lambda m: any(a == "/sg/pong" for a, _ in m)))
+    finally:
+        stranger.sock.close()
+        host.sock.close()
