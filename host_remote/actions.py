@@ -217,6 +217,13 @@ def _question_slots(snapshot: dict, phase: str) -> list[Action]:
     if "clarify" in question:   # BZ10 «Уточните» (engines that know it): the answer time starts again
         slots.append(Action("clarify", t("act.clarify"), "/sg/answer/clarify", shortcut="u",
                             enabled=phase == "answering" and question.get("deadline") is not None))
+    if "media_state" in question:   # the question's video or sound (engines with the media clock)
+        media = question.get("media_state") or {}
+        slots += [Action("media_pause", t("act.media_pause"), "/sg/media/pause", group=TOOLS,
+                         enabled=media.get("state") == "playing"),
+                  Action("media_play", t("act.media_play"), "/sg/media/play", group=TOOLS,
+                         enabled=media.get("state") == "paused"),
+                  Action("media_replay", t("act.media_replay"), "/sg/media/replay", group=TOOLS, enabled=bool(media))]
     return slots
 
 

@@ -70,6 +70,7 @@ RU = {
     "act.chooser": "Выбирает {name}",
     "act.next": "Дальше",
     "act.replace": "Заменить вопрос",
+    "act.media_pause": "Медиа: пауза", "act.media_play": "Медиа: дальше", "act.media_replay": "Медиа: сначала",
 }
 EN = {
     "setup.tab.game": "Game", "setup.tab.players": "Players", "setup.tab.pack": "Pack", "setup.tab.start": "Start",
@@ -127,6 +128,7 @@ EN = {
     "act.chooser": "Chooses: {name}",
     "act.next": "Next",
     "act.replace": "Replace question",
+    "act.media_pause": "Media: pause", "act.media_play": "Media: play", "act.media_replay": "Media: replay",
 }
 
 # What each command does, in words, for the status line (never the raw address).

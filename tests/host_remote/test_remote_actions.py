@@ -221,3 +221,19 @@ def test_fn2_final_answer_offers_only_the_end_of_writing():
     actions = allowed_actions(base("final_answer", final=final))
     assert find(actions, "final_end_writing").command() == ("/sg/next", ())
     assert not any(a.key.startswith(("final_right", "final_wrong", "final_reveal")) for a in actions)
+
+
+def test_p1_media_buttons_follow_the_media_clock_and_keep_their_slots():
+    """P1: GIVEN a question with a video playing, then paused, and a question without media WHEN asked THEN pause
+    is offered while it plays, play while it is paused, replay whenever it has media; without media the three
+    slots stay, disabled (no reflow)."""
+    playing = allowed_actions(base("reading", question=question(media_state={"state": "playing", "started": 1.0,
+                                                                             "position": None})))
+    assert find(playing, "media_pause").command() == ("/sg/media/pause", ())
+    assert find(playing, "media_play") is None and find(playing, "media_replay") is not None
+    paused = allowed_actions(base("answering", answering=1, question=question(
+        media_state={"state": "paused", "started": None, "position": 2.5})))
+    assert find(paused, "media_play").command() == ("/sg/media/play", ()) and find(paused, "media_pause") is None
+    none = allowed_actions(base("reading", question=question(media_state=None)))
+    assert [a.key for a in none if a.key.startswith("media_")] == ["media_pause", "media_play", "media_replay"]
+    assert not any(a.enabled for a in none if a.key.startswith("media_"))
