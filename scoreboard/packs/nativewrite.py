@@ -46,9 +46,12 @@ def _inline(table: dict) -> str:
 def _table(out: list[str], path: str, table: dict) -> None:
     nested = []
     for key, value in table.items():
-        if isinstance(value, dict):
+        kind = type(value)
+        if kind is str:                       # most values: the hot path first
+            out.append(f"{key} = {string(value)}")
+        elif kind is dict:
             nested.append((key, value, False))
-        elif isinstance(value, list) and value and isinstance(value[0], dict) and key not in INLINE:
+        elif kind is list and value and type(value[0]) is dict and key not in INLINE:
             nested.append((key, value, True))
         else:
             out.append(f"{key} = {_value(value)}")
