@@ -30,7 +30,8 @@ def draw(canvas: Canvas, snapshot: dict, now: float) -> None:
         timer(canvas, bottom.inflate(-layout.m * 4, -layout.m), left, question_scenes.clock_total(snapshot), elapsed,
               tag="players:timer")
     elif phase == "buzz_window":
-        canvas.text(top, theme.text("press").upper(), "timer", theme.color("accent"), tag="players:press")
+        canvas.text(top, question_scenes.press_word(snapshot, theme).upper(), "timer", theme.color("accent"),
+                    tag="players:press")
         timer(canvas, bottom.inflate(-layout.m * 4, -layout.m), remaining(snapshot, q.get("deadline"), now),
               question_scenes.clock_total(snapshot), tag="players:timer")
     elif phase == "final_answer":

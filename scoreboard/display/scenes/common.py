@@ -280,7 +280,7 @@ def overlays(canvas: Canvas, snapshot: dict, status: dict | None) -> None:
     if snapshot.get("buttons_manual"):
         badges.append((theme.text("manual"), "accent", "badge:manual"))
     m = canvas.px("margin")
-    y = m
+    y = m + canvas.px("header") + m // 2   # under the header: the question's value there stays visible
     for text, color_key, tag in badges:
         box = pygame.Rect(canvas.w * 5 // 8, y, canvas.w * 3 // 8 - m, canvas.px("small") * 2)
         canvas.fill(theme.color("overlay"), box, radius=box.h // 3, tag=tag + ":back")

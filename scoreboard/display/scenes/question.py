@@ -64,6 +64,13 @@ def draw_reading(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> 
                 tag="question:reading")
 
 
+def press_word(snapshot: dict, theme) -> str:
+    """«Жмите!» only while the buttons are live; in manual mode the host names who answers (BZ9)."""
+    if snapshot.get("buttons_live", True):
+        return theme.text("press")
+    return theme.text("manual") if snapshot.get("buttons_manual") else theme.text("wait_host")
+
+
 def draw_window(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> None:
     """buzz_window: the 5 s to press (BZ2), counting down."""
     theme = canvas.theme
@@ -73,7 +80,7 @@ def draw_window(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> N
     top, bottom = _split(layout.main, 72)
     timer(canvas, top.inflate(-layout.m * 4, -layout.m), remaining(snapshot, question.get("deadline"), now),
           clock_total(snapshot))
-    canvas.text(bottom.inflate(-layout.m * 4, -layout.m), theme.text("press"), "body", theme.color("accent"),
+    canvas.text(bottom.inflate(-layout.m * 4, -layout.m), press_word(snapshot, theme), "body", theme.color("accent"),
                 tag="question:press")
 
 
@@ -92,15 +99,19 @@ def draw_answering(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -
     canvas.fill(color, pygame.Rect(band.left, band.top, band.h // 5, band.h), radius=band.h // 6,
                 tag=f"answering:stripe:{seat}")
     inner = pygame.Rect(band.left + band.h // 4, band.top, band.w - band.h // 2, band.h).inflate(0, -band.h // 8)
-    canvas.text(pygame.Rect(inner.left, inner.top, inner.w, inner.h // 3), theme.text("answering"), "body",
-                theme.color("muted"), tag="answering:label")
+    auction = snapshot.get("auction") or {}
+    label, label_color = theme.text("answering"), "muted"
+    if snapshot.get("phase") == "auction_answer":
+        # The hall sees it was an auction and for what stake, even one nobody could outbid (AU6: no bidding shown)
+        label, label_color = f"{theme.text('auction')} · {theme.text('stake')} {auction.get('stake', '')}", "accent"
+    canvas.text(pygame.Rect(inner.left, inner.top, inner.w, inner.h // 3), label, "body",
+                theme.color(label_color), tag="answering:label")
     canvas.text(pygame.Rect(inner.left, inner.top + inner.h // 3, inner.w, inner.h * 2 // 3), name_of(snapshot, seat),
                 int(canvas.h * 0.11), theme.color("text"), tag="answering:name", max_lines=2)
     left = remaining(snapshot, question.get("deadline"), now)
     started = question.get("answer_started")
     elapsed = (clock_now(snapshot, now) - float(started)) if (left is None and started is not None) else None
     timer(canvas, bottom.inflate(-layout.m * 4, -layout.m), left, clock_total(snapshot), elapsed)
-    auction = snapshot.get("auction") or {}
     if snapshot.get("phase") == "auction_answer" and auction.get("allin"):
         badge = pygame.Rect(bottom.left + layout.m * 2, bottom.top + layout.m, bottom.w // 4, canvas.px("title") * 3 // 2)
         canvas.fill(theme.color("accent"), badge, radius=badge.h // 3, tag="auction:allin:back")
