@@ -3,11 +3,23 @@
 The journal is the game's truth; the snapshot is its replay. Each row carries a CRC of its content and
 rows are numbered without gaps, so a damaged or truncated file is refused with the row that is wrong,
 never replayed halfway in silence. A journal written by a newer format is refused, not guessed at.
+
+One board at a time: a writer holds an exclusive `flock` on `<journal>.lock` (which names its pid and host) for as
+long as the journal is open, so a second board on the same file refuses to start instead of interleaving rows.
+SQLite's own locking is per transaction and would let two boards take turns appending to one game.
+
+A failed append (disk full, read-only, the drive pulled) raises `JournalError` and leaves the file and `len()` as
+they were, so the caller refuses that one command; the next append tries again. Rows are also kept in memory: if
+the file vanished with its folder and the folder comes back (a USB stick plugged in again), the next append
+writes the journal there again from memory (or appends what is missing to the copy it finds there).
 """
 from __future__ import annotations
 
+import fcntl
 import json
 import math
+import os
+import socket
 import sqlite3
 import zlib
 from pathlib import Path
@@ -21,6 +33,32 @@ APP = "svoya-scoreboard"
 
 class JournalError(Exception):
     pass
+
+
+class JournalInUse(JournalError):
+    """Another process (another board) holds this journal."""
+
+
+def _take_lock(path: Path):
+    """An exclusive lock for the life of the returned file (closed: released, also when the process dies)."""
+    lock_path = path.with_name(path.name + ".lock")
+    try:
+        handle = open(lock_path, "a+", encoding="utf-8")
+    except OSError as error:
+        raise JournalError(f"{path}: cannot lock the journal ({error.strerror or error})") from None
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.seek(0)
+        holder = handle.read(200).strip() or "another process"
+        handle.close()
+        raise JournalInUse(f"{path}: the journal is in use by {holder} — one board per journal "
+                           f"(stop that board, or give this one another journal)") from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"pid {os.getpid()} on {socket.gethostname()}\n")
+    handle.flush()
+    return handle
 
 
 def _canonical(seq: int, at: float, address: str, args: list, data: Any) -> bytes:
@@ -39,18 +77,53 @@ class Journal:
         if not create and self.path.stat().st_size == 0:
             raise JournalError(f"{self.path}: the file is empty: not a journal (truncated to nothing?)")
         self._fresh = not self.path.exists() or self.path.stat().st_size == 0
+        self._lock = None
+        if not readonly:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._lock = _take_lock(self.path)
         try:
             if readonly:
                 self.db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None)
             else:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                self.db = sqlite3.connect(str(self.path), isolation_level=None)
-                self.db.execute("PRAGMA journal_mode=WAL")
-                self.db.execute("PRAGMA synchronous=FULL")
+                self.db = self._connect()
             self._check_or_create()
+            self._seq = self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0]
         except sqlite3.DatabaseError as error:
+            self._release()
             raise JournalError(f"{self.path}: not a readable journal ({error})") from None
-        self._seq = self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0]
+        except JournalError:
+            self._release()
+            raise
+        self._rows: list[tuple] | None = None if readonly else self.db.execute(
+            "SELECT seq, at, address, args, data, crc FROM events ORDER BY seq").fetchall()
+        self._inode = self._file_id()
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(str(self.path), isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        return db
+
+    def _file_id(self) -> tuple[int, int] | None:
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return st.st_dev, st.st_ino
+
+    def _lock_still_there(self) -> bool:
+        if self._lock is None:
+            return False
+        try:
+            held, there = os.fstat(self._lock.fileno()), os.stat(self.path.with_name(self.path.name + ".lock"))
+        except OSError:
+            return False
+        return (held.st_dev, held.st_ino) == (there.st_dev, there.st_ino)
+
+    def _release(self) -> None:
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
 
     def _check_or_create(self) -> None:
         tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
@@ -85,13 +158,69 @@ class Journal:
         args = list(cmd.args)
         payload = None if cmd.data is None else json.dumps(cmd.data, ensure_ascii=False, sort_keys=True)
         crc = zlib.crc32(_canonical(seq, cmd.at, cmd.address, args, cmd.data))
+        row = (seq, cmd.at, cmd.address, json.dumps(args, ensure_ascii=False), payload, crc)
+        if self._file_id() != self._inode:
+            self._reattach()      # the file vanished (or another one is there): raises unless it is ours again
         try:
-            self.db.execute("INSERT INTO events (seq, at, address, args, data, crc) VALUES (?, ?, ?, ?, ?, ?)",
-                            (seq, cmd.at, cmd.address, json.dumps(args, ensure_ascii=False), payload, crc))
+            self.db.execute("INSERT INTO events (seq, at, address, args, data, crc) VALUES (?, ?, ?, ?, ?, ?)", row)
         except sqlite3.Error as error:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
             raise JournalError(f"{self.path}: cannot append ({error})") from None
         self._seq = seq
+        if self._rows is not None:
+            self._rows.append(row)
         return seq
+
+    def _reattach(self) -> None:
+        """Write the journal again at its path after the file vanished: from memory into a new file, or the
+        missing rows into the copy found there if it is this game's (its rows a prefix of ours)."""
+        if not self.path.parent.is_dir():
+            raise JournalError(f"{self.path}: the journal's folder is gone (drive pulled or folder removed); "
+                               "nothing is journaled until it is back")
+        rows = self._rows or []
+        new_lock = self._lock if self._lock_still_there() else _take_lock(self.path)   # it may have gone too
+        try:
+            fresh = not self.path.exists()
+            if fresh:   # a new file must not pick up the vanished one's -wal/-shm left beside it
+                self.db.close()
+                for suffix in ("-wal", "-shm"):
+                    self.path.with_name(self.path.name + suffix).unlink(missing_ok=True)
+            db = self._connect()
+            try:
+                self.db, old = db, self.db
+                self._fresh = fresh
+                self._check_or_create()
+                have = db.execute("SELECT seq, at, address, args, data, crc FROM events ORDER BY seq").fetchall()
+                if [tuple(r) for r in have] != rows[:len(have)]:
+                    raise JournalError(f"{self.path}: another journal is now at this path (not this game's): "
+                                       "nothing is journaled; move it away")
+                db.execute("BEGIN IMMEDIATE")
+                db.executemany("INSERT INTO events (seq, at, address, args, data, crc) VALUES (?, ?, ?, ?, ?, ?)",
+                               rows[len(have):])
+                db.execute("COMMIT")
+            except BaseException:
+                self.db = old
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                db.close()
+                raise
+        except (sqlite3.Error, OSError) as error:
+            if new_lock is not self._lock:
+                new_lock.close()
+            raise JournalError(f"{self.path}: cannot write the journal again ({error})") from None
+        except BaseException:
+            if new_lock is not self._lock:
+                new_lock.close()
+            raise
+        try:
+            old.close()
+        except sqlite3.Error:
+            pass
+        if new_lock is not self._lock:
+            self._release()
+            self._lock = new_lock
+        self._inode = self._file_id()
 
     def log_ignored(self, cmd: Command, reason: str) -> None:
         """BZ8: presses the rules ignore are kept for the record, outside the replayed events."""
@@ -147,3 +276,4 @@ class Journal:
 
     def close(self) -> None:
         self.db.close()
+        self._release()

@@ -3,11 +3,14 @@
 `submit` fires the deadlines that fall before the command (each journaled as `/sg/clock` at its own time),
 resolves what a command needs from outside (the regulation's content, a pack's plan, a lot seed) into the
 command's journaled `data`, applies it, and appends it to the journal before it counts: if the append
-fails, the engine is rolled back and the command is refused.
+fails, the engine is rolled back and the command is refused. A failed append is also remembered
+(`journal_status()`: the board's alarm) until the next append succeeds; every command tries again.
 """
 from __future__ import annotations
 
+import logging
 import secrets
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -17,6 +20,7 @@ from scoreboard.engine.regulation import RegulationError
 from scoreboard.regulations import REGULATIONS_DIR, load_regulation, read_regulation_table
 from scoreboard.journal import Journal, JournalError
 
+log = logging.getLogger("scoreboard.session")
 
 def _default_pack_loader(path: str, topics: list[str] | None = None) -> dict:
     try:
@@ -40,6 +44,8 @@ class Session:
         self.pack_loader = pack_loader or _default_pack_loader
         self.ignored: list[tuple[Command, str]] = []
         self.notices: list[str] = []   # for the operator: a loaded pack's warnings (P2, missing media, …)
+        self.journal_error: str | None = None    # the last append's failure, until one succeeds
+        self.journal_error_since: float | None = None   # Unix time of the first failure in a row
 
     # -- the board's calls --------------------------------------------------------------------------
     def submit(self, cmd: Command) -> dict[str, Any]:
@@ -108,8 +114,25 @@ class Session:
         except OSError as error:   # the file vanished between the check and the read
             raise Refused(f"regulation {name!r}: {error}") from None
 
+    def journal_status(self) -> dict:
+        """`status.journal` of the board's snapshot: ok, or the reason nothing is being journaled."""
+        return {"ok": self.journal_error is None, "error": self.journal_error, "since": self.journal_error_since}
+
+    def _commit(self, cmd: Command) -> None:
+        try:
+            self.journal.append(cmd)
+        except JournalError as error:
+            if self.journal_error is None:
+                self.journal_error_since = time.time()
+                log.error("journal: %s", error)
+            self.journal_error = str(error)
+            raise
+        if self.journal_error is not None:
+            log.warning("journal: writing again after %s", self.journal_error)
+            self.journal_error = self.journal_error_since = None
+
     def _apply(self, cmd: Command) -> None:
-        commit = None if self.journal is None else self.journal.append
+        commit = None if self.journal is None else self._commit
         outcome = self.game.apply(cmd, commit=commit)
         if not outcome.changed:
             self.ignored.append((cmd, outcome.note or ""))
@@ -160,12 +183,22 @@ def replay_snapshot(journal_path: str | Path) -> dict[str, Any]:
 
 def submit_reporting(session: "Session", cmd: Command,
                      on_result: Callable[[bool, str | None], None] | None = None) -> tuple[bool, str | None]:
-    """`session.submit(cmd)`, with the outcome passed to `on_result` (that is what sends an OSC ack)."""
+    """`session.submit(cmd)`, with the outcome passed to `on_result` (that is what sends an OSC ack).
+
+    Never raises for one command: a refusal, a journal that cannot be written (the command is not done: the
+    engine is rolled back) and a bug (the engine's `InternalError`, or anything else) each refuse this command
+    only, so the rest of a drained batch is still submitted and answered."""
     try:
         session.submit(cmd)
         ok, reason = True, None
     except Refused as error:
         ok, reason = False, str(error)
+    except JournalError as error:
+        ok, reason = False, f"not journaled, not done: {error}"
+    except Exception as error:   # a bug: the engine rolled back; say so loudly, keep the show going
+        log.exception("internal error on %s %s", cmd.address, list(cmd.args))
+        ok, reason = False, f"internal error on {cmd.address}: {error!r}"
+        session.notices.append(f"board: INTERNAL ERROR on {cmd.address}: {error!r} (logged; the command was not done)")
     if on_result is not None:
         on_result(ok, reason)
     return ok, reason

@@ -88,7 +88,14 @@ SNAPSHOT = {"phase!": OneOf(PHASES), "players!": ListOf(PLAYER), "rev": INT, "ti
             "buttons_manual": BOOL, "buttons_live": BOOL, "round": Nullable(ROUND), "question": Nullable(QUESTION),
             "last": Nullable(LAST), "auction": Nullable(AUCTION), "final": Nullable(FINAL), "winner": Nullable(SEAT),
             "game_over": BOOL, "no_winner_reason": Nullable(TEXT), "screen": TEXT,
-            "history": ListOf(ListOf(NUM))}
+            "history": ListOf(ListOf(NUM)),
+            "status": None}   # filled in below
+# `status` (the board's, not the engine's: docs/ENGINE_API.md); a missing status means unknown.
+BOX_STATUS = {"state!": OneOf(("online", "offline", "reconnecting", "none")), "since": Nullable(NUM), "detail": TEXT}
+JOURNAL_STATUS = {"ok!": BOOL, "error": Nullable(TEXT), "since": Nullable(NUM)}
+LINK_STATUS = {"name!": TEXT, "state!": OneOf(("ok", "retrying", "down")), "detail": TEXT}
+SNAPSHOT["status"] = {"box": BOX_STATUS, "journal": JOURNAL_STATUS, "links": ListOf(LINK_STATUS),
+                      "alerts": ListOf(TEXT)}
 # `/sg/host/question` (host sessions only, docs/ENGINE_API.md `host_question()`): null between questions.
 HOST_QUESTION = {"topic_name": Nullable(TEXT), "topic_explanation": Nullable(TEXT), "kind": Nullable(TEXT),
                  "text": Nullable(TEXT), "answer": Nullable(TEXT), "accepts": Nullable(ListOf(TEXT)),

@@ -17,6 +17,7 @@ import pygame
 from scoreboard.display.screens import Screen, ScreenSpec
 from scoreboard.display.sounds import Sounds
 from scoreboard.display.theme import load_theme
+from scoreboard.journal import JournalError
 
 # Host keys on the board's own keyboard (rehearsal, or when the remote is down).
 HOST_KEYS = {pygame.K_SPACE: "/sg/next", pygame.K_F9: "/sg/pause", pygame.K_F10: "/sg/unpause"}
@@ -88,23 +89,32 @@ def _links(config: dict, inbox_box: list, clock, out=print):
     links_config = {k: config[k] for k in ("osc", "buttons", "remote_web") if k in config}
     try:
         links = Links(links_config, inbox, clock)
-        links.start()
-    except OSError as error:
-        # the OSC port is taken (another board?): keep the buttons, say why the remote cannot connect
-        out(f"board: OSC failed to start ({error}); buttons only — free the port or change osc.port")
-        try:
-            links = Links({**links_config, "osc": {**links_config.get("osc", {}), "enabled": False}}, inbox, clock)
-            links.start()
-        except Exception as second:
-            out(f"board: links failed to start: {second}")
-            return inbox, None
-    except Exception as error:  # a bad box path must not stop the game
+    except Exception as error:  # a bad config must not stop the game
         out(f"board: links failed to start: {error}")
         return inbox, None
+    try:
+        links.start()
+    except OSError as error:
+        # the OSC port is taken (another board?): the buttons start now, the board retries the port
+        out(f"board: OSC failed to start ({error}); buttons only for now, retrying every {OSC_RETRY:g} s")
+        links.osc_error = str(error)
+        try:
+            links.start_buttons()
+        except Exception as second:
+            out(f"board: buttons failed to start: {second}")
+    except Exception as error:  # a bad box path must not stop the game
+        out(f"board: links failed to start: {error}")
+    _attach_setup(links, config, inbox, clock)
+    return inbox, links
+
+
+OSC_RETRY = 2.0         # seconds between attempts to bind an OSC port that was taken
+
+
+def _attach_setup(links, config: dict, inbox, clock) -> None:
     if getattr(links, "osc", None) is not None:   # the remote's set-up screens ask the board what it has
         from scoreboard.links.setup_desk import SetupDesk
         links.osc.setup = SetupDesk(config, inbox, clock)
-    return inbox, links
 
 
 MIN_FRAME_GAP = 0.002   # seconds: at most ~500 frames a second however fast commands come
@@ -167,8 +177,15 @@ class Board:
             self.watcher = ThemeWatcher(theme, board.get("theme"))
         self.published_rev = None
         self.snapshot = session.snapshot()
-        self.status: dict | None = None
-        self.host_status: dict | None = None
+        self.status: dict | None = None           # the links' status (badges, counters)
+        self.host_status: dict | None = None      # the links' status plus the connect hint (host only)
+        self.board_status: dict | None = None     # the snapshot's `status` key (docs/ENGINE_API.md)
+        self.alerts: deque = deque(maxlen=3)      # internal errors, for the host's screen
+        from scoreboard.links.inbox import Holdback, Item
+        self._item = Item
+        self.holdback = Holdback(getattr(links, "deadline_grace", 0.0))
+        self._local: list = []                     # the board's own keys, submitted with the inbox's items
+        self._osc_try_at = 0.0
         self._status_at = 0.0
         self.confirm_quit = False
         self.running = True
@@ -194,8 +211,13 @@ class Board:
 
     # --- one frame -------------------------------------------------------------------------------------------
     def submit(self, cmd, on_result=None) -> None:
-        from scoreboard.session import submit_reporting
-        submit_reporting(self.session, cmd, on_result)
+        """A command of the board's own (its keys): through the inbox's turn when there is one, so it is
+        ordered with the links' items and waits out the grace like a remote's command (none: at once)."""
+        if self.inbox is None or not self.holdback.grace:
+            from scoreboard.session import submit_reporting
+            submit_reporting(self.session, cmd, on_result)
+        else:
+            self._local.append(self._item(cmd, "keys", on_result, -len(self._local) - 1))
 
     def stop(self, signum=None, frame=None) -> None:
         """SIGTERM / SIGINT (systemd stop, Ctrl-C), or the last window closed: this frame ends, the loop closes the
@@ -234,20 +256,30 @@ class Board:
             self.handle(event)
         now = self.now()
         if self.inbox is not None:
-            for item, ok, reason in self.inbox.deliver_all(self.session):
+            local, self._local = self._local, []
+            for item, ok, reason in self.inbox.deliver_all(self.session, self.holdback, now, local):
                 if not ok:   # a remote hears its refusal in the ack; a press has no one to tell but the operator
                     self.refused.append((item.cmd, reason))
                     if item.on_result is None:
                         self.out(f"board: {item.source} {item.cmd.address} {list(item.cmd.args)} refused: {reason}")
         # deadlines fire a little late (the links' grace) so a press made just before the window closed, but
         # delivered by a buffering USB adapter after it, still counts by its own timestamp (BZ2, BZ3)
-        self.session.advance(now - getattr(self.links, "deadline_grace", 0.0))
+        try:
+            self.session.advance(now - getattr(self.links, "deadline_grace", 0.0))
+        except JournalError:
+            pass    # the deadline is not done; the alarm is up (status.journal) and the next frame tries again
         notices = getattr(self.session, "notices", [])
         while notices:   # a loaded pack's warnings go to the operator's console, once
-            self.out(notices.pop(0))
-        if self.session.rev != self.published_rev:
+            notice = notices.pop(0)
+            if "INTERNAL ERROR" in notice:
+                self.alerts.append(notice.removeprefix("board: "))
+            self.out(notice)
+        status_changed = self._watch()
+        if self.session.rev != self.published_rev or status_changed:
             before, self.snapshot = self.snapshot, self.session.snapshot()
-            if self.snapshot["game_over"] and not before["game_over"]:
+            if self.board_status is not None:
+                self.snapshot["status"] = self.board_status
+            if self.snapshot["game_over"] and not before["game_over"] and self.session.rev != self.published_rev:
                 self._record_result()
             self.published_rev = self.session.rev
             if self.links is not None:
@@ -255,10 +287,6 @@ class Board:
             self.sounds.update(before, self.snapshot, now)
         else:
             self.sounds.update(None, self.snapshot, now)
-        if self.links is not None and self.clock() - self._status_at >= 0.5:
-            self.status, self._status_at = self.links.status(), self.clock()
-            # the passcode goes to the host's screen only, never into what is published
-            self.host_status = {**self.status, "connect": self._connect(self.status)}
         if self.watcher is not None and (theme := self.watcher.poll()) is not None:
             self.out(f"board: theme reloaded ({len(theme.problems)} problem(s))")
             for screen in self.screens:
@@ -269,7 +297,48 @@ class Board:
             if screen.spec.role == "host" and host_question is None:
                 host_question = self.session.host_question()
             status = self.host_status if screen.spec.role == "host" else self.status
-            screen.render(self.snapshot, now, status, host_question, self.tournament, overlay)
+            screen.render(self.snapshot, now, status, host_question, self.tournament, overlay,
+                          force=status_changed)
+
+    def _watch(self) -> bool:
+        """Twice a second: the links' threads (restarted if dead), a taken OSC port retried, the box, the
+        journal. True when the snapshot's `status` changed (it is then published and drawn again)."""
+        if self.clock() - self._status_at < 0.5 and self.board_status is not None:
+            return False
+        self._status_at = self.clock()
+        entries = []
+        box = {"state": "none", "since": None, "detail": "links unavailable"}
+        if self.links is not None:   # (test doubles of the links may lack the watchdog's calls)
+            entries = self.links.watch() if hasattr(self.links, "watch") else []
+            if getattr(self.links, "osc_error", None) and self.links.osc is None:
+                entries.append(self._retry_osc())
+            box = self.links.box_status() if hasattr(self.links, "box_status") else box
+            self.status = self.links.status()
+            # the passcode goes to the host's screen only, never into what is published
+            self.host_status = {**self.status, "connect": self._connect(self.status)}
+        status = {"box": box,
+                  "journal": self.session.journal_status() if hasattr(self.session, "journal_status") else
+                  {"ok": True, "error": None, "since": None},
+                  "links": entries, "alerts": list(self.alerts)}
+        if status == self.board_status:
+            return False
+        self.board_status = status
+        return True
+
+    def _retry_osc(self) -> dict:
+        """The OSC port was taken at start: try to bind it again every OSC_RETRY seconds."""
+        if self.clock() - self._osc_try_at >= OSC_RETRY:
+            self._osc_try_at = self.clock()
+            try:
+                self.links.start_osc()
+            except OSError as error:
+                self.links.osc_error = str(error)
+            else:
+                _attach_setup(self.links, self.config, self.inbox, self.links.clock)
+                self.out(f"board: OSC listening on udp {self.links.osc.address[0]}:{self.links.osc.address[1]}")
+                self.links.osc_error = None
+                return {"name": "osc", "state": "ok", "detail": "osc-server (port bound after a retry)"}
+        return {"name": "osc", "state": "retrying", "detail": self.links.osc_error or ""}
 
     def sleep_until(self, deadline: float, earliest: float = 0.0) -> None:
         """Sleep out the frame (an idle board costs almost no CPU), but wake as soon as a command arrives: a

@@ -39,14 +39,22 @@ class Links:
         self.buttons = None
         self.advertiser = None
         self.web = None
+        self._restarts: dict[str, int] = {}
         self._lock = threading.Lock()
 
     def start(self) -> None:
+        """OSC, then the box. Raises OSError if the OSC port cannot be bound (the box is then not started:
+        the board calls `start_buttons()` and retries `start_osc()`)."""
+        self.start_osc()
+        self.start_buttons()
+
+    def start_osc(self) -> None:
         osc = self.config["osc"]
-        if osc["enabled"]:
+        if osc["enabled"] and self.osc is None:
             from scoreboard.links.osc_server import OscServer
-            self.osc = OscServer(osc, self.inbox, self.clock)
-            self.osc.start()
+            server = OscServer(osc, self.inbox, self.clock)
+            server.start()
+            self.osc = server
             if osc["advertise"]:
                 from scoreboard.links.advertise import Advertiser
                 self.advertiser = Advertiser(osc["name"], osc["bind"], self.osc.address[1])
@@ -60,11 +68,37 @@ class Links:
                 except OSError as error:         # the page's port is taken: OSC and the buttons go on
                     log.warning("%s", error)
                     self.web_error, self.web = str(error), None
+
+    def start_buttons(self) -> None:
         buttons = self.config["buttons"]
-        if buttons["port"]:
+        if buttons["port"] and self.buttons is None:
             from scoreboard.links.serial_buttons import SerialButtons
             self.buttons = SerialButtons(buttons, self.inbox, self.clock)
             self.buttons.start()
+
+    def watch(self) -> list[dict]:
+        """The watchdog's turn (the board calls it twice a second): a link thread that died is logged,
+        restarted, and reported `down` with the reason until it runs again. Returns `status.links` entries."""
+        entries = []
+        for name, link, thread_name in (("osc", self.osc, "osc-server"), ("buttons", self.buttons, "button-box")):
+            thread = getattr(link, "_thread", None)
+            if link is None or thread is None:
+                continue
+            restarts = self._restarts.get(name, 0)
+            if not thread.is_alive():
+                restarts = self._restarts[name] = restarts + 1
+                log.error("links: the %s thread (%s) died; restarting it (restart %d)", name, thread_name, restarts)
+                try:
+                    if name == "osc":
+                        link.stop()
+                    link.start()
+                except Exception as error:   # e.g. the port was taken meanwhile: try again next turn
+                    entries.append({"name": name, "state": "down", "detail": f"{thread_name} died; restart "
+                                    f"failed: {error}"})
+                    continue
+            detail = f"{thread_name} restarted {restarts}×" if restarts else thread_name
+            entries.append({"name": name, "state": "ok", "detail": detail})
+        return entries
 
     def stop(self) -> None:
         for link in (self.advertiser, self.web, self.osc, self.buttons):
@@ -85,6 +119,12 @@ class Links:
             self.osc.publish(snapshot, host_question)
         if self.buttons is not None:
             self.buttons.show(bool(snapshot.get("buttons_live")), snapshot.get("answering"))
+
+    def box_status(self) -> dict:
+        """`status.box` of the board's snapshot (docs/ENGINE_API.md)."""
+        if self.buttons is None:
+            return {"state": "none", "since": None, "detail": "no button box configured"}
+        return self.buttons.box_status()
 
     def status(self) -> dict:
         status: dict = {"buttons_online": False, "buttons_configured": self.buttons is not None}

@@ -6,6 +6,12 @@ was read somewhere between the board's send time and receive time, so it is pair
 the round trip bounds the error. Samples with a round trip near the best one are fitted with a straight line
 (offset and drift); before enough time has passed to see drift, the slope is 1. Before any PONG, the first
 press's arrival anchors the offset. The board decides who was first from these mapped times.
+
+Converged: the mapping is trusted only once CONVERGE_SAMPLES samples within RTT_SLACK of the best round trip
+exist (3 PONGs, ~3 s after a (re)connect at one PING a second). Until then the reader stamps presses by their
+arrival, which is late by the serial latency but never early: the first PONGs after a reconnect (a busy box, a
+USB adapter still filling its buffers) can put the line 20 ms early, and an early stamp loses a press to a
+host command applied just before it. Converged, a mapped time is within `error_bound` of the truth.
 """
 from __future__ import annotations
 
@@ -18,6 +24,7 @@ MAX_SAMPLES = 32
 MAX_DRIFT = 1e-3          # 1000 ppm: beyond any working crystal or resonator
 MIN_SPAN = 4.0            # seconds of box time before the slope is fitted
 RTT_SLACK = 0.002         # samples within this of the best round trip are trusted
+CONVERGE_SAMPLES = 3      # trusted samples before mapped times are used instead of arrival times
 
 
 class Unwrapper:
@@ -61,6 +68,18 @@ class BoxClock:
     @property
     def mapped(self) -> bool:
         return self.offset is not None
+
+    @property
+    def converged(self) -> bool:
+        return self.samples_used >= CONVERGE_SAMPLES
+
+    @property
+    def error_bound(self) -> float | None:
+        """Seconds a converged mapping can be off: half the worst trusted round trip (the box read its clock
+        somewhere inside it), plus what the clamped drift can add over a PING interval (1 ms)."""
+        if not self.converged or self.best_rtt is None:
+            return None
+        return (self.best_rtt + RTT_SLACK) / 2 + MAX_DRIFT * 1.0
 
     def add_sample(self, sent: float, received: float, t_us: int) -> None:
         """A PONG: the box read `t_us` between board times `sent` and `received`."""

@@ -70,9 +70,17 @@ class Inbox:
                 self._items.append(Item(cmd, source, None, self._seq))
             self._cond.notify_all()
 
-    def deliver_all(self, session) -> list[tuple[Item, bool, Optional[str]]]:
-        """One turn of the board loop's input: drain, submit in time order, report each outcome."""
-        return [(item, *item.deliver(session)) for item in self.drain()]
+    def deliver_all(self, session, holdback: "Holdback | None" = None, now: float = 0.0,
+                    extra: list[Item] = ()) -> list[tuple[Item, bool, Optional[str]]]:
+        """One turn of the board loop's input: drain (plus the board's own `extra` items, e.g. its keys),
+        let `holdback` keep what must wait, submit the rest in time order, report each outcome. One item's
+        failure (refused, not journaled, a bug) never stops the rest of the batch."""
+        items = self.drain()
+        if extra:
+            items = sorted(items + list(extra), key=lambda item: (item.cmd.at, item.seq))
+        if holdback is not None:
+            items = holdback.due(items, now)
+        return [(item, *item.deliver(session)) for item in items]
 
     def drain(self) -> list[Item]:
         """Every queued item, earliest `cmd.at` first (arrival order among equal times)."""
@@ -91,3 +99,43 @@ class Inbox:
     def __len__(self) -> int:
         with self._cond:
             return len(self._items)
+
+
+BOX_SOURCES = ("serial",)   # stamped by the box's own clock, reported in the order the box saw them
+
+
+class Holdback:
+    """No press lost to timing: everything but the box's presses waits out the grace before it is applied.
+
+    A box press reaches the board up to `grace` after it was made (USB adapters buffer), stamped with the
+    box's time. A host command is stamped on arrival. Applied at once, a host command stamped 10 ms after a
+    press that is still in the adapter would be applied first, and the engine would then refuse the press as
+    "time goes backwards" (a false start after /sg/judge/wrong, a press during reading after
+    /sg/reading/done). So the board applies, each turn, in stamp order, every item stamped up to the
+    horizon: `now - grace` (what the deadlines wait for too), or the newest box press if that is later — the
+    box reports in order, so once a press stamped t is here none stamped before t is still on its way.
+    Box presses therefore never wait; a host command waits at most `grace` (its ack with it). With grace 0
+    (no event box) nothing waits.
+    """
+
+    def __init__(self, grace: float):
+        self.grace = grace
+        self._held: list[Item] = []
+
+    def __len__(self) -> int:
+        return len(self._held)
+
+    def due(self, items: list[Item], now: float) -> list[Item]:
+        """The items to submit now, in order; the rest stay held for a later turn."""
+        pool = sorted(self._held + items, key=lambda item: (item.cmd.at, item.seq))
+        horizon = now - self.grace
+        for item in pool:
+            if item.source in BOX_SOURCES:
+                horizon = max(horizon, item.cmd.at)
+        cut = len(pool)
+        for i, item in enumerate(pool):
+            if item.cmd.at > horizon:
+                cut = i
+                break
+        self._held = pool[cut:]
+        return pool[:cut]

@@ -49,6 +49,9 @@ class SerialButtons:
         self._thread: Optional[threading.Thread] = None
         self._stop = threading.Event()
         self._online = False
+        self._last_heard = 0.0            # monotonic time of the last HELLO, PONG or press: the box is alive
+        self.offline_since: Optional[float] = time.time()   # Unix time the box stopped being online
+        self.crashes = 0                  # unexpected exceptions the reader survived
         self._reset_link()
 
     # --- board side (main thread) -------------------------------------------------------------------
@@ -69,13 +72,28 @@ class SerialButtons:
             self._want = (armed, answering if isinstance(answering, int) else None)
 
     @property
+    def alive(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    @property
     def online(self) -> bool:
-        return self._online
+        """The reader is running and the box spoke lately (a PONG, a press; digits: the port is open)."""
+        if not (self._online and self.alive):
+            return False
+        return self.digits or self.monotonic() - self._last_heard <= float(self.cfg["offline_after"])
+
+    def box_status(self) -> dict:
+        """`status.box` of the board's snapshot."""
+        if self.online:
+            return {"state": "online", "since": None, "detail": self.box_name or self.url}
+        opened = self._port is not None and self.alive
+        return {"state": "reconnecting" if opened else "offline", "since": self.offline_since,
+                "detail": self.last_error or ("waiting for HELLO" if opened else "no box")}
 
     def status(self) -> dict:
         with self._lock:
             counts = dict(self.counts)
-        return {"buttons_online": self._online, "buttons_port": self.url,
+        return {"buttons_online": self.online, "buttons_port": self.url,
                 "buttons_mode": "digits" if self.digits else "events",
                 "box_name": self.box_name, "box_players": self.box_players,
                 "box_drift_ppm": round((self.box_clock.drift - 1) * 1e6, 1),
@@ -95,6 +113,14 @@ class SerialButtons:
                 # TypeError/ValueError: pyserial's socket backend after the peer vanished
                 self._close(f"{type(error).__name__}: {error}")
                 self._stop.wait(interval)          # a failing box is retried, not hammered
+            except Exception as error:   # a bug or a backend's surprise must not end the reader: reopen
+                self.crashes += 1
+                log.exception("button box %s: reader error (port closed, reopening)", self.url)
+                try:
+                    self._close(f"reader error: {type(error).__name__}: {error}")
+                except Exception:
+                    self._port = None
+                self._stop.wait(interval)
 
     def _open(self) -> bool:
         try:
@@ -112,7 +138,7 @@ class SerialButtons:
         now = self.monotonic()
         self._last_line = now
         if self.digits:
-            self._online = True
+            self._set_online(now)
         else:
             self._write(bp.hello_query())
             self._hello_sent = now
@@ -122,6 +148,8 @@ class SerialButtons:
     def _close(self, reason: str) -> None:
         port, self._port = self._port, None
         was_online, self._online = self._online, False
+        if was_online:
+            self.offline_since = time.time()
         if port is not None:
             self._bump("closes")
             self.last_error = reason
@@ -222,6 +250,7 @@ class SerialButtons:
                 self._bump("stale_pongs")
             else:
                 self.box_clock.add_sample(sent, now, event.t_us)
+                self._last_heard = now
                 self._bump("pongs")
         else:
             self._hello(event)
@@ -233,18 +262,24 @@ class SerialButtons:
             log.info("button box %s said HELLO again (reset)", hello.name)
         self._reset_box()
         self.box_name, self.box_players = hello.name, hello.players
-        self._online = True
+        self._set_online(self.monotonic())
         self._next_ping = 0.0
         log.info("button box %s online: %d players", hello.name, hello.players)
 
+    def _set_online(self, now: float) -> None:
+        self._online, self._last_heard, self.offline_since = True, now, None
+
     def _press(self, press: bp.Press, now: float) -> None:
+        self._last_heard = now
         if self._last_seq is not None and press.seq != (self._last_seq + 1) % bp.U32:
             self._bump("seq_gaps")
             log.warning("button box: seq %d after %d (events lost or repeated)", press.seq, self._last_seq)
         self._last_seq = press.seq
         ext = self.box_clock.unwrap(press.t_us)
         self.box_clock.anchor(ext, now)
-        pressed = self.box_clock.to_board(ext)
+        # Until the map has converged its line may run early (first PONGs after a reconnect): stamp by
+        # arrival, late by the serial latency but never early. Presses of one burst keep their spacing below.
+        pressed = self.box_clock.to_board(ext) if self.box_clock.converged else now
         mono_now, engine_now = self.monotonic(), self.clock()
         at = engine_now - max(0.0, mono_now - pressed)     # never in the future
         if self._last_press is not None:

@@ -28,7 +28,12 @@ def draw(canvas: Canvas, snapshot: dict, now: float, host_question: dict | None,
                 align="left", tag="host:round")
     canvas.text(pygame.Rect(head.left + head.w * 2 // 3, head.top, head.w // 3, head.h), stage_title(snapshot, theme),
                 "body", theme.color("muted"), align="right", tag="host:stage")
-    left = pygame.Rect(m, head.bottom + m, canvas.w * 62 // 100 - m, canvas.h - head.bottom - 2 * m)
+    lines = status_lines(snapshot.get("status"))
+    strip = canvas.px("small") * 2 * len(lines)
+    if lines:
+        _status_badge(canvas, lines, pygame.Rect(m, canvas.h - m - strip, canvas.w - 2 * m, strip))
+        strip += m
+    left = pygame.Rect(m, head.bottom + m, canvas.w * 62 // 100 - m, canvas.h - head.bottom - 2 * m - strip)
     right = pygame.Rect(left.right + m, left.top, canvas.w - left.right - 2 * m, left.h)
 
     if host_question and phase != "game_over":
@@ -63,6 +68,45 @@ def draw(canvas: Canvas, snapshot: dict, now: float, host_question: dict | None,
     _clock(canvas, snapshot, now, clock_box)
     _scores(canvas, snapshot, now, pygame.Rect(right.left, clock_box.bottom + m, right.w,
                                                right.bottom - clock_box.bottom - m))
+
+
+def _clock_of(since) -> str:
+    import time
+    return time.strftime("%H:%M:%S", time.localtime(since)) if isinstance(since, (int, float)) else "?"
+
+
+def status_lines(status) -> list[tuple[str, str]]:
+    """(text, colour) for what the host must know about the board itself: the button box when it is not
+    online, a journal that is not being written, a link that is down or retrying, an internal error.
+    Nothing when all is well (or the snapshot has no `status`: unknown, as from an older board)."""
+    if not isinstance(status, dict):
+        return []
+    lines = []
+    journal = status.get("journal") or {}
+    if journal.get("ok") is False:
+        lines.append((f"ЖУРНАЛ НЕ ПИШЕТСЯ с {_clock_of(journal.get('since'))}: команды не выполняются — "
+                      f"{journal.get('error') or ''}", "wrong"))
+    box = status.get("box") or {}
+    if box.get("state") == "offline":
+        lines.append((f"Кнопки: нет связи с {_clock_of(box.get('since'))} ({box.get('detail') or ''})", "wrong"))
+    elif box.get("state") == "reconnecting":
+        lines.append((f"Кнопки: переподключение… (нет связи с {_clock_of(box.get('since'))})", "locked"))
+    for link in status.get("links") or []:
+        if isinstance(link, dict) and link.get("state") in ("retrying", "down"):
+            name = {"osc": "Пульт (сеть)", "buttons": "Кнопки"}.get(link.get("name"), str(link.get("name")))
+            what = "повтор…" if link.get("state") == "retrying" else "остановлен"
+            lines.append((f"{name}: {what} {link.get('detail') or ''}", "wrong"))
+    for alert in status.get("alerts") or []:
+        lines.append((f"Ошибка программы: {alert}", "wrong"))
+    return lines[:4]
+
+
+def _status_badge(canvas: Canvas, lines: list[tuple[str, str]], box: pygame.Rect) -> None:
+    canvas.fill(canvas.theme.color("panel"), box, radius=box.h // (4 * len(lines)), tag="host:alarm:back")
+    row = box.h // len(lines)
+    for i, (text, colour) in enumerate(lines):
+        canvas.text(pygame.Rect(box.left + row // 4, box.top + i * row, box.w - row // 2, row), text, "small",
+                    canvas.theme.color(colour), align="left", tag=f"host:alarm:{i}")
 
 
 class _Area:
