@@ -495,9 +495,9 @@ def _run(config: dict, out, frames: int | None, state: dict) -> int:
         return 2
     try:
         session, path, start = open_session(board, out, config.get("tournament"))
-    except Exception as error:   # a tournament game that cannot be set up: say which and why
+    except Exception as error:   # a tournament game that cannot be set up, a journal held by another board
         from scoreboard.tournament.errors import TournamentError
-        if not isinstance(error, TournamentError):
+        if not isinstance(error, (TournamentError, JournalError)):
             raise
         out(f"run: {error}")
         for screen in screens:

@@ -141,6 +141,9 @@ class Conductor:
             if self.clock() >= self.due:
                 self._make(self.step)
                 self.step = None
+                if self.flight is not None and (self.flight["kind"] == "host" or self.box is None):
+                    # a host command (and a key press) waits out the links' grace before the board applies it
+                    limits[-1] = self.made_at + self.grace + 1e-6
         self.clock.hold_at(min(limits) if limits else None)
         if self.step is None and self.waiting and deadline is None and self.flight is None and self.ended_at is None \
                 and session.snapshot().get("game_over"):
@@ -169,7 +172,8 @@ class Conductor:
         return True
 
     def _make(self, step: Step) -> None:
-        at = self.clock()
+        # at its due time, even if the clock ran past it while the previous command waited out the grace
+        at = self.made_at = max(self.due, self.board.session.time)
         self.narrator.step(at, step)
         rev = self.board.session.rev
         if step.address == "/sg/button":

@@ -3,6 +3,10 @@
 A follower connects as a `view` session (host screens connect as `host` to get the question text), and draws each
 snapshot it receives. It has no engine clock of its own: when a new rev arrives, the board's clock was at the
 snapshot's `time` a network hop ago, so `engine now ≈ local now + offset`, the offset kept from the freshest rev.
+It re-syncs on every new state: the offset can move back (a restarted board continues from its journal's last
+event, behind where the follower's clock had run on). When no state has come for `SILENT_AFTER` seconds (the board
+re-sends once a second) the screen says «нет связи» over the last picture, and draws the board's state again as
+soon as one arrives.
 """
 from __future__ import annotations
 
@@ -12,6 +16,10 @@ import pygame
 
 from scoreboard.display.screens import Screen, ScreenSpec
 from scoreboard.snapshot_check import check_snapshot
+
+
+SILENT_AFTER = 3.5     # seconds without a state before the screen says «нет связи» (the board re-sends every 1 s)
+RESYNC = 0.25          # a new rev putting the board's clock this much behind the estimate is believed
 
 
 class ClockEstimate:
@@ -24,8 +32,10 @@ class ClockEstimate:
         if snapshot.get("rev") != self.rev and snapshot.get("time") is not None:
             self.rev = snapshot.get("rev")
             offset = float(snapshot["time"]) - self.clock()
-            # Later events can only move the estimate forward (a re-sent old rev says nothing new).
-            self.offset = offset if self.offset is None else max(self.offset, offset)
+            # A new rev re-syncs: forward always; back when it is clearly behind (a restarted board), not for
+            # the few milliseconds a state spends on the way (a re-sent old rev says nothing new at all).
+            if self.offset is None or offset > self.offset or offset < self.offset - RESYNC:
+                self.offset = offset
 
     def now(self) -> float:
         return self.clock() + (self.offset or 0.0)
@@ -37,15 +47,26 @@ class Follower:
 
     def __init__(self, client, screen: Screen, clock=time.monotonic, out=print):
         self.client, self.screen, self.out = client, screen, out
+        self.local = clock
         self.clock = ClockEstimate(clock)
+        self._heard_state = None        # the client's last (rev, snapshot) pair: a new one means the board spoke
+        self.heard_at = clock()
+        self.silent = False
+        self._no_link = lambda surface: _no_link(surface, self.screen.theme)   # one object: a steady frame key
         self.rev = None
         self.good: dict | None = None
         self.refused: list[str] = []
         self._seen = None
+        self._seen_snapshot = None
 
     def step(self) -> bool:
-        rev, snapshot = self.client.state
-        if snapshot is not None and rev != self._seen:
+        state = self.client.state
+        rev, snapshot = state
+        if state is not self._heard_state:      # every received /sg/state replaces the pair, re-sends too
+            self._heard_state, self.heard_at = state, self.local()
+        self.silent = self.local() - self.heard_at > SILENT_AFTER
+        if snapshot is not None and (rev != self._seen or snapshot is not self._seen_snapshot):
+            self._seen_snapshot = snapshot
             self._seen = rev
             problems = check_snapshot(snapshot)
             if problems:
@@ -57,7 +78,17 @@ class Follower:
         if self.good is None:
             return False
         question = self.client.question if isinstance(self.client.question, dict) else None
-        return self.screen.render(self.good, self.clock.now(), host_question=question)
+        overlay = self._no_link if self.silent else None
+        return self.screen.render(self.good, self.clock.now(), host_question=question, overlay=overlay)
+
+
+def _no_link(surface, theme) -> None:
+    """«нет связи» over the last picture: the board has gone quiet (its clocks here would be guesses)."""
+    from scoreboard.display.canvas import Canvas
+    canvas = Canvas(surface, theme)
+    canvas.dim(170)
+    canvas.text(pygame.Rect(0, canvas.h // 3, canvas.w, canvas.h // 3), "нет связи", "title",
+                canvas.theme.color("wrong"), tag="follow:no_link")
 
 
 def parse_target(text: str) -> tuple[str, int]:
