@@ -52,7 +52,8 @@ class Follower:
         self._heard_state = None        # the client's last (rev, snapshot) pair: a new one means the board spoke
         self.heard_at = clock()
         self.silent = False
-        self._no_link = lambda surface: _no_link(surface, self.screen.theme)   # one object: a steady frame key
+        self.overlay_log: list = []     # what the «нет связи» overlay drew last (for tests and diagnostics)
+        self._no_link = lambda surface: setattr(self, "overlay_log", _no_link(surface, self.screen.theme))
         self.rev = None
         self.good: dict | None = None
         self.refused: list[str] = []
@@ -82,13 +83,14 @@ class Follower:
         return self.screen.render(self.good, self.clock.now(), host_question=question, overlay=overlay)
 
 
-def _no_link(surface, theme) -> None:
+def _no_link(surface, theme) -> list:
     """«нет связи» over the last picture: the board has gone quiet (its clocks here would be guesses)."""
     from scoreboard.display.canvas import Canvas
-    canvas = Canvas(surface, theme)
+    canvas = Canvas(surface, theme, record=True)
     canvas.dim(170)
     canvas.text(pygame.Rect(0, canvas.h // 3, canvas.w, canvas.h // 3), "нет связи", "title",
                 canvas.theme.color("wrong"), tag="follow:no_link")
+    return canvas.log
 
 
 def parse_target(text: str) -> tuple[str, int]:

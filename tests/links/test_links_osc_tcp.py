@@ -77,9 +77,9 @@ def test_proto2_tcp_slip_session_command_ack_and_state(tcp_board):
         assert of(got, "/sg/connected") and of(got, "/sg/state")
         applied = len(board.applied)
         peer.send("/sg/cmd/player/name", 3, 1, "Ада")
-        got = peer.receive(2.0, until=lambda m: of(m, "/sg/ack") and any("Ада" in s[1] for s in of(m, "/sg/state")))
+        got = peer.receive(20.0, until=lambda m: of(m, "/sg/ack") and any("Ада" in s[1] for s in of(m, "/sg/state")))
         peer.send("/sg/cmd/player/name", 3, 1, "Ада")
-        got += peer.receive(2.0, until=lambda m: of(m, "/sg/ack"))
+        got += peer.receive(20.0, until=lambda m: of(m, "/sg/ack"))
         assert of(got, "/sg/ack") == [[3, "ok"], [3, "ok"]]
         assert len(board.applied) - applied == 1
     finally:
@@ -103,7 +103,7 @@ def test_proto2_tcp_garbage_counted_and_closing_ends_the_session(tcp_board):
     flooder = TcpPeer(links.osc.address[1])
     try:
         flooder.sock.sendall(b"x" * 70_000)
-        assert of(flooder.receive(2.0, until=lambda m: of(m, "<closed>")), "<closed>")
+        assert of(flooder.receive(20.0, until=lambda m: of(m, "<closed>")), "<closed>")
     finally:
         flooder.sock.close()
 
