@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pygame
 
+from scoreboard.display.board_status import OSC_RETRY, board_status
 from scoreboard.display.screens import Screen, ScreenSpec
 from scoreboard.display.sounds import Sounds
 from scoreboard.display.theme import load_theme
@@ -108,9 +109,6 @@ def _links(config: dict, inbox_box: list, clock, out=print):
     return inbox, links
 
 
-OSC_RETRY = 2.0         # seconds between attempts to bind an OSC port that was taken
-
-
 def _attach_setup(links, config: dict, inbox, clock) -> None:
     if getattr(links, "osc", None) is not None:   # the remote's set-up screens ask the board what it has
         from scoreboard.links.setup_desk import SetupDesk
@@ -185,7 +183,7 @@ class Board:
         self._item = Item
         self.holdback = Holdback(getattr(links, "deadline_grace", 0.0))
         self._local: list = []                     # the board's own keys, submitted with the inbox's items
-        self._osc_try_at = 0.0
+        self.osc_tried_at = 0.0
         self._status_at = 0.0
         self.confirm_quit = False
         self.running = True
@@ -301,44 +299,17 @@ class Board:
                           force=status_changed)
 
     def _watch(self) -> bool:
-        """Twice a second: the links' threads (restarted if dead), a taken OSC port retried, the box, the
-        journal. True when the snapshot's `status` changed (it is then published and drawn again)."""
+        """Twice a second (board_status.py): True when the snapshot's `status` changed."""
         if self.clock() - self._status_at < 0.5 and self.board_status is not None:
             return False
         self._status_at = self.clock()
-        entries = []
-        box = {"state": "none", "since": None, "detail": "links unavailable"}
-        if self.links is not None:   # (test doubles of the links may lack the watchdog's calls)
-            entries = self.links.watch() if hasattr(self.links, "watch") else []
-            if getattr(self.links, "osc_error", None) and self.links.osc is None:
-                entries.append(self._retry_osc())
-            box = self.links.box_status() if hasattr(self.links, "box_status") else box
-            self.status = self.links.status()
-            # the passcode goes to the host's screen only, never into what is published
+        status = board_status(self)
+        if self.status is not None:   # the passcode goes to the host's screen only, never into what is published
             self.host_status = {**self.status, "connect": self._connect(self.status)}
-        status = {"box": box,
-                  "journal": self.session.journal_status() if hasattr(self.session, "journal_status") else
-                  {"ok": True, "error": None, "since": None},
-                  "links": entries, "alerts": list(self.alerts)}
         if status == self.board_status:
             return False
         self.board_status = status
         return True
-
-    def _retry_osc(self) -> dict:
-        """The OSC port was taken at start: try to bind it again every OSC_RETRY seconds."""
-        if self.clock() - self._osc_try_at >= OSC_RETRY:
-            self._osc_try_at = self.clock()
-            try:
-                self.links.start_osc()
-            except OSError as error:
-                self.links.osc_error = str(error)
-            else:
-                _attach_setup(self.links, self.config, self.inbox, self.links.clock)
-                self.out(f"board: OSC listening on udp {self.links.osc.address[0]}:{self.links.osc.address[1]}")
-                self.links.osc_error = None
-                return {"name": "osc", "state": "ok", "detail": "osc-server (port bound after a retry)"}
-        return {"name": "osc", "state": "retrying", "detail": self.links.osc_error or ""}
 
     def sleep_until(self, deadline: float, earliest: float = 0.0) -> None:
         """Sleep out the frame (an idle board costs almost no CPU), but wake as soon as a command arrives: a

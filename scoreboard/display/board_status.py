@@ -1,0 +1,40 @@
+"""The board's own `status` in the snapshot it publishes (docs/ENGINE_API.md): the button box, the journal, the links'
+threads (the watchdog restarts a dead one) and a taken OSC port retried, and the internal errors the board survived.
+Read twice a second by the board loop; the host's screen draws what is wrong (roles/host.py)."""
+from __future__ import annotations
+
+OSC_RETRY = 2.0         # seconds between attempts to bind an OSC port that was taken
+
+
+def board_status(board) -> dict:
+    entries = []
+    box = {"state": "none", "since": None, "detail": "links unavailable"}
+    links = board.links
+    if links is not None:   # (test doubles of the links may lack the watchdog's calls)
+        entries = links.watch() if hasattr(links, "watch") else []
+        if getattr(links, "osc_error", None) and links.osc is None:
+            entries.append(retry_osc(board))
+        box = links.box_status() if hasattr(links, "box_status") else box
+        board.status = links.status()
+    session = board.session
+    journal = (session.journal_status() if hasattr(session, "journal_status") else
+               {"ok": True, "error": None, "since": None})
+    return {"box": box, "journal": journal, "links": entries, "alerts": list(board.alerts)}
+
+
+def retry_osc(board) -> dict:
+    """The OSC port was taken at start: try to bind it again every OSC_RETRY seconds."""
+    links = board.links
+    if board.clock() - board.osc_tried_at >= OSC_RETRY:
+        board.osc_tried_at = board.clock()
+        try:
+            links.start_osc()
+        except OSError as error:
+            links.osc_error = str(error)
+        else:
+            from scoreboard.display.board import _attach_setup
+            _attach_setup(links, board.config, board.inbox, links.clock)
+            board.out(f"board: OSC listening on udp {links.osc.address[0]}:{links.osc.address[1]}")
+            links.osc_error = None
+            return {"name": "osc", "state": "ok", "detail": "osc-server (port bound after a retry)"}
+    return {"name": "osc", "state": "retrying", "detail": links.osc_error or ""}
