@@ -122,6 +122,7 @@ class Conductor:
         self.host_commands = 0
         self.ignored: list[str] = []
         self.ended_at: float | None = None
+        self.made_at = 0.0
 
     def tick(self) -> None:
         session = self.board.session
@@ -133,7 +134,9 @@ class Conductor:
         if self.step is None and (not self.waiting or rev != self.decided_rev):
             self.step = self.pending.pop(0) if self.pending else self.director.decide(session.snapshot())
             self.decided_rev, self.waiting = rev, self.step is None
-            self.due = session.time + (self.step.delay if self.step else 0.0)
+            # from the previous move's own moment, not its press's stamp: a box press is stamped back by the
+            # pty's real latency, which a loaded machine stretches, and would shift every later move with it
+            self.due = max(session.time, self.made_at) + (self.step.delay if self.step else 0.0)
         deadline = session.next_deadline()
         limits = [deadline + self.grace + 1e-6] if deadline is not None else []
         if self.step is not None and (deadline is None or self.due < deadline):
