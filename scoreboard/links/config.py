@@ -22,6 +22,7 @@ OSC_DEFAULTS: dict[str, Any] = {
     "tcp": False,             # also accept OSC over TCP (SLIP framing) on the same port
     "advertise": True,        # announce the board as _osc._udp on the LAN (needs the zeroconf package)
     "name": "",               # the announced name; empty: this machine's host name
+    "require_auth": False,    # true: a host session must connect by the authenticated mode (osc_auth.py)
 }
 
 BUTTONS_DEFAULTS: dict[str, Any] = {
@@ -56,7 +57,7 @@ def _check_osc(section: dict, errors: list[str]) -> None:
     def bad(key: str, reason: str) -> None:
         errors.append(f"osc.{key}: {reason}")
 
-    for key in ("enabled", "advertise", "tcp"):
+    for key in ("enabled", "advertise", "tcp", "require_auth"):
         if key in section and not isinstance(section[key], bool):
             bad(key, f"expected true or false, got {section[key]!r}")
     if "bind" in section:

@@ -12,6 +12,7 @@ dropped, and never reach the game. The messages are listed in docs/LINKS.md.
 """
 from __future__ import annotations
 
+import hmac
 import json
 import logging
 import select
@@ -26,6 +27,7 @@ from pythonosc.osc_packet import OscPacket
 
 from scoreboard.engine.commands import INTERNAL, BadCommand, Command, parse
 from scoreboard.links.inbox import Inbox
+from scoreboard.links import osc_auth
 from scoreboard.links.sessions import Denied, Session, SessionTable
 
 log = logging.getLogger("scoreboard.links.osc")
@@ -36,7 +38,7 @@ MAX_DATAGRAM = 65_000
 NOT_CONNECTED_EVERY = 0.5     # seconds between "not connected" replies to one address
 COUNTERS = ("packets", "bad_packets", "unauthorized", "denied", "bad_commands", "internal_refused",
             "view_refused", "duplicates", "commands", "acks_sent", "states_sent", "send_errors",
-            "state_too_big")
+            "state_too_big", "forged", "unsigned_refused")
 
 
 class _QuietPythonOsc(logging.Filter):
@@ -80,6 +82,7 @@ class OscServer:
         # its frames through feed(), so they are handled on this server's thread like UDP and TCP.
         self._streams: list = []
         self._fed: deque = deque()
+        self._challenger = osc_auth.Challenger(monotonic)
         self._state: Optional[bytes] = None
         self._question: Optional[bytes] = None
         self._sock: Optional[socket.socket] = None
@@ -268,6 +271,13 @@ class OscServer:
         if address == "/sg/connect":
             self._connect(params, addr, now)
             return
+        if address == "/sg/auth/hello":
+            peer = osc_auth.peer_text(addr)
+            self._send(build("/sg/auth/challenge", self._challenger.issue(peer), peer), addr)
+            return
+        if address == "/sg/auth/connect":
+            self._auth_connect(params, addr, now)
+            return
         with self._lock:
             session = self.table.lookup(addr, now)
         if session is None:
@@ -287,15 +297,53 @@ class OscServer:
         elif address == "/sg/disconnect":
             with self._lock:
                 self.table.drop(addr)
+        elif address.startswith(osc_auth.SIG_PREFIX):
+            self._signed_command("/sg/" + address[len(osc_auth.SIG_PREFIX):], params, session, addr)
+        elif session.is_host and self.config.get("require_auth") and session.key is None:
+            self._count("unsigned_refused")
+            self._send(build("/sg/error", address, "this board takes signed commands only (/sg/sig/...)"), addr)
         elif address.startswith(CMD_PREFIX):
             self._command_with_id("/sg/" + address[len(CMD_PREFIX):], params, session)
         else:
             self._plain_command(address, params, session)
 
-    def _connect(self, params: list, addr: tuple[str, int], now: float) -> None:
+    def _auth_connect(self, params: list, addr: tuple, now: float) -> None:
+        """The authenticated connect (osc_auth): the passcode is proven, never sent; the session gets a key."""
+        if len(params) != 4 or not all(isinstance(p, str) for p in params):
+            self._count("denied")
+            self._send(build("/sg/denied", "usage: /sg/auth/connect role bnonce cnonce proof"), addr)
+            return
+        role, bnonce, cnonce, proof = params
+        peer = osc_auth.peer_text(addr)
+        if not self._challenger.fresh(bnonce, peer):
+            self._count("denied")
+            self._send(build("/sg/denied", "stale or foreign challenge: send /sg/auth/hello again"), addr)
+            return
+        # Which passcode the proof shows knowledge of; none: the table counts a wrong passcode (throttling).
+        candidates = [self.config["passcode"]] + ([self.config["view_passcode"]] if role == "view" else [])
+        proven = next((code for code in candidates if code and hmac.compare_digest(
+            proof, osc_auth.connect_proof(code, role, bnonce, cnonce, peer))), None)
+        self._connect([proven if proven is not None else "\x00not the passcode", role], addr, now,
+                      auth=(cnonce, proven))
+
+    def _signed_command(self, address: str, params: list, session: Session, addr: tuple) -> None:
+        """`/sg/sig/<address> sid id args… mac`: applied (once per id) only when the MAC checks with this
+        session's key; a forged, altered or other-session datagram is refused and counted."""
+        if (session.key is None or len(params) < 3 or params[0] != session.sid
+                or not isinstance(params[1], int) or isinstance(params[1], bool)
+                or not osc_auth.same(params[-1], osc_auth.command_mac(session.key, session.sid, params[1], address,
+                                                                    osc_auth.peer_text(addr), params[2:-1]))):
+            self._count("forged")
+            self._send(build("/sg/error", address, "bad signature"), addr)
+            return
+        self._command_with_id(address, [params[1], *params[2:-1]], session)
+
+    def _connect(self, params: list, addr: tuple[str, int], now: float, auth: tuple | None = None) -> None:
         passcode = params[0] if params else None
         role = params[1] if len(params) > 1 else "host"
         try:
+            if auth is None and role == "host" and self.config.get("require_auth"):
+                raise Denied("this board takes the authenticated connect only (/sg/auth/hello)")
             if len(params) > 2:
                 raise Denied("usage: /sg/connect passcode [host|view]")
             with self._lock:
@@ -304,8 +352,14 @@ class OscServer:
             self._count("denied")
             self._send(build("/sg/denied", str(refusal)), addr)
             return
-        log.info("OSC session %d (%s) for %s:%d", session.sid, session.role, addr[0], addr[1])
-        self._send(build("/sg/connected", session.sid), addr)
+        log.info("OSC session %d (%s) for %s:%s", session.sid, session.role, addr[0], addr[1])
+        if auth is not None:
+            snonce = osc_auth.new_nonce()
+            with self._lock:
+                session.key = osc_auth.session_key(auth[1], session.sid, snonce, auth[0])
+            self._send(build("/sg/connected", session.sid, snonce), addr)
+        else:
+            self._send(build("/sg/connected", session.sid), addr)
         self._send_state(session)
 
     def _check(self, address: str, params: list, session: Session) -> Command:
@@ -383,7 +437,12 @@ class OscServer:
         self._ack(session, cid, ok, reason)
 
     def _ack(self, session: Session, cid: int, ok: bool, reason: Optional[str]) -> None:
-        message = build("/sg/ack", cid, "ok") if ok else build("/sg/ack", cid, "error", reason or "refused")
+        if session.key is not None:         # signed, so a forged "ok" cannot mislead the host
+            mac = osc_auth.ack_mac(session.key, session.sid, cid, ok, "" if ok else reason or "refused")
+            message = (build("/sg/ack", cid, "ok", mac) if ok else
+                       build("/sg/ack", cid, "error", reason or "refused", mac))
+        else:
+            message = build("/sg/ack", cid, "ok") if ok else build("/sg/ack", cid, "error", reason or "refused")
         self._count("acks_sent")
         self._send(message, session.addr)
 

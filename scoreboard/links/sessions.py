@@ -44,6 +44,7 @@ class Session:
     last_seen: float
     # id -> None while the board has not applied it yet, then (ok, reason)
     results: OrderedDict = field(default_factory=OrderedDict)
+    key: Optional[bytes] = None        # the authenticated mode's session key (osc_auth); None: plain session
 
     @property
     def is_host(self) -> bool:
