@@ -41,6 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("target", choices=sorted(benches))
     bench.add_argument("--quick", action="store_true", help="fewer repetitions (smoke test)")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
+    bench.add_argument("--board", action="store_true",
+                       help="links: measure on the real board process under Xvfb (not a loop thread)")
     bench.set_defaults(func=lambda args: benches[args.target](args))
     return parser
 

@@ -206,6 +206,9 @@ def bench_osc_ack(trials: int) -> dict:
 
 
 def bench_links(args) -> int:
+    if getattr(args, "board", False):   # the same OSC path measured on the real `scoreboard run` under Xvfb
+        from scoreboard.links.bench_board import bench_board
+        return bench_board(args)
     quick = getattr(args, "quick", False)
     n = 200 if quick else 2000
     arb = 1000 if quick else 10_000
