@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -102,7 +103,7 @@ def run(per_client: int = 300, clients: int = 3, burst: int = 1000) -> dict:
     from scoreboard.xdisplay import virtual_display
     with tempfile.TemporaryDirectory(prefix="bench-board-") as tmp, virtual_display() as display:
         folder = Path(tmp)
-        port = _free(__import__("socket").SOCK_DGRAM)
+        port = _free(socket.SOCK_DGRAM)
         config = _config(folder, port)
         env = {**os.environ, "DISPLAY": display, "SDL_AUDIODRIVER": "dummy"}
         env.pop("SDL_VIDEODRIVER", None)
