@@ -332,7 +332,9 @@ class Board:
             return None
         from scoreboard.display.screens import reachable_address
         host, port = status["osc_address"][:2]
-        return {"address": f"{reachable_address(host)}:{port}", "passcode": osc.get("passcode", "")}
+        urls = (status.get("remote_web") or {}).get("urls") or []
+        return {"address": f"{reachable_address(host)}:{port}", "passcode": osc.get("passcode", ""),
+                "web": urls[0] if urls else ""}
 
     def _record_result(self) -> None:
         """A scheduled tournament game ended: its result goes into the tournament file from the journal."""

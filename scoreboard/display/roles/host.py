@@ -50,7 +50,7 @@ def draw(canvas: Canvas, snapshot: dict, now: float, host_question: dict | None,
         else:
             text = f"{theme.text('no_winner')}: {no_winner_text(snapshot, theme)}".rstrip(": ")
         canvas.text(left, text, "title", theme.color("accent"), tag="host:winner", max_lines=3)
-    else:
+    elif not ((status or {}).get("connect") or {}).get("web") or phase != "setup":   # the QR takes its place
         topic = current_topic(snapshot) or {}
         canvas.text(left, topic.get("name") or theme.text("title"), "title", theme.color("muted"), tag="host:idle")
     connect = (status or {}).get("connect")
@@ -59,6 +59,8 @@ def draw(canvas: Canvas, snapshot: dict, now: float, host_question: dict | None,
         canvas.fill(theme.color("panel"), box, radius=box.h // 6, tag="host:connect:back")
         canvas.text(box.inflate(-m * 2, -m), theme.text("host_connect", **connect), "body", theme.color("text"),
                     tag="host:connect", max_lines=2)
+        if connect.get("web"):
+            _web_remote(canvas, connect, pygame.Rect(left.left, left.top, left.w, box.top - left.top - m), m)
 
     hint = pygame.Rect(right.left, right.top, right.w, right.h // 5)
     canvas.fill(theme.color("accent"), hint, radius=hint.h // 6, tag="host:hint:back")
@@ -68,6 +70,21 @@ def draw(canvas: Canvas, snapshot: dict, now: float, host_question: dict | None,
     _clock(canvas, snapshot, now, clock_box)
     _scores(canvas, snapshot, now, pygame.Rect(right.left, clock_box.bottom + m, right.w,
                                                right.bottom - clock_box.bottom - m))
+
+
+def _web_remote(canvas: Canvas, connect: dict, area: pygame.Rect, m: int) -> None:
+    """The browser remote's address and its QR code: the host points a phone's camera at it (issue 13)."""
+    from scoreboard.display.qr import qr_surface
+    side = min(area.h, area.w // 2)
+    if side < 80:
+        return
+    code = qr_surface(connect["web"], side)
+    where = code.get_rect(bottomright=area.bottomright)
+    canvas.surface.blit(code, where)
+    canvas.note("image", "host:web:qr", where, area)
+    text = pygame.Rect(area.left, where.top, where.left - area.left - m, where.h)
+    canvas.text(text, canvas.theme.text("host_web", **connect), "body", canvas.theme.color("text"),
+                tag="host:web", max_lines=3)
 
 
 def _clock_of(since) -> str:
