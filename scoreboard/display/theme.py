@@ -36,7 +36,7 @@ SCHEMA: dict[str, dict[str, str]] = {
         "background": "color", "panel": "color", "cell": "color", "cell_played": "color", "cell_text": "color",
         "text": "color", "muted": "color", "accent": "color", "accent_text": "color", "right": "color",
         "wrong": "color", "locked": "color", "timer": "color", "timer_low": "color", "overlay": "color",
-        "players": "colors",
+        "wild_card": "color", "players": "colors",
     },
     "fonts": {"main": "font", "text": "font"},
     "sizes": {

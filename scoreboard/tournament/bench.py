@@ -75,13 +75,14 @@ def run(args) -> int:
             second.record_typed(gid, seats, results[gid]["winner"])
 
         figures["record a result (SQLite WAL, fsync)"] = _stats(_timed(record, runs))
-        from scoreboard.display.scenes import tournament as screens   # the drawing lives with the board's scenes
+        from scoreboard.display.canvas import Canvas          # the drawing lives with the board's scenes
+        from scoreboard.display.scenes import tournament as screens
+        from scoreboard.display.theme import load_theme
         from scoreboard.tournament import views
-        surface = screens.offscreen((1920, 1080))
-        screens.draw(surface, "bracket", views.bracket_view(second), screens.DEFAULT_STYLE)   # fonts loaded once
+        canvas = Canvas(screens.offscreen((1920, 1080)), load_theme())
+        screens.draw(canvas, "bracket", views.build(second, "bracket"))   # fonts loaded once
         figures["bracket view + draw 1920x1080 (no PNG)"] = _stats(_timed(
-            lambda k: screens.draw(surface, "bracket", views.bracket_view(second), screens.DEFAULT_STYLE),
-            max(5, runs // 4)))
+            lambda k: screens.draw(canvas, "bracket", views.build(second, "bracket")), max(5, runs // 4)))
     if getattr(args, "json", False):
         print(json.dumps(figures, ensure_ascii=False, indent=1))
     else:

@@ -13,6 +13,7 @@ import math
 import os
 import sys
 
+from scoreboard.tournament import formats
 from scoreboard.tournament.errors import TournamentError
 
 
@@ -34,7 +35,7 @@ def _pairs(text: str, what: str) -> dict[str, float]:
 
 
 def _path(args) -> str:
-    path = args.file or os.environ.get("TOURNAMENT")
+    path = getattr(args, "file", None) or os.environ.get("TOURNAMENT")
     if not path:
         raise TournamentError("which tournament? give --file PATH or set TOURNAMENT")
     return path
@@ -51,12 +52,26 @@ def _print(args, data, text: str):
 
 def cmd_new(args):
     from scoreboard.tournament.service import Tournament
-    t = Tournament.create(_path(args), args.format, args.seed, args.topics_per_game)
+    if args.topics_per_game is not None and "topics_per_game" not in formats.format_module(args.format).OPTIONS:
+        raise TournamentError(f"--topics-per-game does not apply to a {args.format} tournament")
+    t = Tournament.create(_path(args), args.format, args.seed, args.topics_per_game or 4)
     print(f"{t.format} tournament in {t.store.path}, seed {t.seed}")
+
+
+# Options that only some formats have (formats.py: each format's OPTIONS): refused where they do not apply.
+FORMAT_OPTIONS = {"seeded": "--seeded", "team": "--team", "cups": "--cups", "relative_of": "--relative-of",
+                  "right": "--right", "topics_per_game": "--topics-per-game"}
+
+
+def _refuse_inapplicable(t, args) -> None:
+    for dest, flag in FORMAT_OPTIONS.items():
+        if getattr(args, dest, None) not in (None, False, []) and dest not in t.flow.OPTIONS:
+            raise TournamentError(f"{flag} does not apply to a {t.format} tournament")
 
 
 def cmd_player(args):
     t = _open(args)
+    _refuse_inapplicable(t, args)
     if args.action != "list" and not args.name:
         raise TournamentError(f"player {args.action}: give a name")
     if args.action == "add":
@@ -85,6 +100,7 @@ def cmd_player(args):
 
 def cmd_draw(args):
     t = _open(args)
+    _refuse_inapplicable(t, args)
     if args.verify:
         problems = t.verify()
         for p in problems:
@@ -131,6 +147,7 @@ def cmd_result(args):
             raise TournamentError(f"{args.snapshot}: cannot read a JSON snapshot ({error})") from None
         out = record_snapshot(_path(args), args.game, snapshot, args.replace, args.snapshot)
     else:
+        _refuse_inapplicable(_open(args), args)
         if not args.scores:
             raise TournamentError("give --scores SEAT=SCORE,… (or NAME=SCORE), --journal FILE or --snapshot FILE")
         out = _open(args).record_typed(args.game, _pairs(args.scores, "--scores"), args.winner,
@@ -180,8 +197,8 @@ def cmd_export(args):
 def cmd_topic(args):
     from scoreboard.tournament import flow_samara
     t = _open(args)
-    if t.format != "samara-2003":
-        raise TournamentError("topic assignment (T-S8) is a samara-2003 rule")
+    if "topics_per_game" not in t.flow.OPTIONS:
+        raise TournamentError(f"a {t.format} tournament draws no topics (T-S8 is a samara rule)")
     if args.action == "add":
         print(f"{flow_samara.add_topic(t, args.name, args.author, args.id)}: {args.name}")
     else:
@@ -189,10 +206,10 @@ def cmd_topic(args):
 
 
 def cmd_render(args):
-    from scoreboard.display.scenes.tournament import render_png
-    from scoreboard.tournament.views import check_kind
+    from scoreboard.tournament.views import build
     t = _open(args)
-    check_kind(t, args.kind)          # before any drawing: a samara file has no knockout bracket
+    build(t, args.kind, args.stage)   # before loading the display: a samara file has no knockout bracket
+    from scoreboard.display.scenes.tournament import render_png
     render_png(t, args.kind, args.out, (args.width, args.height), stage=args.stage)
     print(f"{args.kind} → {args.out}")
 
@@ -235,10 +252,12 @@ BENCHES = {"tournament": _bench}
 
 
 def register(subparsers) -> None:
+    # --file and --json go anywhere: before the action or after it (SUPPRESS keeps one place from erasing the other)
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--file", help="the tournament file (default: $TOURNAMENT)")
-    common.add_argument("--json", action="store_true", help="print JSON")
-    top = subparsers.add_parser("tournament", help="run a tournament: draws, results, advancement, standings")
+    common.add_argument("--file", default=argparse.SUPPRESS, help="the tournament file (default: $TOURNAMENT)")
+    common.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print JSON")
+    top = subparsers.add_parser("tournament", help="run a tournament: draws, results, advancement, standings",
+                                parents=[common])
     sub = top.add_subparsers(dest="tournament_command", metavar="ACTION")
     sub.required = True
 
@@ -248,9 +267,9 @@ def register(subparsers) -> None:
         return p
 
     p = add("new", cmd_new, "create a tournament file")
-    p.add_argument("--format", required=True, choices=["novosibirsk-2007", "america-2005", "samara-2003"])
+    p.add_argument("--format", required=True, choices=formats.names())
     p.add_argument("--seed", type=int, help="the seed of every draw and lot (default: random, stored)")
-    p.add_argument("--topics-per-game", type=int, default=4, help="samara: topics in each game (≥ 4)")
+    p.add_argument("--topics-per-game", type=int, help="samara: topics in each game (≥ 4)")
     p = add("player", cmd_player, "add, withdraw, substitute, enter a cup, list")
     p.add_argument("action", choices=["add", "withdraw", "substitute", "enter", "list"])
     p.add_argument("name", nargs="?", help="the player (substitute: GAME NAME)")
@@ -289,7 +308,7 @@ def register(subparsers) -> None:
     p.add_argument("--author")
     p.add_argument("--id")
     p = add("demo", cmd_demo, "make a demo tournament with made-up results (rehearsing the screens)")
-    p.add_argument("--format", required=True, choices=["novosibirsk-2007", "america-2005", "samara-2003"])
+    p.add_argument("--format", required=True, choices=formats.names())
     p.add_argument("--stage", help="stop after drawing and playing this stage (default: play it all)")
     p.add_argument("--seed", type=int, default=2024)
     p = sub.add_parser("snapshot", help="print a journal's final snapshot as JSON (read-only; for --snapshot -)")

@@ -10,7 +10,7 @@ from scoreboard.tournament.service import player_name
 
 def closed_after_draw(t, cups=None):
     if cups:
-        raise TournamentError(f"cups are a samara-2003 thing; this is {t.format}")
+        raise TournamentError(f"a {t.format} tournament has no cups")
     if t.store.stages():
         raise TournamentError("registration is closed: the first draw is made")
     return "active"
@@ -18,7 +18,7 @@ def closed_after_draw(t, cups=None):
 
 def no_cups(t, cups, already=()):
     if cups:
-        raise TournamentError("cups are a samara-2003 thing")
+        raise TournamentError(f"a {t.format} tournament has no cups")
     return []
 
 
@@ -56,3 +56,33 @@ def substitute_named(t, by):
 
 def places(result: GameResult) -> list[dict]:
     return [{"place": i + 1, "name": s.name, "score": s.score} for i, s in enumerate(result.order())]
+
+
+def field_places(t, order: tuple[str, ...], tie_name: str) -> list[dict]:
+    """Every player's place in a knockout tournament (places.py), as JSON."""
+    from scoreboard.tournament.places import knockout_places
+    stages = []
+    for stage_id in order:
+        stage = t.store.stage(stage_id)
+        if not stage:
+            break
+        adv = stage["advancement"] or {}
+        stages.append({"id": stage_id, "advanced": stage["state"] == "advanced", "qualified": set(adv.get("qualified", [])),
+                       "games": t.store.games(stage_id)})
+    return [{"place": p.place, "name": p.name, "stage": p.stage, "game": p.game, "score": p.score,
+             "decided_by": p.decided_by, "stages": p.stages} for p in knockout_places(stages, tie_name)]
+
+
+def knockout_table(t, order: tuple[str, ...], tie_name: str, tie_key: str):
+    """The whole field's standings view: place, player, the stage reached, the score in every stage."""
+    from scoreboard.tournament.views import label, table
+    rows, ties = [], []
+    for p in field_places(t, order, tie_name):
+        rows.append([p["place"], p["name"], label(f"tn_reached_{p['stage'].replace('/', '_')}")]
+                    + [p["stages"].get(s, "") for s in order])
+        ties.append(label(tie_key) if p["decided_by"] == tie_name else label("tn_tie_lot")
+                    if p["decided_by"] == "lot" else None)
+    final = t.store.stage("final")
+    title = label("tn_final_of" if final and final["state"] == "advanced" else "tn_no_final_yet",
+                  tournament=label(t.flow.TITLE))
+    return table(title, ["place", "player", "reached", *order], rows, highlight=3 if final else 0, ties=ties)

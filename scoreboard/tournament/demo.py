@@ -20,10 +20,10 @@ NAMES = ["Анна Белова", "Борис Гусев", "Вера Днепр�
 def build(path, fmt: str, until: str | None = None, seed: int = 2024, players: int | None = None) -> Tournament:
     t = Tournament.create(path, fmt, seed=seed)
     rnd = random.Random(seed)
-    count = players or {"novosibirsk-2007": 27, "america-2005": 26, "samara-2003": 30}[fmt]
-    for i, name in enumerate(NAMES[:count]):
+    demo = t.flow.DEMO           # the format's made-up field: how many, how many seeded, the lowest score
+    for i, name in enumerate(NAMES[:players or demo["players"]]):
         team = "Мозговорот" if i % 7 == 0 else None
-        t.add_player(name, team=team, seeded=i < (9 if fmt != "america-2005" else 0))
+        t.add_player(name, team=team, seeded=i < demo["seeded"])
     while True:
         try:
             stage = t.draw()["stage"]
@@ -31,7 +31,7 @@ def build(path, fmt: str, until: str | None = None, seed: int = 2024, players: i
             break
         for g in t.store.games(stage):
             if not g["result"]:
-                values = rnd.sample(range(-60 if fmt != "samara-2003" else 10, 520, 10), len(g["players"]))
+                values = rnd.sample(range(demo["lowest"], 520, 10), len(g["players"]))
                 t.record_typed(g["id"], {str(k + 1): v for k, v in enumerate(values)})
         t.advance()
         if until and stage == until:

@@ -9,6 +9,47 @@ from scoreboard.tournament.service import player_name
 
 cups_entered = common.no_cups
 ORDER = ("selection", "1/3", "final")
+WINNER, TIEBREAK = "top", "extra_questions"          # TB5 (whatever its sign), TB2
+SHARED_FIRST_STAGES: frozenset = frozenset()
+OPTIONS = frozenset({"right"})                       # questions answered right: the wild-card tie-break (T-A4)
+TITLE = "tn_america"
+DEMO = {"players": 26, "seeded": 0, "lowest": -60}
+LABELS = {
+    "ru": {
+        "tn_reached_selection": "отбор",
+        "tn_col_selection": "Отбор",
+        "tn_tie_extra_questions": "доп. вопросы",
+        "tn_legend_wild": "WC (голубым) — wild card: лучшие вторые места",
+        "tn_america": "Открытый турнир «Америка»",
+        "tn_selection_winners": "победители отбора",
+        "tn_and_wild_cards": "и лучшие вторые (WC)",
+        "tn_selection": "Отборочные игры",
+        "tn_why_wild_card": "wild card: 2-е место в игре {game}, {score}",
+        "tn_tag_wild": "WC",
+        "tn_legend_america": "✓ проходит дальше · WC — wild card, лучшие вторые места · золотом — победитель игры",
+        "tn_by_score": "очки",
+        "tn_by_players": "игроков в отборочной игре",
+        "tn_by_right": "верных ответов",
+        "tn_stage_selection": "Отбор",
+    },
+    "en": {
+        "tn_reached_selection": "selection",
+        "tn_col_selection": "Sel.",
+        "tn_tie_extra_questions": "extra questions",
+        "tn_legend_wild": "WC (blue): wild card, the best second places",
+        "tn_america": "America open",
+        "tn_selection_winners": "selection winners",
+        "tn_and_wild_cards": "and wild cards",
+        "tn_selection": "Selection games",
+        "tn_why_wild_card": "wild card: 2nd in {game} with {score}",
+        "tn_tag_wild": "WC",
+        "tn_legend_america": "✓ goes on · WC wild card · gold: won the game",
+        "tn_by_score": "score",
+        "tn_by_players": "players in the selection game",
+        "tn_by_right": "questions answered right",
+        "tn_stage_selection": "Selection",
+    },
+}
 
 
 def registration_status(t, cups=None):
@@ -83,6 +124,7 @@ def advance(t, stage) -> dict:
         out["cut"] = cut_reason(ranked, len(cards))
     if stage["id"] == "final" and results:
         out["places"] = common.places(results[0][1])[:3]
+        out["champion"] = won.get("final")
     out["qualified"] = [w for w in won.values() if w] + out.get("wild_cards", [])
     out["reasons"] = reasons
     return out
@@ -92,5 +134,46 @@ def standings(t) -> dict:
     final = t.store.stage("final")
     places = final["advancement"]["places"] if final and final["advancement"] else []
     return {"format": t.format, "champion": places[0]["name"] if places else None, "places": places,
+            "field": common.field_places(t, ORDER, "extra questions"),
             "waiting": [p["name"] for p in t.store.players("waiting")],
             "stages": [{"id": s["id"], "state": s["state"]} for s in t.store.stages()]}
+
+
+# -- views
+def _feeds(stage_id, k):
+    from scoreboard.tournament.views import label
+    if stage_id == "1/3":
+        return [label("tn_selection_winners"), label("tn_and_wild_cards")]
+    return [label("tn_winner_of", game=f"1/3-{j}") for j in (1, 2, 3)]
+
+
+def bracket_view(t, stage=None) -> dict:
+    """1/3 finals → final (the selection is a round table, not a tree)."""
+    from scoreboard.tournament.views import knockout_bracket
+    return knockout_bracket(t, ("1/3", "final"), {"1/3": 3, "final": 1}, _feeds)
+
+
+def round_view(t, stage=None) -> dict:
+    """The selection games: winners, wild cards (in their own colour, T-A3), what decided at the line (T-A4)."""
+    import re
+    from scoreboard.tournament.views import label, round_table
+    chosen = t.store.stage(stage or "selection")
+    if not chosen or chosen["kind"] != "selection":
+        raise TournamentError("the selection is not drawn yet" if not stage else f"no selection round {stage!r}")
+    number = lambda gid: int(m.group(1)) if (m := re.fullmatch(r"S(\d+)", gid)) else None
+    return round_table(t, chosen, label("tn_selection"), label("tn_legend_america"), number)
+
+
+def standings_view(t, stage=None) -> dict:
+    return common.knockout_table(t, ORDER, "extra questions", "tn_tie_extra_questions")
+
+
+VIEWS = {"bracket": bracket_view, "round": round_view, "standings": standings_view}
+
+
+def screen(t, scene: str):
+    """`bracket`: the selection table while it runs, then the 1/3 → final tree; `standings`: the whole field."""
+    last = t.last_stage()
+    if scene == "bracket":
+        return ("round", round_view(t)) if last and last["id"] == "selection" else ("bracket", bracket_view(t))
+    return "standings", standings_view(t)

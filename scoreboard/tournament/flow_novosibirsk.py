@@ -8,6 +8,17 @@ registration_status = common.closed_after_draw
 cups_entered = common.no_cups
 substitute_for = common.substitute_named
 ORDER = ("1/9", "1/3", "final")
+WINNER, TIEBREAK = "final_round", "extra_round"     # TB5 / FN1, TB1
+SHARED_FIRST_STAGES: frozenset = frozenset()
+OPTIONS = frozenset({"seeded", "team"})             # T-N2: last championship's 1/3-finalists, teams
+TITLE = "tn_novosibirsk"
+DEMO = {"players": 27, "seeded": 9, "lowest": -60}
+LABELS = {
+    "ru": {"tn_novosibirsk": "Чемпионат Новосибирска", "tn_stage_1_9": "1/9 финала", "tn_reached_1_9": "1/9",
+           "tn_col_1_9": "1/9", "tn_tie_extra_round": "доп. раунд"},
+    "en": {"tn_novosibirsk": "Novosibirsk championship", "tn_stage_1_9": "1/9 final", "tn_reached_1_9": "1/9",
+           "tn_col_1_9": "1/9", "tn_tie_extra_round": "extra round"},
+}
 
 
 def _first_input(t, registered: list[dict] | None = None) -> dict:
@@ -80,4 +91,32 @@ def standings(t) -> dict:
     champion = final["advancement"]["champion"] if final and final["advancement"] else None
     places = final["advancement"]["places"] if final and final["advancement"] else []
     return {"format": t.format, "champion": champion, "places": places,
+            "field": common.field_places(t, ORDER, "extra round"),
             "stages": [{"id": s["id"], "state": s["state"]} for s in t.store.stages()]}
+
+
+# -- views
+def _feeds(stage_id, k):
+    from scoreboard.tournament.views import label
+    if stage_id == "1/9":
+        return [label("tn_to_be_drawn")]
+    prev = ORDER[ORDER.index(stage_id) - 1]
+    return [label("tn_winner_of", game=f"{prev}-{j}") for j in novosibirsk.feeders(stage_id, k)]
+
+
+def bracket_view(t, stage=None) -> dict:
+    """1/9 → 1/3 → final; undrawn games show whose winners fill them (T-N1)."""
+    from scoreboard.tournament.views import knockout_bracket
+    return knockout_bracket(t, ORDER, {"1/9": 9, "1/3": 3, "final": 1}, _feeds)
+
+
+def standings_view(t, stage=None) -> dict:
+    return common.knockout_table(t, ORDER, "extra round", "tn_tie_extra_round")
+
+
+VIEWS = {"bracket": bracket_view, "standings": standings_view}
+
+
+def screen(t, scene: str):
+    """Both scenes show the bracket on the board (the whole tree is the standings of the day)."""
+    return "bracket", bracket_view(t)

@@ -11,6 +11,10 @@ from scoreboard.tournament.service import clean_name
 
 substitute_for = common.substitute_named
 SUPER9 = "super9"
+WINNER, TIEBREAK = "top_positive", "extra_topic"    # TB5 (positive only), TB3
+SHARED_FIRST_STAGES = frozenset({"super9"})          # the Super Nine has no tie-break: tied players share (T-S7)
+OPTIONS = frozenset({"seeded", "team", "cups", "relative_of", "topics_per_game"})   # team: T-S8
+DEMO = {"players": 30, "seeded": 9, "lowest": 10}
 
 
 def substitution_scope(t, stage) -> str | None:
@@ -307,7 +311,7 @@ def season_lines(t) -> list[samara.SeasonLine]:
 
 def _line_json(x: super_nine.Line) -> dict:
     return {"place": x.place, "name": x.name, "number": x.number, "points": x.points, "wins": x.wins,
-            "total": x.total, "games": x.games, "decided_by": x.decided_by,
+            "total": x.total, "games": x.games, "decided_by": x.decided_by, "h2h": x.h2h,
             "vs": {k: list(v) for k, v in x.vs.items()}}
 
 
@@ -336,3 +340,6 @@ def standings(t) -> dict:
         nine = {"lines": [_line_json(x) for x in lines9], "done": s9["state"] == "advanced"}
     champion = s9["advancement"]["champion"] if s9 and s9["advancement"] else None
     return {"format": t.format, "season": season, "cups": cups, "super9": nine, "champion": champion}
+
+
+from scoreboard.tournament.samara_views import LABELS, TITLE, VIEWS, screen  # noqa: E402,F401  (the format's views)

@@ -6,21 +6,14 @@ regulation from its flow module (`flow_novosibirsk`, `flow_america`, `flow_samar
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import secrets
 from pathlib import Path
 
-from scoreboard.tournament import lots, results as res
+from scoreboard.tournament import formats, lots, results as res
 from scoreboard.tournament.errors import TournamentError
 from scoreboard.tournament.store import Store
 
-FORMATS = {  # regulation → (flow module, who wins a typed-in game: TB5, how a tie for first is settled: TB1–TB3)
-    "novosibirsk-2007": ("flow_novosibirsk", "final_round", "extra_round"),
-    "america-2005": ("flow_america", "top", "extra_questions"),
-    "samara-2003": ("flow_samara", "top_positive", "extra_topic"),
-}
-SHARED_FIRST_STAGES = {"super9"}   # engine stages with `tiebreak = false`: tied players share first (T-S7)
 MAX_NAME = 60
 
 
@@ -31,6 +24,14 @@ def clean_name(name: str, what: str = "name") -> str:
     if len(text) > MAX_NAME or any(ord(c) < 32 for c in text):
         raise TournamentError(f"{what} {text[:20]!r}…: at most {MAX_NAME} printable characters")
     return text
+
+
+def closest(name: str, known: list[str]) -> str:
+    """'; did you mean …?' with the closest registered names (case and spaces ignored), or nothing."""
+    import difflib
+    fold = {" ".join(k.split()).casefold(): k for k in known}
+    near = difflib.get_close_matches(" ".join(str(name).split()).casefold(), list(fold), n=3, cutoff=0.6)
+    return f"; did you mean {', '.join(fold[n] for n in near)}?" if near else ""
 
 
 def player_name(name: str) -> str:
@@ -44,15 +45,15 @@ class Tournament:
     def __init__(self, path: str | Path):
         self.store = Store(path)
         self.format = self.store.meta("format")
-        if self.format not in FORMATS:
+        if self.format not in formats.names():
+            self.store.close()
             raise TournamentError(f"{path}: unknown format {self.format!r}")
         self.seed = int(self.store.meta("seed"))
-        self.flow = importlib.import_module(f"scoreboard.tournament.{FORMATS[self.format][0]}")
+        self.flow = formats.format_module(self.format)
 
     @classmethod
     def create(cls, path, fmt: str, seed: int | None = None, topics_per_game: int = 4) -> "Tournament":
-        if fmt not in FORMATS:
-            raise TournamentError(f"format must be one of {', '.join(FORMATS)}; got {fmt!r}")
+        formats.format_module(fmt)             # refuses an unknown format, naming those there are
         if Path(path).exists() and Path(path).stat().st_size:
             raise TournamentError(f"{path} already exists; a tournament file is never overwritten")
         if topics_per_game < 4:
@@ -165,8 +166,8 @@ class Tournament:
 
     # -- draws and advancement
     def draw(self, topics_per_game: int | None = None) -> dict:
-        if topics_per_game is not None and self.format != "samara-2003":
-            raise TournamentError("--topics-per-game is for samara-2003 cups (other regulations fix it per stage)")
+        if topics_per_game is not None and "topics_per_game" not in self.flow.OPTIONS:
+            raise TournamentError(f"--topics-per-game does not apply to {self.format} (its stages fix the topics)")
         if topics_per_game is not None and topics_per_game < 4:
             raise TournamentError("samara plays at least 4 topics a game (samara 3.2.4)")
         kwargs = {"topics_per_game": topics_per_game} if topics_per_game is not None else {}
@@ -233,7 +234,8 @@ class Tournament:
             if key.isdigit() and 1 <= int(key) <= len(game["players"]):
                 return game["players"][int(key) - 1]
             if key.casefold() not in names:
-                raise TournamentError(f"{key!r} is neither a seat (1–{len(game['players'])}) nor a player of {game_id}")
+                raise TournamentError(f"{key!r} is neither a seat (1–{len(game['players'])}) nor a player of "
+                                      f"{game_id}" + closest(key, game["players"]))
             return names[key.casefold()]
 
         fix = lambda d: {resolve(k): v for k, v in (d or {}).items()}
@@ -243,8 +245,8 @@ class Tournament:
 
     def winner_rules(self, game: dict) -> tuple[str, str | None]:
         """(who wins: TB5, how a tie for first is settled: TB1–TB3, or None where tied players share first)."""
-        shared = self.store.stage(game["stage"])["engine_stage"] in SHARED_FIRST_STAGES
-        return FORMATS[self.format][1], None if shared else FORMATS[self.format][2]
+        shared = self.store.stage(game["stage"])["engine_stage"] in self.flow.SHARED_FIRST_STAGES
+        return self.flow.WINNER, None if shared else self.flow.TIEBREAK
 
     def results(self, stage_id: str) -> list[tuple[dict, res.GameResult]]:
         return [(g, res.GameResult.from_json(g["result"])) for g in self.store.games(stage_id) if g["result"]]
@@ -263,15 +265,18 @@ class Tournament:
                 "standings": self.standings(), "audit": self.store.audit_log()}
 
     def _player(self, name) -> dict:
-        for p in self.store.players():
+        players = self.store.players()
+        for p in players:
             if p["name"].casefold() == clean_name(name).casefold():
                 return p
-        raise TournamentError(f"no player {name!r}")
+        raise TournamentError(f"no player {name!r}" + closest(name, [p["name"] for p in players]))
 
     def _game(self, game_id) -> dict:
         game = self.store.game(game_id)
         if not game:
-            raise TournamentError(f"no game {game_id!r} (see `scoreboard tournament games`)")
+            ids = [g["id"] for g in self.store.games()]
+            raise TournamentError(f"no game {game_id!r}" + (closest(game_id, ids) or " (see `scoreboard tournament "
+                                                                              "games`)"))
         return game
 
 

@@ -1,4 +1,5 @@
-"""Tournament screens drawn headless (SDL dummy): every kind draws its view, and text always fits its box."""
+"""Tournament screens drawn headless (SDL dummy) through the board's Canvas: every kind draws its view, text always
+fits its box, words come from the theme."""
 from __future__ import annotations
 
 import json
@@ -6,11 +7,14 @@ import json
 import pygame
 import pytest
 
+from scoreboard.display.canvas import Canvas
 from scoreboard.display.scenes import tournament as screens
+from scoreboard.display.theme import load_theme
 from scoreboard.tournament import demo, views
 from scoreboard.tournament.errors import TournamentError
+from scoreboard.tournament.labels import say, text_for
 
-STYLE = dict(screens.DEFAULT_STYLE)
+THEME = load_theme()
 
 
 @pytest.fixture(scope="module")
@@ -29,6 +33,12 @@ def _colours(surface, rect):
     return {tuple(sub.get_at((x, y)))[:3] for x in range(0, rect.width, 3) for y in range(0, rect.height, 3)}
 
 
+def _draw(kind, view, theme=THEME, size=(1280, 720)) -> Canvas:
+    canvas = Canvas(pygame.Surface(size), theme, record=True)
+    screens.draw(canvas, kind, view)
+    return canvas
+
+
 @pytest.mark.parametrize("fmt, kind, until", [
     ("novosibirsk-2007", "bracket", "1/3"),
     ("america-2005", "round", "selection"),
@@ -42,11 +52,10 @@ def test_each_screen_draws_its_view(fonts, tmp_path, fmt, kind, until):
     t = demo.build(tmp_path / "t.sqlite", fmt, until)
     view = views.build(t, kind)
     assert json.loads(json.dumps(view, ensure_ascii=False)) == view       # JSON-able, as the board may send it on
-    surface = pygame.Surface((1280, 720))
-    screens.draw(surface, kind, view, STYLE)
-    assert STYLE["accent"] in _colours(surface, pygame.Rect(0, 0, 1280, 80))
-    body = _colours(surface, pygame.Rect(0, 90, 1280, 620))
-    assert STYLE["fg"] in body or STYLE["accent"] in body
+    canvas = _draw(kind, view)
+    assert THEME.color("accent") in _colours(canvas.surface, pygame.Rect(0, 0, 1280, 80))
+    body = _colours(canvas.surface, pygame.Rect(0, 90, 1280, 620))
+    assert THEME.color("text") in body or THEME.color("accent") in body
 
 
 def test_super_nine_cross_table_and_scene_choice(fonts, season):
@@ -58,21 +67,28 @@ def test_super_nine_cross_table_and_scene_choice(fonts, season):
     assert sum(1 for row in view["cells"] for c in row if c) == 72       # every pair, both ways
     kind, table = views.screen_view(season, "standings")
     assert kind == "standings" and table["rows"][0][1] in season.standings()["champion"]
-    surface = pygame.Surface((1920, 1080))
-    screens.draw(surface, "cross", view, STYLE)
-    assert STYLE["accent"] in _colours(surface, pygame.Rect(0, 0, 1920, 110))
+    canvas = _draw("cross", view, size=(1920, 1080))
+    assert THEME.color("accent") in _colours(canvas.surface, pygame.Rect(0, 0, 1920, 110))
 
 
-def test_text_shrinks_to_fit_and_never_below_three_percent(fonts):
-    """GIVEN a long name and a narrow box THEN the drawn text is no wider than the box and no smaller than 3 % of
-    the screen height (it is cut with an ellipsis instead)."""
-    surface = pygame.Surface((1280, 720))
-    box = pygame.Rect(10, 10, 120, 60)
-    drawn = screens.fit(surface, "Константин Константинопольский-Щедрин", box, (255, 255, 255), STYLE)
-    assert drawn.width <= box.width
-    assert drawn.height >= 0.03 * 720
-    wide = screens.fit(surface, "Аня", pygame.Rect(0, 100, 1000, 60), (255, 255, 255), STYLE)
-    assert wide.height > drawn.height       # a short name in a wide box is drawn larger
+def test_a_long_name_becomes_initial_and_surname_before_it_is_cut(fonts):
+    """GIVEN a long name and a narrow box WHEN the scene draws a person's name THEN it is no wider than the box, at
+    no less than 3 % of the screen height, shortened to «И. Фамилия» rather than shrunk below; a short name in a
+    wide box is drawn larger and whole."""
+    canvas = Canvas(pygame.Surface((1280, 720)), THEME, record=True)
+    name = "Константин Константинопольский"
+    whole = canvas.cache.width(THEME.font("main"), canvas.min_px, name)       # as small as a text may get
+    short = canvas.cache.width(THEME.font("main"), canvas.min_px, "К. Константинопольский")
+    box = pygame.Rect(10, 10, (whole + short) // 2, 60)
+    drawn = screens._name(canvas, box, name, 40, (255, 255, 255), "n")
+    log = canvas.texts("n")[0]
+    assert drawn.width <= box.width and log.px >= 0.03 * 720 - 1
+    assert log.text == "К. Константинопольский"
+    narrow = pygame.Rect(10, 200, short - 20, 60)      # not even «К. …» fits: the surname alone
+    screens._name(canvas, narrow, name, 40, (255, 255, 255), "s")
+    assert canvas.texts("s")[0].text.startswith("Константинопольский"[:5])
+    wide = screens._name(canvas, pygame.Rect(0, 100, 1000, 60), "Аня", 40, (255, 255, 255), "w")
+    assert wide.height > drawn.height * 0.9 and canvas.texts("w")[0].text == "Аня"
 
 
 def test_unknown_scene_is_refused(season):
@@ -96,15 +112,6 @@ def test_board_gets_game_setup_and_screen_from_the_file(tmp_path):
     assert sum(p["won"] for g in view["columns"][0]["games"] for p in g["players"]) == 9
 
 
-def test_bold_text_fits_too(fonts):
-    """GIVEN a long winner's name drawn bold in a 200 px box WHEN it is fitted THEN, being measured bold, it is no
-    wider than the box."""
-    surface = pygame.Surface((1280, 720))
-    box = pygame.Rect(10, 10, 200, 40)
-    drawn = screens.fit(surface, "Богдан Эйдельман-Широковский", box, (255, 255, 255), STYLE, bold=True)
-    assert drawn.width <= box.width
-
-
 @pytest.mark.parametrize("fmt", ["novosibirsk-2007", "america-2005", "samara-2003"])
 def test_screens_before_the_first_draw(fonts, tmp_path, fmt):
     """GIVEN a tournament with players but no draw yet WHEN the board shows `bracket` and `standings`
@@ -116,14 +123,14 @@ def test_screens_before_the_first_draw(fonts, tmp_path, fmt):
         t.add_player(f"Игрок {i + 1}")
     for scene in ("bracket", "standings"):
         kind, view = views.screen_view(t, scene)
-        screens.draw(pygame.Surface((1280, 720)), kind, view, STYLE)
+        _draw(kind, view)
         if kind == "bracket" and fmt == "novosibirsk-2007":
             assert view["columns"][0]["games"][0]["players"][0]["name"] == {"key": "tn_to_be_drawn"}
             feeds = view["columns"][1]["games"][0]["players"]
             assert {"key": "tn_winner_of", "game": "1/9-1"} in [p["name"] for p in feeds]
-            text = screens.default_text()
-            assert screens.say(view["columns"][0]["games"][0]["players"][0]["name"], text) == "жеребьёвка впереди"
-            assert [screens.say(p["name"], text) for p in feeds] == [f"победитель 1/9-{k}" for k in (1, 2, 3)]
+            text = text_for("ru")
+            assert say(view["columns"][0]["games"][0]["players"][0]["name"], text) == "жеребьёвка впереди"
+            assert [say(p["name"], text) for p in feeds] == [f"победитель 1/9-{k}" for k in (1, 2, 3)]
 
 
 # --- The board's language: views carry codes, the scene says them in the theme's words --------------------------
@@ -141,8 +148,11 @@ def tournaments(tmp_path_factory):
 def _every_view(t):
     for kind in ("bracket", "standings"):
         yield views.screen_view(t, kind)
-    if t.format != "novosibirsk-2007":
-        yield "standings", views.standings_view(t)
+    for kind in t.flow.VIEWS:
+        try:
+            yield kind, views.build(t, kind)
+        except TournamentError:     # e.g. no Super Nine cross-table before the Super Nine
+            pass
 
 
 def _labels(value):
@@ -167,25 +177,12 @@ def _english_theme(tmp_path):
     return theme
 
 
-def _record(monkeypatch):
-    """Every text the scene draws, with its box and the drawn rect (the real `fit` still draws it)."""
-    drawn, real = [], screens.fit
-
-    def spy(surface, text, rect, *args, **kwargs):
-        out = real(surface, text, rect, *args, **kwargs)
-        drawn.append((str(text), pygame.Rect(rect), out))
-        return out
-    monkeypatch.setattr(screens, "fit", spy)
-    return drawn
-
-
 def test_every_label_of_every_screen_is_a_theme_string_in_both_languages(tournaments):
     """GIVEN tournaments of each format at several stages WHEN their screen views are built
     THEN they stay JSON-able, every label key is a UI string of the default theme in ru and en (so a theme may
     override it), and every label says a full sentence in both (no '{field}' left unfilled)."""
     from scoreboard.display.builtin_theme import BUILTIN_STRINGS, BUILTIN_STRINGS_EN
-    from scoreboard.display.theme import load_theme
-    ru = load_theme().text
+    ru = THEME.text
     seen = set()
     for t in tournaments:
         for kind, view in _every_view(t):
@@ -193,54 +190,42 @@ def test_every_label_of_every_screen_is_a_theme_string_in_both_languages(tournam
             for lab in _labels(view):
                 assert lab["key"] in BUILTIN_STRINGS and lab["key"] in BUILTIN_STRINGS_EN, lab
                 seen.add(lab["key"])
-                words = screens.say(lab, ru)
+                words = say(lab, ru)
                 assert "{" not in words and "tn_" not in words, words
     # the pieces every format needs were met: titles, cup rounds, reasons, the cut note, the legend
     assert {"tn_novosibirsk", "tn_america", "tn_samara", "tn_cup_round", "tn_super_nine", "tn_why_won",
             "tn_why_cup_sum", "tn_why_wild_card", "tn_legend_samara", "tn_legend_america"} <= seen
 
 
-def test_screens_speak_russian_by_default_and_the_board_themes_language(fonts, tmp_path, tournaments, monkeypatch):
+def test_screens_speak_russian_by_default_and_the_board_themes_language(fonts, tmp_path, tournaments):
     """GIVEN the novosibirsk bracket, a samara cup round and the Super Nine cross-table
     WHEN drawn with the default theme THEN the hall reads Russian («Чемпионат Новосибирска», «1/9 финала», «Финал»,
     «Зимний кубок · 2-й тур», «Супердевятка») and no English label;
-    WHEN drawn with the style of a board whose theme is English THEN the same screens say it in English."""
-    drawn = _record(monkeypatch)
-    screens_ = [("bracket", views.bracket_view(tournaments[0])), ("round", views.round_view(tournaments[4])),
-                ("cross", views.cross_view(tournaments[6])), ("standings", views.standings_view(tournaments[5]))]
-    for kind, view in screens_:
-        screens.draw(pygame.Surface((1280, 720)), kind, view, STYLE)
-    ru = {text for text, _, _ in drawn}
+    WHEN drawn with a board theme that is English THEN the same screens say it in English."""
+    screens_ = [("bracket", views.build(tournaments[0], "bracket")), ("round", views.build(tournaments[4], "round")),
+                ("cross", views.build(tournaments[6], "cross")), ("standings", views.build(tournaments[5], "standings"))]
+    ru = {d.text for kind, view in screens_ for d in _draw(kind, view).texts()}
     assert {"Чемпионат Новосибирска", "1/9 финала", "1/3 финала", "Финал", "Зимний кубок · 2-й тур",
             "Супердевятка", "Чемпионат Самары", "Игрок", "Очки"} <= ru
     english = ("winner", "final", "Champion", "cell:", "Pts", "Player", "round", "cup", "goes on", "drawn")
     assert not [x for x in ru if any(word in x for word in english)]
-    drawn.clear()
-    style = screens.theme_style(_english_theme(tmp_path))
-    for kind, view in screens_:
-        screens.draw(pygame.Surface((1280, 720)), kind, view, style)
-    en = {text for text, _, _ in drawn}
+    theme = _english_theme(tmp_path)
+    en = {d.text for kind, view in screens_ for d in _draw(kind, view, theme).texts()}
     assert {"Novosibirsk championship", "1/9 final", "Final", "Winter cup · round 2", "Super Nine", "Player"} <= en
     assert not en & {"Чемпионат Новосибирска", "1/9 финала", "Финал", "Супердевятка", "Игрок", "Очки"}
 
 
-def test_board_style_takes_colours_font_and_language_from_its_theme(fonts, tmp_path, tournaments):
-    """GIVEN a board theme WHEN the board asks for the tournament style THEN it has the theme's background, text,
-    accent and muted colours, its main font and its `text`; a drawn bracket is filled with the theme's background
-    and its title is in the theme's accent."""
-    theme = _english_theme(tmp_path)
-    style = screens.theme_style(theme)
-    assert (style["bg"], style["fg"], style["accent"], style["muted"]) == (
-        theme.color("background"), theme.color("text"), theme.color("accent"), theme.color("muted"))
-    assert style["font_path"] == theme.font("main") and style["text"]("tn_stage_final") == "Final"
-    surface = pygame.Surface((1280, 720))
-    screens.draw(surface, "bracket", views.bracket_view(tournaments[1]), style)
-    assert surface.get_at((2, 700))[:3] == theme.color("background")
-    assert theme.color("accent") in _colours(surface, pygame.Rect(0, 0, 1280, 80))
+def test_screens_take_colours_from_the_board_theme(fonts, tournaments):
+    """GIVEN the light theme WHEN a bracket is drawn through its canvas THEN the screen is filled with the theme's
+    background and the title is in the theme's accent."""
+    theme = load_theme("light")
+    canvas = _draw("bracket", views.build(tournaments[1], "bracket"), theme)
+    assert canvas.surface.get_at((2, 700))[:3] == theme.color("background")
+    assert theme.color("accent") in _colours(canvas.surface, pygame.Rect(0, 0, 1280, 80))
 
 
 @pytest.mark.parametrize("size", [(1280, 720), (1024, 768)])
-def test_long_russian_names_and_labels_fit_their_boxes_at_three_percent(fonts, tournaments, monkeypatch, size):
+def test_long_russian_names_and_labels_fit_their_boxes_at_three_percent(fonts, tournaments, size):
     """GIVEN every screen with each person's name replaced by a long Russian double-barrelled name
     WHEN drawn in Russian THEN every text stays inside its box and no text is smaller than 3 % of the screen
     height (a name becomes «И. Фамилия» or is cut with an ellipsis rather than shrink further)."""
@@ -252,18 +237,16 @@ def test_long_russian_names_and_labels_fit_their_boxes_at_three_percent(fonts, t
                     for i, (k, v) in enumerate(value.items())}
         return [lengthen(v) for v in value] if isinstance(value, list) else value
 
-    drawn = _record(monkeypatch)
     for t in tournaments:
         for kind, view in _every_view(t):
             view = lengthen(view)
             if kind == "standings":
                 view["rows"] = [[row[0], long, *row[2:]] for row in view["rows"]]
-            drawn.clear()
-            screens.draw(pygame.Surface(size), kind, view, STYLE)
+            drawn = _draw(kind, view, size=size).texts()
             assert drawn
-            for text, box, out in drawn:
-                assert out.width <= box.width + 1, (kind, text, box, out)
-                assert out.height >= 0.03 * size[1] - 1, (kind, text, out)
+            for d in drawn:
+                assert d.box.contains(d.rect) or d.rect.width <= d.box.width + 1, (kind, d.text, d.box, d.rect)
+                assert d.px >= 0.03 * size[1] - 1, (kind, d.text, d.px)
 
 
 def test_standings_text_for_the_terminal_uses_the_theme_words(tournaments, tmp_path):
@@ -272,5 +255,5 @@ def test_standings_text_for_the_terminal_uses_the_theme_words(tournaments, tmp_p
     text = views.standings_text(tournaments[6])
     assert text.splitlines()[0] == "Супердевятка" and "Игрок" in text.splitlines()[1]
     assert "Чемпион: " in text
-    en = views.standings_text(tournaments[6], _english_theme(tmp_path).text)
+    en = views.standings_text(tournaments[6], text_for("en"))
     assert en.splitlines()[0] == "Super Nine" and en.splitlines()[1].split()[:3] == ["#", "Player", "Points"]

@@ -169,8 +169,8 @@ def draw_tournament(canvas: Canvas, snapshot: dict, now: float, layout: Layout, 
         try:
             from scoreboard.display.scenes import tournament as screens
             draw_kind, data = view
-            screens.draw(canvas.surface, draw_kind, data, screens.theme_style(theme))
-            canvas.note("image", f"tournament:{draw_kind}", canvas.rect, canvas.rect)
+            screens.draw(canvas, draw_kind, data)
+            canvas.note("box", f"tournament:{draw_kind}", canvas.rect, canvas.rect)
             return
         except Exception as error:  # a tournament drawing bug must not take the board down
             canvas.fill(theme.color("background"))

@@ -1,0 +1,36 @@
+"""The registry of tournament formats: regulation name → the module that owns that format.
+
+A format module owns its whole format — flow, views and labels — and offers:
+  draw_next(t, **options), advance(t, stage), standings(t), expected_input(t, stage, registered), redraw(t, stage),
+  registration_status(t, cups), cups_entered(t, cups, already=()), substitute_for(t, by);
+  WINNER (who wins a typed game: "final_round" | "top" | "top_positive", TB5), TIEBREAK (how a tie for first is
+  settled: "extra_round" | "extra_questions" | "extra_topic", TB1–TB3), SHARED_FIRST_STAGES (engine stages where tied
+  players share first, T-S7), OPTIONS (the command-line options that apply to it, beyond the common ones),
+  TITLE (label key), LABELS ({"ru": {…}, "en": {…}}), VIEWS ({kind: view(t, stage=None)}), screen(t, scene).
+Adding a format is a new module and one line here; nothing else branches on a format's name.
+"""
+from __future__ import annotations
+
+import importlib
+
+from scoreboard.tournament.errors import TournamentError
+
+FORMATS = {
+    "novosibirsk-2007": "scoreboard.tournament.flow_novosibirsk",
+    "america-2005": "scoreboard.tournament.flow_america",
+    "samara-2003": "scoreboard.tournament.flow_samara",
+}
+
+
+def names() -> list[str]:
+    return list(FORMATS)
+
+
+def format_module(name: str):
+    if name not in FORMATS:
+        raise TournamentError(f"format must be one of {', '.join(FORMATS)}; got {name!r}")
+    return importlib.import_module(FORMATS[name])
+
+
+def format_modules():
+    return [importlib.import_module(m) for m in FORMATS.values()]
