@@ -32,20 +32,28 @@ def _timed(func, runs):
 
 
 def _bracket(k):
+    """27 players: 9 seeded, teams of 7, 6 and 4 (a seeded player in a team changes with the seed)."""
     rnd = random.Random(k)
     players = [f"p{i}" for i in range(27)]
     pool = players[:]
     rnd.shuffle(pool)
     teams = {"A": pool[:7], "B": pool[7:13], "C": pool[13:17]}
-    novosibirsk.draw_first_stage(players, pool[17:26], teams, lots.rng(k, "1/9"))
+    out = novosibirsk.draw_first_stage(players, pool[16:25], teams, lots.rng(k, "1/9"))
+    assert not out.broken, out.broken        # every spread kept: the figure is of a draw that is exact
 
 
 def _cup(k):
+    """45 players: relatives (a chain of three and two pairs), the Super Nine to spread, six teams of 4."""
+    rnd = random.Random(k)
     players = [f"p{i}" for i in range(45)]
     groups = [draw.Group(f"relatives {a}/{b}", (a, b), apart=True, priority=-1)
               for a, b in (("p1", "p2"), ("p2", "p3"), ("p10", "p11"), ("p20", "p21"))]
     groups.append(draw.Group("super nine", tuple(players[30:39])))
-    draw.draw_games(players, samara.first_round_sizes(45), groups, lots.rng(k, "r1"))
+    pool = players[:]
+    rnd.shuffle(pool)
+    groups += [draw.Group(f"team {t}", tuple(pool[4 * t:4 * t + 4]), priority=1) for t in range(6)]
+    out = draw.draw_games(players, samara.first_round_sizes(45), groups, lots.rng(k, "r1"))
+    assert not out.broken, out.broken
 
 
 def _topics(k):
@@ -59,8 +67,8 @@ def _topics(k):
 def run(args) -> int:
     from scoreboard.tournament.demo import build
     runs = 20 if getattr(args, "quick", False) else 200
-    figures = {"bracket draw (27 players, 3 teams, 9 seeded)": _stats(_timed(_bracket, runs)),
-               "samara round 1 (45 players, relatives, Super Nine spread)": _stats(_timed(_cup, runs)),
+    figures = {"exact bracket draw (27 players, 9 seeded, teams 7/6/4)": _stats(_timed(_bracket, runs)),
+               "exact samara round 1 (45: relatives, Super Nine, 6 teams)": _stats(_timed(_cup, runs)),
                "topic assignment (15 games x 4 of 120 topics)": _stats(_timed(_topics, runs))}
     with tempfile.TemporaryDirectory() as tmp:
         second = build(Path(tmp) / "b.sqlite", "novosibirsk-2007", None)

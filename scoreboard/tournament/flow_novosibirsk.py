@@ -68,6 +68,14 @@ def expected_input(t, stage, registered: list[dict]):
     return _first_input(t, registered) if stage["id"] == "1/9" else _feed_input(t, stage["id"])
 
 
+def draw_constraints(t, stage):
+    """What `draw --verify` checks a stored draw against (T-N2): the groups spread and the games' branches."""
+    if stage["id"] != "1/9":
+        return None
+    given = stage["draw"]["input"]
+    return novosibirsk.draw_groups(given["seeded"], given["teams"]), novosibirsk.branches()
+
+
 def redraw(t, stage) -> list[list[str]]:
     given = stage["draw"]["input"]
     if stage["id"] == "1/9":

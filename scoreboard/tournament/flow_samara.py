@@ -91,11 +91,23 @@ def _round_one_input(t, cup, registered: list[dict] | None = None) -> dict:
     return {"players": entrants, "spread": sorted(set(spread) & here), "spread_label": why, "relatives": relatives}
 
 
+def _round_one_groups(given: dict) -> list[Group]:
+    """T-S2: relatives never in one game (the most important), the cup's spread group evenly over the games."""
+    groups = [Group(f"relatives {a}/{b}", (a, b), apart=True, priority=-1) for a, b in given["relatives"]]
+    groups.append(Group(given["spread_label"], tuple(given["spread"])))
+    return groups
+
+
+def draw_constraints(t, stage):
+    """What `draw --verify` checks a stored round-1 draw against (T-S2)."""
+    given = stage["draw"]["input"]
+    return (_round_one_groups(given), None) if isinstance(given, dict) else None
+
+
 def _draw_round(t, stage_id, given) -> tuple[list[list[str]], list[str]]:
     rnd = t.rng(stage_id)
     if isinstance(given, dict):   # round 1: spread apart (T-S2)
-        groups = [Group(f"relatives {a}/{b}", (a, b), apart=True, priority=-1) for a, b in given["relatives"]]
-        groups.append(Group(given["spread_label"], tuple(given["spread"])))
+        groups = _round_one_groups(given)
         out = draw_games(given["players"], samara.first_round_sizes(len(given["players"])), groups, rnd)
         return out.games, out.broken
     return draw_games(sorted(given), [3] * (len(given) // 3), [], rnd).games, []

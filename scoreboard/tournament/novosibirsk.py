@@ -39,6 +39,11 @@ def draw_groups(seeded: list[str], teams: dict[str, list[str]]) -> list[Group]:
     return groups
 
 
+def branches() -> list[int]:
+    """The 1/3 branch of each 1/9 game, in game order."""
+    return [branch_of(g) for g in range(GAMES)]
+
+
 def draw_first_stage(players: list[str], seeded: list[str], teams: dict[str, list[str]], rnd) -> Outcome:
     sizes = game_sizes(len(players))
     return draw_games(sorted(players), sizes, draw_groups(seeded, teams), rnd,

@@ -24,6 +24,7 @@ def verify(t) -> list[str]:
         if again != stage["draw"]["games"]:
             problems.append(f"{stage['id']}: the draw re-run from seed {t.seed} gives {again}, "
                             f"the file has {stage['draw']['games']}")
+        problems += spread_kept(t, stage)
         problems += seats_played(t, stage, log)
         problems += getattr(t.flow, "verify_topics", lambda t_, s: [])(t, stage)
         if stage["advancement"] is not None:
@@ -32,6 +33,20 @@ def verify(t) -> list[str]:
                 problems.append(f"{stage['id']}: advancement re-run differs from the file: "
                                 + describe(stage["advancement"], recomputed))
     return problems
+
+
+def spread_kept(t, stage: dict) -> list[str]:
+    """The stored draw against the spread its rules ask (T-N2, T-S2): every constraint it breaks must be one the draw
+    reported as impossible to keep (`broken`, with how close it came)."""
+    from scoreboard.tournament.draw import check
+    rules = getattr(t.flow, "draw_constraints", None)
+    given = rules(t, stage) if rules else None
+    if not given:
+        return []
+    groups, branch_of = given
+    reported = {b.split(":")[0] for b in stage["draw"].get("broken") or []}
+    return [f"{stage['id']}: the stored draw breaks a spread and did not report it: {c}"
+            for c in check(stage["draw"]["games"], groups, branch_of) if c.split(":")[0] not in reported]
 
 
 def players_when_drawn(t, stage_id: str, log: list[dict]) -> list[dict]:

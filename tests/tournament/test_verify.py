@@ -75,3 +75,24 @@ def test_ta1_waiting_list_substitute_and_an_added_player(path):
     problems = t.verify()
     assert problems == ["selection: the stored draw input differs from the players table at the draw: "
                         "the file lacks Новый"]
+
+
+def test_tn2_verify_checks_the_stored_draw_keeps_every_spread(path):
+    """GIVEN a drawn 1/9 final (3 seeded, a team of 3) WHEN the stored draw is edited so that two seeded players share
+    a 1/3 branch (a seeded player swapped with an unseeded one of another branch, games table alike) THEN verify says
+    the stored draw breaks a spread it did not report, naming the group and its counts per branch."""
+    t = _nsk(path)
+    stage = t.store.stage("1/9")
+    games = stage["draw"]["games"]
+    seeded = set(stage["draw"]["input"]["seeded"])
+    team = set(stage["draw"]["input"]["teams"]["Т1"])
+    where = {p: g for g, ps in enumerate(games) for p in ps}
+    a, b = sorted(seeded, key=lambda p: where[p])[:2]                       # one a branch: 1/1/1
+    d = next(p for g in games[3 * (where[a] // 3):3 * (where[a] // 3) + 3] for p in g
+             if p not in seeded | team)                                     # a plain player in a's branch
+    games = [[{b: d, d: b}.get(p, p) for p in g] for g in games]            # b and d change places: 2/1/0
+    draw = dict(stage["draw"], games=games)
+    t.store.db.execute("UPDATE stages SET draw = ? WHERE id = '1/9'", (json.dumps(draw, ensure_ascii=False),))
+    problems = [p for p in t.verify() if "breaks a spread" in p]
+    assert problems and "last championship's 1/3-finalists (3): per 1/3 branch" in problems[0], t.verify()
+    t.close()
