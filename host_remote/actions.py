@@ -73,11 +73,18 @@ def _answered_seats(snapshot: dict) -> set[int]:
 def _grid(snapshot: dict) -> list[Action]:
     """Every unplayed cell of the round (choice mode)."""
     actions = []
-    topics = (snapshot.get("round") or {}).get("topics") or []
+    rnd = snapshot.get("round") or {}
+    topics = rnd.get("topics") or []
+    unplayed = sum(not cell.get("played") for topic in topics for cell in topic.get("cells") or [])
+    missing = rnd.get("auctions_missing")
+    # AU1 Decision: the round's last cells must be opened as its auction (or the host waives it, in the tools)
+    auction = isinstance(missing, int) and 0 < unplayed <= missing
     for t, topic in enumerate(topics, start=1):
         for q, cell in enumerate(topic.get("cells") or [], start=1):
             if not cell.get("played"):
-                actions.append(Action(f"select:{t}:{q}", str(cell.get("value", q)), "/sg/select", (t, q), GRID))
+                label = str(cell.get("value", q)) + (" (аукцион)" if auction else "")
+                actions.append(Action(f"select:{t}:{q}", label, "/sg/select",
+                                      (t, q, "auction") if auction else (t, q), GRID))
     return actions
 
 

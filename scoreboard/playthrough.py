@@ -25,11 +25,17 @@ def progress(snap: dict, rng: random.Random) -> tuple[str, tuple] | None:
     if phase in ("round_intro", "choosing") and snap["order"] == "choice":
         if snap["chooser"] is None:
             return "/sg/chooser", (rng.choice([p["seat"] for p in players if p["in_play"]]),)
+        if open_cells and rnd.get("auctions_missing"):   # AU1: open the auction, or the host waives it
+            return ("/sg/select", (*rng.choice(open_cells), "auction")) if rng.random() < 0.7 else (
+                "/sg/auction/waive", ())
         return ("/sg/select", rng.choice(open_cells)) if open_cells else ("/sg/next", ())
     if phase in ("reading", "buzz_window"):
         return "/sg/button", (rng.choice(playing),)
     if phase in ("answering", "auction_answer"):
         return ("/sg/judge/right" if rng.random() < 0.6 else "/sg/judge/wrong"), ()
+    if phase == "reveal" and rnd.get("auctions_missing") and snap["order"] == "choice" and snap["chooser"]:
+        return ("/sg/select", (*rng.choice(open_cells), "auction")) if open_cells and rng.random() < 0.7 else (
+            "/sg/auction/waive", ())
     if phase == "reveal" and not open_cells and rng.random() < 0.3:
         # make a tie for first now and then, so tie-breaks get played too
         top = max(p["score"] for p in players)
@@ -80,8 +86,13 @@ def candidates(snap: dict, rng: random.Random) -> list[tuple[str, tuple]]:
                 cands.append(("/sg/chooser", (seat,)))
             elif open_cells:
                 k, q = rng.choice(open_cells)
-                cands.append(("/sg/select", (k, q, "auction") if rng.random() < 0.15 else (k, q)))
+                marking = 0.4 if rnd.get("auctions_missing") else 0.15
+                if rnd.get("auctions_missing") and rng.random() < 0.3:   # points to bid with (AU3)
+                    cands.append(("/sg/score/adjust", (seat, 60, "поправка")))
+                cands.append(("/sg/select", (k, q, "auction") if rng.random() < marking else (k, q)))
         cands.append(("/sg/next", ()))
+        if rnd.get("auctions_missing") and len(open_cells) <= 2:
+            cands.append(("/sg/auction/waive", ()))
     elif phase == "topic_intro":
         cands.append(("/sg/next", ()))
     elif phase in ("reading", "buzz_window"):
@@ -91,13 +102,17 @@ def candidates(snap: dict, rng: random.Random) -> list[tuple[str, tuple]]:
             cands.append(("/sg/assign", (seat,)))
     elif phase == "answering":
         cands += [("/sg/judge/right", ()), ("/sg/judge/right", ()), ("/sg/judge/wrong", ()),
-                  ("/sg/answer/extend", (2,)), ("wait", (4.0,))]
+                  ("/sg/answer/extend", (2,)), ("/sg/answer/clarify", ()), ("wait", (4.0,))]
     elif phase == "after_wrong":
         cands += [("/sg/resume", ()), ("/sg/button", (seat,)), ("/sg/time", ())]
     elif phase == "reveal":
         cands += [("/sg/next", ()), ("/sg/next", ())]
         if snap["order"] == "choice" and open_cells and snap["chooser"] is not None:
             cands.append(("/sg/select", rng.choice(open_cells)))
+            if rnd.get("auctions_missing"):
+                cands.append(("/sg/select", (*rng.choice(open_cells), "auction")))
+                if len(open_cells) <= 2:
+                    cands.append(("/sg/auction/waive", ()))
         if snap.get("last") and snap["last"]["answers"]:
             a = rng.choice(snap["last"]["answers"])
             cands.append(("/sg/rejudge", (a["seat"], "wrong" if a["verdict"] == "right" else "right")))

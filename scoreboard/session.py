@@ -56,6 +56,8 @@ class Session:
         self._apply(resolved)
         if resolved.address == "/sg/pack/load" and isinstance(resolved.data, dict):
             self.notices += [f"pack {resolved.args[0]}: {w}" for w in resolved.data.get("warnings") or []]
+            # what the engine found for this game's stage (AU1 auction cells, TB tie-break topics)
+            self.notices += [f"pack {resolved.args[0]}: {w}" for w in self.snapshot().get("warnings") or []]
         return self.snapshot()
 
     def advance(self, now: float) -> bool:

@@ -67,14 +67,16 @@ PLAYER = {"seat!": SEAT, "name!": TEXT, "score!": INT, "answered": BOOL, "presse
           "locked_until": Nullable(NUM), "tiebreak_score": INT, "in_play": BOOL}
 CELL = {"value!": INT, "played!": BOOL, "auction": BOOL}
 TOPIC = {"name!": TEXT, "cells!": ListOf(CELL)}
-ROUND = {"index!": INT, "kind": TEXT, "tiebreak": BOOL, "topic": Nullable(INT), "topics!": ListOf(TOPIC)}
+ROUND = {"index!": INT, "kind": TEXT, "tiebreak": BOOL, "topic": Nullable(INT), "topics!": ListOf(TOPIC),
+         "auctions": INT, "auction_waived": BOOL, "auctions_missing": INT}
 VERDICT = {"seat!": SEAT, "verdict!": TEXT}
 JUDGED = {**VERDICT, "delta!": INT}
 MEDIA_STATE = {"state!": OneOf(("playing", "paused")), "started": Nullable(NUM), "position": Nullable(NUM)}
 QUESTION = {"topic": Nullable(INT), "index": Nullable(INT), "value": Nullable(INT), "kind": TEXT,
             "topic_name": TEXT, "deadline": Nullable(NUM), "reading": BOOL, "answer_started": Nullable(NUM),
             "extended": NUM, "stake": Nullable(INT), "answered": ListOf(VERDICT), "media": Nullable(ListOf(ANY)),
-            "secret": Nullable(ANY), "options": ListOf(TEXT), "media_state": Nullable(MEDIA_STATE)}
+            "secret": Nullable(ANY), "options": ListOf(TEXT), "media_state": Nullable(MEDIA_STATE),
+            "clarify": INT}
 LAST = {"topic": Nullable(INT), "index": Nullable(INT), "value": Nullable(INT), "kind": TEXT,
         "answers": ListOf(JUDGED), "rejudgeable": BOOL, "answer_media": Nullable(ListOf(ANY))}
 AUCTION = {"stake!": INT, "nominal": INT, "holder": Nullable(SEAT), "turn": Nullable(SEAT), "passed": SEATS,
@@ -88,7 +90,7 @@ SNAPSHOT = {"phase!": OneOf(PHASES), "players!": ListOf(PLAYER), "rev": INT, "ti
             "buttons_manual": BOOL, "buttons_live": BOOL, "round": Nullable(ROUND), "question": Nullable(QUESTION),
             "last": Nullable(LAST), "auction": Nullable(AUCTION), "final": Nullable(FINAL), "winner": Nullable(SEAT),
             "game_over": BOOL, "no_winner_reason": Nullable(TEXT), "screen": TEXT,
-            "history": ListOf(ListOf(NUM)),
+            "history": ListOf(ListOf(NUM)), "warnings": ListOf(TEXT), "stake_changes": ListOf(ANY),
             "status": None}   # filled in below
 # `status` (the board's, not the engine's: docs/ENGINE_API.md); a missing status means unknown.
 BOX_STATUS = {"state!": OneOf(("online", "offline", "reconnecting", "none")), "since": Nullable(NUM), "detail": TEXT}

@@ -99,3 +99,20 @@ def pass_(t: Table, seat: int) -> None:
     _need_turn(t, seat)
     t.st.auction.passed.append(seat)
     _settle(t, start=seat, include_start=False)
+
+
+def missing(t: Table) -> int:
+    """AU1: auction questions this round still lacks (none once the host has waived them)."""
+    from .snapshot import _missing
+    return 0 if t.st.round is None else _missing(t.st.round)
+
+
+def waive(t: Table) -> None:
+    """/sg/auction/waive (AU1 Decision): the host confirms this round ends without its auction (journaled)."""
+    t.need_phase("round_intro", "choosing", "topic_intro", "reveal")
+    rnd = t.st.round
+    if rnd.auction_waived:
+        raise Refused("the auction of this round is waived already (AU1)")
+    if missing(t) == 0:
+        raise Refused("this round has its auction question: nothing to waive (AU1)")
+    rnd.auction_waived = True

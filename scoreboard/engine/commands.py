@@ -48,11 +48,13 @@ SPEC: dict[str, tuple[str, ...]] = {
     "/sg/resume": (),
     "/sg/time": (),
     "/sg/answer/extend": ("num",),
+    "/sg/answer/clarify": (),           # BZ10 «Уточните»: the answering seat; restarts the answer time
     "/sg/buttons/manual": ("flag",),
     "/sg/assign": ("seat",),
     "/sg/auction/bid": ("seat", "int"),
     "/sg/auction/allin": ("seat",),
     "/sg/auction/pass": ("seat",),
+    "/sg/auction/waive": (),            # AU1 Decision: the host confirms this round goes without its auction
     "/sg/final/topic": ("str",),
     "/sg/final/stake": ("seat", "int"),
     "/sg/final/start": (),

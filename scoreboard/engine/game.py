@@ -18,7 +18,7 @@ import pickle
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from . import rounds
+from . import rounds, stakes, tiebreak
 from .commands import NOT_HOST, BadCommand, Command, Refused, parse
 from .handlers import HANDLERS, OVER_OK, SETUP_OK
 from .media import follow as media_clock
@@ -183,6 +183,8 @@ class Game:
         handler(t, *a)
         media_clock(t)
         now = [p.score for p in self.st.players]
+        if now != scores:
+            stakes.enforce(t)   # FN5: a correction never leaves a stake above its limit
         if now != scores or (self.st.phase == "reveal" and phase != "reveal"):
             self.st.history.append(now)   # the chart: every score after each resolution or correction
 
@@ -198,6 +200,7 @@ class Game:
             raise Refused(f"pack {cmd.args[0]!r}: {problem}")
         self.plans.append(plan)
         self._use_plan(len(self.plans) - 1, cmd.at)
+        st.warnings = tiebreak.plan_warnings(Table(st, self.reg, plan, cmd.at))
 
     def _plan_fits(self, plan: dict) -> str | None:
         """G3: every round of the stage needs its topics from the pack; none is made up from numbers."""

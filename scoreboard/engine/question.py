@@ -52,15 +52,24 @@ def select(t: Table, topic: int, index: int, mark: str | None = None) -> None:
     cell = cells[index - 1]
     if cell.played:
         raise Refused(f"topic {topic} question {index} has been played")
+    from .auction import missing
+    lacking = missing(t)
     if mark is not None:
         if mark != "auction":
             raise Refused(f"the third argument may only be 'auction', got {mark!r}")
-        if t.plan is not None and st.round.pack_round is not None:
-            raise Refused("the pack sets the auction cells (AU1)")
-        marked = sum(c.auction for tp in topics for c in tp.cells)
-        if marked >= st.round.auctions:
-            raise Refused(f"this round has {st.round.auctions} auction question(s) already (AU1)")
+        if cell.auction:
+            raise Refused(f"topic {topic} question {index} is an auction already (AU1)")
+        if sum(c.auction for tp in topics for c in tp.cells) >= st.round.auctions:
+            if t.plan is not None and st.round.pack_round is not None:
+                raise Refused("the pack sets the auction cells of this round: it has its "
+                              f"{st.round.auctions} already (AU1)")
+            raise Refused(f"this round has its {st.round.auctions} auction question(s) already (AU1)")
         cell.auction = True
+    elif lacking and not cell.auction:
+        plain = sum(not c.played and not c.auction for tp in topics for c in tp.cells)
+        if plain <= lacking:
+            raise Refused("this round has had no auction question yet (AU1): open this one as the auction, "
+                          "or confirm that the round goes without its auction (waive it), then select again")
     open_cell(t, topic, index)
 
 
@@ -127,6 +136,21 @@ def give_answer(t: Table, seat: int) -> None:
     else:
         q.deadline, q.deadline_kind, q.duration = None, None, None
     q.extended = 0.0
+    q.clarify = 0
+
+
+def clarify(t: Table) -> None:
+    """/sg/answer/clarify (BZ10 Decision): the host finds the answer close and says «Уточните»; the board shows it
+    for the answering player and the answer time (BZ5) starts again."""
+    t.need_phase("answering")
+    if not t.reg.clarify:
+        raise Refused("this regulation has no «Уточните»: judge the answer (BZ10)")
+    q = t.st.question
+    q.clarify += 1
+    q.answer_started = t.now
+    q.extended = 0.0
+    if t.reg.answer_limit > 0:
+        q.deadline, q.deadline_kind, q.duration = t.now + t.reg.answer_limit, "answer", t.reg.answer_limit
 
 
 def assign(t: Table, seat: int) -> None:
@@ -206,9 +230,10 @@ def after_wrong(t: Table) -> None:
 
 
 def resume(t: Table) -> None:
-    """/sg/resume (BZ6): reading goes on if it had not ended, else a new 5 s window."""
+    """/sg/resume (BZ6): reading goes on if it had not ended, else a new 5 s window; where the regulation's
+    restart is a new window (america: «сбрасывает отсчет времени»), the window opens at once either way."""
     t.need_phase("after_wrong")
-    if t.st.question.reading_done:
+    if t.st.question.reading_done or t.reg.restart == "new_window":
         open_window(t)
     else:
         t.st.question.reading = True

@@ -15,6 +15,8 @@ WINNERS = ("top", "top_positive")
 FINAL_KINDS = ("none", "final_round", "super_question")
 ELIGIBILITY = ("positive", "all")
 TIEBREAKS = ("extra_round", "extra_questions", "extra_topic")
+RESTARTS = ("resume_reading", "new_window")    # BZ6: what the host's restart after a wrong answer does
+DRAWS = ("order", "lot")                        # TB1/TB3: how tie-break topics are taken from the pack
 
 
 class RegulationError(Exception):
@@ -58,6 +60,8 @@ class Regulation:
     auction_answer: float
     false_start_lockout: float
     one_press_per_question: bool
+    restart: str                # BZ6: resume_reading (reading goes on if it had not ended) | new_window
+    clarify: bool               # BZ10: the host may ask «Уточните», restarting the answer time
     auctions: bool
     final_kind: str
     final_answer_time: float
@@ -68,6 +72,7 @@ class Regulation:
     tiebreak_values: tuple[int, ...]
     tiebreak_repeats: int
     tiebreak_lot: bool
+    tiebreak_draw: str          # TB3: tie-break topics in the pack's order, or drawn by lot
     stages: dict[str, StageSpec]
 
     def stage(self, name: str) -> StageSpec:
@@ -159,6 +164,8 @@ def parse_regulation(data: dict, source: str = "<regulation>") -> Regulation:
     auction_answer = r.get(timers, "timers", "auction_answer", float, minimum=1.0)
     lockout = r.get(timers, "timers", "false_start_lockout", float, minimum=0.0)
     one_press = r.get(timers, "timers", "one_press_per_question", bool)
+    restart = r.get(timers, "timers", "restart", str, default="resume_reading", choices=RESTARTS)
+    clarify = r.get(timers, "timers", "clarify", bool, default=False)
     auction = r.table(data, "", "auction")
     auctions = r.get(auction, "auction", "enabled", bool)
     final = r.table(data, "", "final")
@@ -179,6 +186,7 @@ def parse_regulation(data: dict, source: str = "<regulation>") -> Regulation:
         tb_values = _values(r, tb_raw, "tiebreak.values")
     repeats = r.get(tb, "tiebreak", "repeats", int, minimum=0)
     lot = r.get(tb, "tiebreak", "lot", bool)
+    draw = r.get(tb, "tiebreak", "draw", str, default="order", choices=DRAWS)
     if repeats == 0 and lot:
         r.problem("tiebreak", "repeats = 0 (until decided) leaves no place for a lot; set lot = false")
     stages: dict[str, StageSpec] = {}
@@ -225,9 +233,9 @@ def parse_regulation(data: dict, source: str = "<regulation>") -> Regulation:
         name=name, title=title, players_min=pmin, players_max=pmax, players_default=pdef,
         order=order, first_chooser=first, next_chooser=nxt, winner=winner, values=values,
         buzz_window=window, answer_limit=limit, auction_answer=auction_answer, false_start_lockout=lockout,
-        one_press_per_question=one_press, auctions=auctions, final_kind=final_kind, final_answer_time=final_time,
+        one_press_per_question=one_press, restart=restart, clarify=clarify, auctions=auctions, final_kind=final_kind, final_answer_time=final_time,
         final_min_stake=min_stake, final_eligibility=eligibility, dominance_ratio=ratio, tiebreak_kind=tb_kind,
-        tiebreak_values=tb_values, tiebreak_repeats=repeats, tiebreak_lot=lot, stages=stages)
+        tiebreak_values=tb_values, tiebreak_repeats=repeats, tiebreak_lot=lot, tiebreak_draw=draw, stages=stages)
 
 
 

@@ -124,8 +124,13 @@ def end_of_round(t: Table) -> None:
     """After the last question of a round: next round, final round, tie-break or the end (G7, FN1)."""
     st = t.st
     if st.round.tiebreak:
+        from .tiebreak import settle_tiebreak
         settle_tiebreak(t)
         return
+    from .auction import missing
+    if missing(t):
+        raise Refused("the round has had no auction question (AU1): confirm that it goes without its auction "
+                      "(waive it) or undo to the last question and open it as the auction")
     nxt = st.round.index + 1
     if nxt < len(t.stage.rounds):
         st.round = build_round(t, nxt)
@@ -174,50 +179,5 @@ def decide(t: Table, candidates: list[int]) -> None:
         st.shared = sorted(tied)
         finish(t, None, "shared first place (T-S7): " + ", ".join(map(str, sorted(tied))), "shared_first")
         return
+    from .tiebreak import open_tiebreak
     open_tiebreak(t, tied)
-
-
-def open_tiebreak(t: Table, tied: list[int]) -> None:
-    """TB1–TB3: an extra round / extra topic / extra question among the tied players only."""
-    st = t.st
-    st.tiebreaks += 1
-    kind = t.reg.tiebreak_kind
-    values = t.reg.tiebreak_values
-    count = 1 if kind == "extra_questions" else t.stage.tiebreak_topics
-    extra = (t.plan or {}).get("extra") or []
-    used = st.tiebreaks - 1
-    topics = []
-    for k in range(count):
-        source = extra[used * count + k] if used * count + k < len(extra) else None
-        name = (source or {}).get("name") or (f"Доп. вопрос {st.tiebreaks}" if kind == "extra_questions"
-                                              else f"Доп. тема {used * count + k + 1}")
-        cell_values = values[:1] if kind == "extra_questions" else values
-        topics.append(Topic(name, [Cell(v) for v in cell_values]))
-    for p in st.players:
-        p.in_play = p.seat in tied
-    st.round = Round(len(t.stage.rounds) + st.tiebreaks - 1, "tiebreak", topics, 0, tiebreak=True)
-    st.phase = "round_intro"
-    st.question = None
-    st.last = None
-    if t.reg.order == "choice":
-        rule = t.reg.next_chooser
-        st.chooser = (t.lot(f"chooser of tie-break {st.tiebreaks}", tied) if rule == "lot"
-                      else lowest_score(t) if rule == "lowest_score" else None)
-
-
-def settle_tiebreak(t: Table) -> None:
-    st = t.st
-    tied = st.in_play()
-    top = max(st.player(s).tiebreak_score for s in tied)
-    ahead = [s for s in tied if st.player(s).tiebreak_score == top]
-    if len(ahead) == 1:
-        finish(t, ahead[0])
-        return
-    repeats = t.reg.tiebreak_repeats
-    if repeats == 0 or st.tiebreaks < repeats:
-        open_tiebreak(t, ahead)
-        return
-    if t.reg.tiebreak_lot:
-        finish(t, t.lot("winner (tie after the tie-break)", ahead))
-        return
-    finish(t, None, "still tied after the tie-break", "still_tied")

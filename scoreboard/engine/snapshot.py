@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .media import state as media_state
+from . import stakes
 
 if TYPE_CHECKING:
     from .game import Game
@@ -29,7 +30,7 @@ def build_snapshot(game: "Game") -> dict[str, Any]:
                 "last": None, "auction": None, "final": None, "winner": None, "game_over": False,
                 "no_winner_reason": None, "no_winner": None, "shared_first": [], "screen": "board", "adjustments": [],
                 "adjustments_total": 0, "lots": [], "history": [],
-                "order": None, "title": None}
+                "order": None, "title": None, "stake_changes": [], "warnings": []}
     reg = game.reg
     live = (st.phase in ("reading", "buzz_window") and not st.paused and not st.buttons_manual)
     snap: dict[str, Any] = {
@@ -64,17 +65,34 @@ def build_snapshot(game: "Game") -> dict[str, Any]:
         "screen": st.screen,
         "adjustments": [dict(a) for a in st.adjustments[-KEEP_ADJUSTMENTS:]],
         "adjustments_total": len(st.adjustments),
-        "lots": [dict(lot, among=list(lot["among"])) for lot in st.lots[-KEEP_LOTS:]],
+        "lots": [_lot(lot) for lot in st.lots[-KEEP_LOTS:]],
         "history": [list(row) for row in st.history[-KEEP_HISTORY:]],
+        "stake_changes": stakes.public(st)[-KEEP_ADJUSTMENTS:],
+        "warnings": list(st.warnings),
     }
     return snap
+
+
+def _missing(r) -> int:
+    """AU1: auction questions the round still needs (their places stay hidden); 0 once waived."""
+    if r.tiebreak or r.auction_waived:
+        return 0
+    return max(0, r.auctions - sum(c.auction for tp in r.topics for c in tp.cells))
+
+
+def _lot(lot: dict) -> dict:
+    shown = dict(lot, among=list(lot["among"]))
+    if "names" in lot:
+        shown["names"] = list(lot["names"])
+    return shown
 
 
 def _round(st) -> dict | None:
     r = st.round
     if r is None:
         return None
-    return {"index": r.index, "kind": r.kind, "tiebreak": r.tiebreak, "topic": r.topic,
+    return {"index": r.index, "kind": r.kind, "tiebreak": r.tiebreak, "topic": r.topic, "auctions": r.auctions,
+            "auction_waived": r.auction_waived, "auctions_missing": _missing(r),
             "topics": [{"name": tp.name, "reserve_used": tp.reserve_used,
                         "cells": [{"value": c.value, "played": c.played, "auction": c.auction and c.played}
                                   for c in tp.cells]}
@@ -97,7 +115,7 @@ def _question(game: "Game") -> dict | None:
             "reading_done": q.reading_done, "answer_started": q.answer_started, "extended": q.extended,
             "stake": q.stake, "answered": [{"seat": a.seat, "verdict": a.verdict, "delta": a.delta}
                                            for a in q.answers],
-            "replaced": q.replaced, "media": media, **_pack_public(planned, st.phase),
+            "replaced": q.replaced, "media": media, "clarify": q.clarify, **_pack_public(planned, st.phase),
             "media_state": media_state(q) if media and any(isinstance(m, dict) and m.get("kind") in ("video", "audio")
                                                            for m in media) else None}
 
@@ -151,10 +169,10 @@ def planned_question(st, plan, q=None) -> dict | None:
     if plan is None or q is None or st.round is None:
         return None
     if st.round.tiebreak:
-        extra = plan.get("extra") or []
-        count = len(st.round.topics)
-        k = (st.tiebreaks - 1) * count + q.topic - 1
-        topic = extra[k] if k < len(extra) else None
+        from .table import Table
+        from .tiebreak import planned
+        question = planned(Table(st, game.reg, plan, game.time), q.topic, q.index)
+        return question if not q.replaced else None
     elif st.round.pack_round is not None:
         topics = plan["rounds"][st.round.pack_round].get("topics") or []
         topic = topics[q.topic - 1] if q.topic - 1 < len(topics) else None

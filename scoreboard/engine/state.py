@@ -34,6 +34,8 @@ class Topic:
     name: str
     cells: list[Cell]
     reserve_used: bool = False
+    pool: int | None = None     # a tie-break topic: its index in the pack's tie-break pool (tiebreak.py)
+    offset: int = 0             # … and its first question there (extra questions take one at a time)
 
 
 @dataclass
@@ -45,6 +47,7 @@ class Round:
     tiebreak: bool = False
     topic: int | None = None    # sequential play: 1-based topic being played
     pack_round: int | None = None   # which plan round the topics came from
+    auction_waived: bool = False    # AU1 Decision: the host confirmed this round goes without (all) its auctions
 
 
 @dataclass
@@ -74,6 +77,7 @@ class Question:
     stake: int | None = None    # auction stake (AU5)
     media_at: float | None = None       # the media clock: engine time of position 0 while playing (media.py)
     media_paused: float | None = None   # …or the position it is paused at
+    clarify: int = 0            # «Уточните» asked of the current answer (BZ10)
 
 
 @dataclass
@@ -148,6 +152,9 @@ class State:
     history: list[list[int]] = field(default_factory=list)
     ledger: list[Entry] = field(default_factory=list)
     tiebreaks: int = 0          # extra rounds/topics/questions played so far
+    pool_used: list[tuple[int, int]] = field(default_factory=list)   # (pool topic, question) taken by tie-breaks
+    warnings: list[str] = field(default_factory=list)   # what the host must know about the loaded pack (AU1, TB)
+    stake_changes: list[dict[str, Any]] = field(default_factory=list)   # FN5: stakes a correction lowered
     started: bool = False
 
     def player(self, seat: int) -> Player:

@@ -61,10 +61,14 @@ class Table:
         if not (self.st.round is not None and self.st.round.tiebreak):
             self.st.player(seat).rights += change
 
-    def lot(self, what: str, among: list[int]) -> int:
-        """TB4/G5: a lot drawn from the game's seed and the lot's number, so a replay draws the same."""
+    def lot(self, what: str, among: list[int], names: list[str] | None = None) -> int:
+        """TB4/G5: a lot drawn from the game's seed and the lot's number, so a replay draws the same.
+        `names` (a topic lot, TB3): what each of `among` (1-based) stands for, kept with the lot."""
         rng = random.Random(f"{self.st.seed}:{len(self.st.lots)}:{what}")
         result = rng.choice(sorted(among))
-        self.st.lots.append({"what": what, "seed": self.st.seed, "number": len(self.st.lots),
-                             "among": sorted(among), "result": result})
+        entry = {"what": what, "seed": self.st.seed, "number": len(self.st.lots), "among": sorted(among),
+                 "result": result}
+        if names is not None:
+            entry["names"], entry["choice"] = list(names), names[result - 1]
+        self.st.lots.append(entry)
         return result

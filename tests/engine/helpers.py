@@ -77,7 +77,10 @@ class Play:
 
     def finish_round(self, corrections=None):
         """Choice mode: every unplayed cell closes unanswered, the host corrects scores by `corrections`
-        ({seat: delta}, G8), then /sg/next ends the round."""
+        ({seat: delta}, G8), then /sg/next ends the round. A round that still lacks its auction has it waived
+        first (AU1 Decision)."""
+        if self.snap["round"]["auctions_missing"]:
+            self.step("/sg/auction/waive")
         for k, topic in enumerate(self.snap["round"]["topics"], start=1):
             for q, cell in enumerate(topic["cells"], start=1):
                 if not cell["played"]:

@@ -137,6 +137,7 @@ def test_g6_right_takes_choice_wrong_keeps_it():
 def test_g7_round_ends_only_when_every_question_is_played():
     # GIVEN one cell left WHEN /sg/next THEN it goes back to choosing, not to the next round
     g = Play()
+    g.step("/sg/auction/waive")   # AU1 Decision: this round is played without its auction
     for k in range(1, 5):
         for q in range(1, 6):
             if (k, q) != (4, 5):

@@ -49,6 +49,8 @@ def to_the_end_of_play(session, regulation, scores):
     go("/sg/game/new", regulation, LAST_STAGE[regulation], len(scores), 1)
     go("/sg/game/start")
     while True:
+        if session.snapshot()["round"]["auctions_missing"]:
+            go("/sg/auction/waive")   # AU1 Decision: the prefix plays no auctions
         snap = session.snapshot()
         phase, rnd = snap["phase"], snap["round"]
         open_cells = [(k, q) for k, tp in enumerate(rnd["topics"], 1) for q, c in enumerate(tp["cells"], 1)

@@ -49,7 +49,10 @@ class EngineGame:
             self.go("/sg/auction/pass", self.snapshot["auction"]["turn"])
 
     def clear_round(self, visit=None) -> None:
-        """Play every remaining cell of a choice round: open it, let time run out (or win the auction)."""
+        """Play every remaining cell of a choice round: open it, let time run out (or win the auction); a round
+        that still lacks its auction has it waived (AU1 Decision)."""
+        if (self.snapshot["round"] or {}).get("auctions_missing"):
+            self.go("/sg/auction/waive")
         while self.snapshot["phase"] in ("reveal", "choosing", "round_intro"):
             snapshot = self.snapshot
             cells = [(t, q) for t, topic in enumerate(snapshot["round"]["topics"], 1)
