@@ -77,7 +77,7 @@ def _grid(snapshot: dict) -> list[Action]:
     topics = rnd.get("topics") or []
     unplayed = sum(not cell.get("played") for topic in topics for cell in topic.get("cells") or [])
     missing = rnd.get("auctions_missing")
-    # AU1 Decision: the round's last cells must be opened as its auction (or the host waives it, in the tools)
+    # AU1 Decision: the round's last cells must be opened as its auction (or the host waives it: `_waive`)
     auction = isinstance(missing, int) and 0 < unplayed <= missing
     for t, topic in enumerate(topics, start=1):
         for q, cell in enumerate(topic.get("cells") or [], start=1):
