@@ -19,6 +19,11 @@ class BadCommand(Refused):
     """A command whose address or arguments are malformed."""
 
 
+class InternalError(Exception):
+    """A bug in the engine, never a refusal: the command was rolled back and the error is raised on, so that the
+    board reports it as a fault and tests fail on it (a `Refused` would pass for a rule saying no)."""
+
+
 @dataclass(frozen=True)
 class Command:
     at: float
@@ -77,8 +82,9 @@ SPEC: dict[str, tuple[str, ...]] = {
 
 # Commands a remote may not send (the board makes them itself).
 INTERNAL = frozenset({"/sg/clock"})
-# Commands that are not the host's: undo takes back the last host command and everything after it.
-NOT_HOST = frozenset({"/sg/button", "/sg/clock", "/sg/undo"})
+# Commands that are not the host's game commands: undo takes back the last host command and everything after it,
+# never a press, a clock, an undo, nor a pause or unpause (the host's or a recovery's, issue 11 item 5).
+NOT_HOST = frozenset({"/sg/button", "/sg/clock", "/sg/undo", "/sg/pause", "/sg/unpause"})
 
 
 def _convert(kind: str, value: Any, position: int) -> Any:

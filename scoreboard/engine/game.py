@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from . import rounds, stakes, tiebreak
-from .commands import NOT_HOST, BadCommand, Command, Refused, parse
+from .commands import NOT_HOST, BadCommand, Command, InternalError, Refused, parse
 from .handlers import HANDLERS, OVER_OK, SETUP_OK
 from .media import follow as media_clock
 from .regulation import Regulation, RegulationError, parse_regulation
@@ -70,30 +70,27 @@ class Game:
         if cmd.address in ("/sg/undo", "/sg/game/new"):
             whole = self._save_whole()
             try:
-                self._undo(cmd) if cmd.address == "/sg/undo" else self._new_game(cmd)
+                self._guarded(lambda: self._undo(cmd) if cmd.address == "/sg/undo" else self._new_game(cmd), cmd)
                 if commit is not None:
                     commit(cmd)
             except BaseException:
                 self._restore_whole(whole)
                 raise
         elif not atomic:
-            if not self._run_unguarded(cmd):
+            if not self._guarded(lambda: self._run_unguarded(cmd), cmd):
                 return Outcome(False, "ignored")
             self._effective.append(cmd)
             self._maybe_checkpoint()
         else:
             saved = self._save()
             try:
-                self._run(cmd)
+                self._guarded(lambda: self._run(cmd), cmd)
             except Ignored as ignored:
                 self._restore(saved)
                 return Outcome(False, str(ignored))
-            except Refused:
+            except (Refused, InternalError):   # a bug must not leave a half-applied command behind either
                 self._restore(saved)
                 raise
-            except Exception as error:  # a bug must not leave a half-applied command behind
-                self._restore(saved)
-                raise Refused(f"internal error on {cmd.address}: {error!r}") from error
             self._effective.append(cmd)
             checkpoints = len(self._checkpoints)
             self._maybe_checkpoint()
@@ -108,6 +105,16 @@ class Game:
         self.rev += 1
         self.time = cmd.at
         return Outcome(True)
+
+    @staticmethod
+    def _guarded(run: Callable[[], Any], cmd: Command) -> Any:
+        """Run a handler; anything but a refusal or an ignored press is a bug: `InternalError`, never `Refused`."""
+        try:
+            return run()
+        except (Refused, Ignored):
+            raise
+        except Exception as error:
+            raise InternalError(f"internal error on {cmd.address}: {error!r}") from error
 
     def _run_unguarded(self, cmd: Command) -> bool:
         try:
@@ -271,13 +278,13 @@ class Game:
             raise Refused("nothing to undo")
         target = None
         for i in range(len(self._effective) - 1, 0, -1):
-            c = self._effective[i]
-            if c.address not in NOT_HOST and not (c.address == "/sg/pause" and c.data in ("undo", "recovered")):
+            if self._effective[i].address not in NOT_HOST:
                 target = i
                 break
         if target is None:
             raise Refused("nothing to undo")
         undone = self._effective[target]
+        was_paused = self.st.paused
         while self._checkpoints and self._checkpoints[-1][0] > target:
             self._checkpoints.pop()
         n, blob, lengths = self._checkpoints[-1]
@@ -286,10 +293,19 @@ class Game:
             self._run_replayed(replayed)
         self._effective = self._effective[:target]
         st = self.st
-        running = self.next_deadline() is not None or any(
+        clock = (st.question is not None and st.question.deadline is not None) or (
+            st.final is not None and st.final.deadline is not None)
+        running = (clock and not st.game_over) or any(
             p.locked_until is not None and p.locked_until > undone.at for p in st.players)
-        if running and not st.paused:
+        # Undo never takes back a pause or an unpause: the game stays paused if it was (or a clock would run on
+        # while the host looks again), and a pause the host has since lifted is lifted again.
+        if (running or was_paused) and not st.paused:
             marker = Command(undone.at, "/sg/pause", (), "undo")
+        elif st.paused and not (running or was_paused):
+            marker = Command(undone.at, "/sg/unpause", (), "undo")
+        else:
+            marker = None
+        if marker is not None:
             self._run_replayed(marker)
             self._effective.append(marker)
         self._maybe_checkpoint()

@@ -13,6 +13,7 @@ from scoreboard.session import Session, replay_snapshot
 
 REGULATIONS = ["novosibirsk-2007", "america-2005", "samara-2003"]
 VOLATILE = ("rev", "time", "paused", "paused_at", "buttons_live")
+NOT_UNDONE = ("/sg/button", "/sg/undo", "/sg/game/new", "/sg/pause", "/sg/unpause")   # undo skips pauses
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -160,7 +161,7 @@ def test_undo_restores_the_previous_snapshot(seed, regulation, where):
                 session.advance(t)
                 continue
             n += 1
-            if n >= where and cmd.address not in ("/sg/button", "/sg/undo", "/sg/game/new"):
+            if n >= where and cmd.address not in NOT_UNDONE:
                 session.advance(cmd.at)
                 before = session.snapshot()
                 session.submit(cmd)

@@ -138,3 +138,54 @@ def test_snapshot_stays_small_enough_for_one_datagram_after_many_corrections():
     assert len(snap["adjustments"]) == 30 and snap["adjustments_total"] == 900
     assert snap["players"][0]["score"] == 300
     assert len(json.dumps(snap, ensure_ascii=False).encode()) < 60_000
+
+
+def test_undo_never_takes_back_a_pause_it_undoes_the_last_game_command():
+    """GIVEN a question answered wrong, then the host pauses WHEN the host undoes THEN the wrong verdict is taken back
+    (seat 2 answers again) and the game stays paused (issue 11 item 5)."""
+    g = Play()
+    g.step("/sg/select", 1, 1)
+    g.step("/sg/reading/done")
+    g.step("/sg/button", 2)
+    g.step("/sg/judge/wrong")
+    g.step("/sg/pause")
+    g.step("/sg/undo")
+    snap = g.snap
+    assert snap["phase"] == "answering" and snap["answering"] == 2 and g.player(2)["score"] == 0
+    assert snap["paused"] is True
+
+
+def test_undo_never_takes_back_an_unpause():
+    """GIVEN a paused game the host unpaused, then a cell opened WHEN the host undoes THEN the opening is taken back
+    and the game is not paused again where no clock runs; the same for a cell opened while paused, then unpaused
+    (issue 11 item 5)."""
+    g = Play()
+    g.step("/sg/pause")
+    g.step("/sg/unpause")
+    g.step("/sg/select", 1, 1)
+    g.step("/sg/undo")
+    assert g.snap["phase"] == "round_intro" and g.snap["paused"] is False
+    g.step("/sg/pause")
+    g.step("/sg/select", 1, 2)
+    g.step("/sg/unpause")
+    g.step("/sg/undo")   # takes back the select made while paused; the unpause stays
+    assert g.snap["phase"] == "round_intro" and g.snap["paused"] is False
+
+
+def test_undo_keeps_a_recoverys_pause(tmp_path):
+    """GIVEN a journal recovered after a crash (it comes back paused) WHEN the host undoes THEN the last game command is
+    taken back and the game is still paused (issue 11 item 5)."""
+    from scoreboard.engine import make
+    from scoreboard.session import Session
+    path = tmp_path / "g.sqlite"
+    s = Session(path)
+    for at, address, *args in [(0, "/sg/game/new", "novosibirsk-2007", "1/9"), (0, "/sg/game/start"),
+                               (0, "/sg/chooser", 1), (1, "/sg/select", 1, 1), (2, "/sg/reading/done")]:
+        s.submit(make(at, address, *args))
+    s.close()
+    r = Session.recover(path)
+    assert r.snapshot()["paused"] is True
+    r.submit(make(3, "/sg/undo"))
+    snap = r.snapshot()
+    assert snap["phase"] == "reading" and snap["paused"] is True
+    r.close()
