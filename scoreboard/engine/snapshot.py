@@ -169,10 +169,8 @@ def planned_question(st, plan, q=None) -> dict | None:
     if plan is None or q is None or st.round is None:
         return None
     if st.round.tiebreak:
-        from .table import Table
         from .tiebreak import planned
-        question = planned(Table(st, game.reg, plan, game.time), q.topic, q.index)
-        return question if not q.replaced else None
+        return planned(st, q.topic, q.index) if not q.replaced else None
     elif st.round.pack_round is not None:
         topics = plan["rounds"][st.round.pack_round].get("topics") or []
         topic = topics[q.topic - 1] if q.topic - 1 < len(topics) else None

@@ -36,6 +36,7 @@ class Topic:
     reserve_used: bool = False
     pool: int | None = None     # a tie-break topic: its index in the pack's tie-break pool (tiebreak.py)
     offset: int = 0             # … and its first question there (extra questions take one at a time)
+    planned: list | None = None     # … and the pack's questions for its cells (the host reads them)
 
 
 @dataclass

@@ -65,7 +65,9 @@ def open_tiebreak(t: Table, tied: list[int]) -> None:
         if units:
             p, j = _take(t, units, named)
             st.pool_used += [(p, j)] if questions else [(p, q) for q in range(len(cell_values))]
-            topics.append(Topic(named[p]["name"], [Cell(v) for v in cell_values], pool=p, offset=j))
+            questions = (named[p].get("questions") or [])[j:j + len(cell_values)]
+            topics.append(Topic(named[p]["name"], [Cell(v) for v in cell_values], pool=p, offset=j,
+                                planned=list(questions)))
         else:
             name = f"Доп. вопрос {st.tiebreaks}" if questions else f"Доп. тема {(st.tiebreaks - 1) * count + k + 1}"
             topics.append(Topic(name, [Cell(v) for v in cell_values]))
@@ -99,15 +101,10 @@ def settle_tiebreak(t: Table) -> None:
     finish(t, None, "still tied after the tie-break", "still_tied")
 
 
-def planned(t: Table, topic: int, index: int) -> dict | None:
+def planned(st, topic: int, index: int) -> dict | None:
     """The pack's question behind a tie-break cell (None for a placeholder topic)."""
-    source = t.st.round.topics[topic - 1]
-    if source.pool is None:
-        return None
-    topics = pool(t)
-    questions = (topics[source.pool].get("questions") or []) if source.pool < len(topics) else []
-    k = source.offset + index - 1
-    return questions[k] if k < len(questions) else None
+    questions = st.round.topics[topic - 1].planned or []
+    return questions[index - 1] if index - 1 < len(questions) else None
 
 
 def plan_warnings(t: Table) -> list[str]:
