@@ -163,7 +163,9 @@ def test_fn2_every_final_theme_is_kept_and_the_host_question_follows_the_chosen_
         phase = snap["phase"]
         if phase.startswith("final") or snap["game_over"]:
             break
-        if phase == "choosing":
+        if phase == "choosing" and snap["round"]["auctions_missing"]:
+            snap = send("/sg/auction/waive")            # AU1 Decision: this pack marks no auction; the host waives
+        elif phase == "choosing":
             cell = next((k + 1, c + 1) for k, tp in enumerate(snap["round"]["topics"])
                         for c, cell in enumerate(tp["cells"]) if not cell["played"])
             snap = send("/sg/select", *map(str, cell))

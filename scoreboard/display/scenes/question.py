@@ -166,7 +166,7 @@ def draw_reveal(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> N
     header(canvas, layout.header, topic.get("name", ""), str(last.get("value", "")), tag="qheader")
     lines = []
     for answer in last.get("answers") or []:
-        verdict = answer.get("verdict") or "wrong"
+        verdict = answer.get("verdict") if answer.get("verdict") in ("right", "wrong") else "wrong"   # a stray value
         lines.append((f"{name_of(snapshot, answer.get('seat'))} — {theme.text(verdict).lower()} "
                       f"{signed(int(answer.get('delta', 0)))}", verdict, f"result:{answer.get('seat')}"))
     if not lines:
