@@ -171,6 +171,8 @@ const UI = (() => {
       act("media_replay", T.media_replay, "/sg/media/replay", [], !!media),
       act("mark_auction", markAuction ? T.auction_marked : T.mark_auction, null, [],
           ["round_intro", "choosing", "reveal"].includes(s.phase) && s.order !== "sequential", { local: true }),
+      act("waive", T.waive, "/sg/auction/waive", [],
+          ["round_intro", "choosing", "reveal"].includes(s.phase) && !!(s.round || {}).auctions_missing && !(s.round || {}).auction_waived),
       act("show_board", T.show_board, "/sg/screen", ["board"], during && s.screen !== "board"),
       act("show_scene", `${T.screen}: ${T.screens[$("scene").value] || $("scene").value}`, "/sg/screen",
           [$("scene").value], s.phase !== "setup" && s.screen !== $("scene").value),
