@@ -13,45 +13,16 @@ To see where the board spends its loop, run it under a profiler:
 from __future__ import annotations
 
 import os
-import signal
-import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-from pathlib import Path
 
 from scoreboard.links.bench import percentiles
-from scoreboard.links.bench_web import _free
 from scoreboard.links.osc_client import NotConnected, OscClient
 
 TARGETS = {"ack_p99_ms": 5.0, "burst_s": 1.0}
 PASSCODE = "bench-board"
-
-
-def _config(folder: Path, osc_port: int) -> Path:
-    path = folder / "scoreboard.toml"
-    path.write_text(f'''
-[board]
-regulation = "novosibirsk-2007"
-stage = "1/9"
-journal = "{folder / 'bench.sqlite'}"
-sounds = false
-confirm_quit = false
-fps = 60
-
-[[screens]]
-role = "audience"
-size = [1920, 1080]
-fullscreen = false
-
-[osc]
-bind = "127.0.0.1"
-port = {osc_port}
-passcode = "{PASSCODE}"
-''', encoding="utf-8")
-    return path
 
 
 def _connect(port: int, board: subprocess.Popen, deadline: float) -> OscClient:
@@ -100,15 +71,9 @@ def _burst(client: OscClient, count: int) -> dict:
 
 
 def run(per_client: int = 300, clients: int = 3, burst: int = 1000) -> dict:
-    from scoreboard.xdisplay import virtual_display
-    with tempfile.TemporaryDirectory(prefix="bench-board-") as tmp, virtual_display() as display:
-        folder = Path(tmp)
-        port = _free(socket.SOCK_DGRAM)
-        config = _config(folder, port)
-        env = {**os.environ, "DISPLAY": display, "SDL_AUDIODRIVER": "dummy"}
-        env.pop("SDL_VIDEODRIVER", None)
-        board = subprocess.Popen([sys.executable, *os.environ.get("SCOREBOARD_BENCH_PYTHON_ARGS", "").split(), "-m", "scoreboard", "run", "--config", str(config)], env=env,
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    from scoreboard.real_board import real_board
+    with real_board(PASSCODE) as real:
+        board, port = real.process, real.osc_port
         hosts: list[OscClient] = []
         try:
             deadline = time.monotonic() + 60
@@ -127,11 +92,6 @@ def run(per_client: int = 300, clients: int = 3, burst: int = 1000) -> dict:
         finally:
             for c in hosts:
                 c.close()
-            board.send_signal(signal.SIGINT)
-            try:
-                board.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                board.kill()
     figures = {"where": "real board under Xvfb (1920×1080 audience window, 60 fps)", "clients": clients,
                "rate_per_client_per_s": 10, "ack": {**percentiles(samples), "lost": len(lost)},
                "burst": burst_figures, "load_average": [round(x, 2) for x in (*load_before, *load)][:3]}

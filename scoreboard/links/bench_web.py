@@ -11,13 +11,8 @@ Exit status 1 when a target is missed, 2 when a tool is missing.
 from __future__ import annotations
 
 import json
-import os
-import signal
-import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -52,12 +47,6 @@ const timer = setInterval(() => {
 """
 
 
-def _free(kind: int) -> int:
-    with socket.socket(socket.AF_INET, kind) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
@@ -66,34 +55,6 @@ def _percentile(values: list[float], q: float) -> float:
 def _figures(values: list[float]) -> dict:
     return {"n": len(values), "median_ms": round(statistics.median(values), 2),
             "p99_ms": round(_percentile(values, 0.99), 2), "max_ms": round(max(values), 2)}
-
-
-def _config(folder: Path, osc_port: int, web_port: int) -> Path:
-    path = folder / "scoreboard.toml"
-    path.write_text(f'''
-[board]
-regulation = "novosibirsk-2007"
-stage = "1/9"
-journal = "{folder / 'bench.sqlite'}"
-sounds = false
-confirm_quit = false
-fps = 60
-
-[[screens]]
-role = "audience"
-size = [1920, 1080]
-fullscreen = false
-
-[osc]
-bind = "127.0.0.1"
-port = {osc_port}
-passcode = "{PASSCODE}"
-
-[remote_web]
-bind = "127.0.0.1"
-port = {web_port}
-''', encoding="utf-8")
-    return path
 
 
 def _browser(folder: Path):
@@ -113,15 +74,9 @@ def _browser(folder: Path):
 
 def run(count: int = 300, out=print) -> dict:
     from selenium.webdriver.common.by import By
-    from scoreboard.xdisplay import virtual_display
-    with tempfile.TemporaryDirectory(prefix="bench-web-") as tmp, virtual_display() as display:
-        folder = Path(tmp)
-        osc_port, web_port = _free(socket.SOCK_DGRAM), _free(socket.SOCK_STREAM)
-        config = _config(folder, osc_port, web_port)
-        env = {**os.environ, "DISPLAY": display, "SDL_AUDIODRIVER": "dummy"}
-        env.pop("SDL_VIDEODRIVER", None)
-        board = subprocess.Popen([sys.executable, "-m", "scoreboard", "run", "--config", str(config)], env=env,
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    from scoreboard.real_board import real_board
+    with real_board(PASSCODE, web=True) as real:
+        board, folder, web_port = real.process, real.folder, real.web_port
         driver = None
         try:
             url = f"http://127.0.0.1:{web_port}/"
@@ -150,11 +105,6 @@ def run(count: int = 300, out=print) -> dict:
         finally:
             if driver is not None:
                 driver.quit()
-            board.send_signal(signal.SIGINT)
-            try:
-                board.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                board.kill()
     figures = {"commands": count, "rate_per_s": 10, "ack": _figures(raw["acks"]), "state": _figures(raw["states"])}
     figures["ok"] = (figures["ack"]["p99_ms"] <= TARGETS["ack_p99_ms"]
                      and figures["state"]["p99_ms"] <= TARGETS["state_p99_ms"]

@@ -1,0 +1,85 @@
+"""The real `scoreboard run` process on a virtual X display, for the benches that must measure the board a venue runs
+(`bench links --board`, `bench remote-web`), not an in-process stand-in.
+
+    with real_board("pass", web=True) as board:      # board.process, board.osc_port, board.web_port, board.folder
+        ...
+"""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+
+def free_port(kind: int = socket.SOCK_DGRAM) -> int:
+    with socket.socket(socket.AF_INET, kind) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def write_config(folder: Path, osc_port: int, passcode: str, web_port: int | None) -> Path:
+    """A novosibirsk 1/9 board: one 1920×1080 audience window at 60 fps, OSC (and the page) on loopback."""
+    web = (f'\n[remote_web]\nbind = "127.0.0.1"\nport = {web_port}\n' if web_port is not None
+           else "\n[remote_web]\nenabled = false\n")
+    path = folder / "scoreboard.toml"
+    path.write_text(f'''
+[board]
+regulation = "novosibirsk-2007"
+stage = "1/9"
+journal = "{folder / 'bench.sqlite'}"
+sounds = false
+confirm_quit = false
+fps = 60
+
+[[screens]]
+role = "audience"
+size = [1920, 1080]
+fullscreen = false
+
+[osc]
+bind = "127.0.0.1"
+port = {osc_port}
+passcode = "{passcode}"
+{web}''', encoding="utf-8")
+    return path
+
+
+@dataclass
+class RealBoard:
+    process: subprocess.Popen
+    osc_port: int
+    web_port: int | None
+    folder: Path
+
+
+@contextmanager
+def real_board(passcode: str, web: bool = False) -> Iterator[RealBoard]:
+    """Start the board (its Python may be wrapped by SCOREBOARD_BENCH_PYTHON_ARGS, e.g. "-m cProfile -o F");
+    stop it with SIGINT, as `systemctl stop` or Ctrl-C would."""
+    from scoreboard.xdisplay import virtual_display
+    with tempfile.TemporaryDirectory(prefix="real-board-") as tmp, virtual_display() as display:
+        folder = Path(tmp)
+        osc_port = free_port(socket.SOCK_DGRAM)
+        web_port = free_port(socket.SOCK_STREAM) if web else None
+        config = write_config(folder, osc_port, passcode, web_port)
+        env = {**os.environ, "DISPLAY": display, "SDL_AUDIODRIVER": "dummy"}
+        env.pop("SDL_VIDEODRIVER", None)
+        wrap = os.environ.get("SCOREBOARD_BENCH_PYTHON_ARGS", "").split()
+        process = subprocess.Popen([sys.executable, *wrap, "-m", "scoreboard", "run", "--config", str(config)],
+                                   env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            yield RealBoard(process, osc_port, web_port, folder)
+        finally:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
