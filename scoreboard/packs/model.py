@@ -18,13 +18,13 @@ MEDIA_KINDS = ("image", "audio", "video")
 QUESTIONS_PER_TOPIC = 5
 
 
-@dataclass
+@dataclass(slots=True)
 class Media:
     kind: str           # one of MEDIA_KINDS
     ref: str            # pack-relative path ("media/volga.png", "Images/volga.png")
 
 
-@dataclass
+@dataclass(slots=True)
 class Question:
     text: str = ""
     answer: str = ""
@@ -45,7 +45,7 @@ class Question:
     line: int | None = field(default=None, compare=False)     # where it starts in a text pack (ChGK), for messages
 
 
-@dataclass
+@dataclass(slots=True)
 class Topic:
     name: str
     explanation: str = ""
@@ -57,21 +57,21 @@ class Topic:
     line: int | None = field(default=None, compare=False)     # its `Вопрос N:` line in a ChGK text pack
 
 
-@dataclass
+@dataclass(slots=True)
 class Round:
     name: str
     topics: list[Topic] = field(default_factory=list)
     comment: str = ""
 
 
-@dataclass
+@dataclass(slots=True)
 class Final:
     topic: str
     question: Question
     explanation: str = ""
 
 
-@dataclass
+@dataclass(slots=True)
 class Pack:
     title: str = ""
     author: str = ""

@@ -296,6 +296,7 @@ def _source(f: dict) -> str:
 def read(path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[Pack, SafeZip, int]:
     """The pack, the open, checked archive its media refs name (the caller closes it), the SIGame version."""
     archive = SafeZip(path, limits)
+    reader = None
     try:
         if "content.xml" not in archive.infos:
             raise PackError(f"{path}: refused: no content.xml in the archive (is this a SIGame .siq pack?)")
@@ -309,3 +310,8 @@ def read(path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[Pack, SafeZip, int
     except BaseException:
         archive.close()
         raise
+    finally:
+        # the question reader's callbacks close over the reader: a cycle that would keep the whole pack alive
+        # until a full garbage collection (0.4 s over a 30 MB pack) instead of freeing it when the caller drops it
+        if reader is not None:
+            reader.questions = None
