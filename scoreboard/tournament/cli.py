@@ -176,20 +176,28 @@ def cmd_standings(args):
 
 def cmd_export(args):
     t = _open(args)
-    if args.csv:
+    kind = "csv" if args.csv else args.format
+    if kind == "html":
+        from scoreboard.tournament.export_html import document
+        text = document(t, args.lang)
+    elif kind == "csv":
+        from scoreboard.tournament.export_csv import document
+        text = document(t, args.lang)
+    elif kind == "games-csv":
         buf = io.StringIO()
         w = csv.writer(buf)
-        w.writerow(["game", "stage", "seat", "player", "score", "tiebreak", "winner"])
+        w.writerow(["game", "stage", "seat", "player", "score", "tiebreak", "right", "winner"])
         for g in t.store.games():
             for s in (g["result"] or {}).get("seats", []):
                 w.writerow([g["id"], g["stage"], s["seat"], s["name"], s["score"], s["tiebreak"],
-                            g["result"]["winner"] or ""])
+                            "" if s.get("right") is None else s["right"], g["result"]["winner"] or ""])
         text = buf.getvalue()
     else:
         text = json.dumps(t.export(), ensure_ascii=False, indent=1)
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:
             f.write(text)
+        print(f"{kind} → {args.out}")
     else:
         sys.stdout.write(text)
 
@@ -298,9 +306,12 @@ def register(subparsers) -> None:
     p.add_argument("--replace", action="store_true", help="correct an already recorded result")
     add("advance", cmd_advance, "close the current stage: who goes on and why")
     add("standings", cmd_standings, "the current standings")
-    p = add("export", cmd_export, "everything, as JSON or the results as CSV")
+    p = add("export", cmd_export, "publish: json (everything), csv (standings, a row per player), html (a printable "
+                                  "page per view), games-csv (a row per seat of every game)")
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--csv", action="store_true")
+    g.add_argument("--format", choices=["json", "csv", "html", "games-csv"], default="json")
+    g.add_argument("--csv", action="store_true", help="= --format csv")
+    p.add_argument("--lang", choices=["ru", "en"], default="ru", help="html, csv: the words (default ru)")
     p.add_argument("--out")
     p = add("topic", cmd_topic, "samara topics: add NAME [--author P], or draw (T-S8)")
     p.add_argument("action", choices=["add", "draw"])

@@ -354,4 +354,4 @@ def standings(t) -> dict:
     return {"format": t.format, "season": season, "cups": cups, "super9": nine, "champion": champion}
 
 
-from scoreboard.tournament.samara_views import LABELS, TITLE, VIEWS, screen  # noqa: E402,F401  (the format's views)
+from scoreboard.tournament.samara_views import FIELD_VIEW, LABELS, PUBLISH_EXTRA, TITLE, VIEWS, screen  # noqa: E402,F401  (the format's views)

@@ -21,6 +21,8 @@ LABELS = {
         "tn_by_total": "по сумме очков в играх",
         "tn_by_shared": "место поделено",
         "tn_col_h2h": "Личн.",
+        "tn_col_super9": "С9",
+        "tn_field": "Чемпионат Самары · все места",
         "tn_samara": "Чемпионат Самары",
         "tn_cup_winter": "Зимний кубок",
         "tn_cup_spring": "Весенний кубок",
@@ -48,6 +50,8 @@ LABELS = {
         "tn_by_total": "on game points",
         "tn_by_shared": "shared place",
         "tn_col_h2h": "H2H",
+        "tn_col_super9": "S9",
+        "tn_field": "Samara championship · every place",
         "tn_samara": "Samara championship",
         "tn_cup_winter": "Winter cup",
         "tn_cup_spring": "Spring cup",
@@ -97,7 +101,9 @@ def standings_view(t, stage=None) -> dict:
     """The Super Nine table once it is drawn (T-S7: points, head-to-head, wins, game points, shared place), before
     that the season's table of every player (T-S5: the top 9 in gold are the Super Nine as it stands)."""
     st = t.standings()
-    if st["super9"]:
+    if stage == "field":
+        return _field_view(st)
+    if st["super9"] and stage != "season":
         lines = st["super9"]["lines"]
         rows = [[_span(x["place"], lines), x["name"], f"{x['points']:g}", f"{x['h2h']:g}", x["wins"],
                  f"{x['total']:g}"] for x in lines]
@@ -112,6 +118,33 @@ def standings_view(t, stage=None) -> dict:
                      for a, b in zip(season, season[1:])]
     return table(label(TITLE), ["place", "player", "points", "summer", "wins", "weighted"], rows, highlight=9,
                  ties=ties)
+
+
+def _field_view(st: dict) -> dict:
+    """Every player's place in the championship (`export`; *decision*: samara 3.3 places the Super Nine 1–9 by T-S7;
+    the rest follow in the T-S5 order that chose the nine, from 10th). Before the Super Nine: the season table."""
+    season = st["season"]
+    lines = (st["super9"] or {}).get("lines") or []
+    by_name = {x["name"]: x for x in season}
+    rows, ties = [], []
+    for i, x in enumerate(lines):
+        s = by_name.get(x["name"], {})
+        rows.append([_span(x["place"], lines), x["name"], f"{x['points']:g}", f"{x['h2h']:g}",
+                     f"{s.get('points', 0):g}", f"{s.get('summer_points', 0):g}", s.get("wins", 0),
+                     f"{s.get('weighted', 0):g}"])
+        ties.append(_decider(lines[i - 1]["decided_by"]) if i and lines[i - 1]["points"] == x["points"] else None)
+    nine = {x["name"] for x in lines}
+    rest = [x for x in season if x["name"] not in nine]
+    for i, x in enumerate(rest):
+        rows.append([len(lines) + i + 1, x["name"], "", "", f"{x['points']:g}", f"{x['summer_points']:g}", x["wins"],
+                     f"{x['weighted']:g}"])
+        ties.append(_decider(rest[i - 1]["decided_by"]) if i and rest[i - 1]["points"] == x["points"] else None)
+    return table(label("tn_field"), ["place", "player", "super9", "h2h", "points", "summer", "wins", "weighted"], rows,
+                 highlight=3 if lines else 9, ties=ties)
+
+
+PUBLISH_EXTRA = [("standings", "season"), ("standings", "field")]   # export: the season table, every place
+FIELD_VIEW = ("standings", "field")                                 # export's CSV: one row per player
 
 
 def _span(place: int, lines: list[dict]) -> str:
