@@ -40,8 +40,10 @@ def test_tn1_novosibirsk_championship_through_the_cli(path, capsys):
     capsys.readouterr()
     assert cli(path, "draw", "--verify") == 0
     assert "matches the file" in capsys.readouterr().out
-    assert cli(path, "export", "--csv") == 0
+    assert cli(path, "export", "--format", "games-csv") == 0
     assert len(capsys.readouterr().out.strip().splitlines()) == 1 + 3 * 13
+    assert cli(path, "export", "--csv") == 0      # the standings: one row per player (issue 12 item 5)
+    assert len(capsys.readouterr().out.strip().splitlines()) == 1 + len(t.store.players())
     assert cli(path, "draw") == 2
     assert "championship is over" in capsys.readouterr().err
 
