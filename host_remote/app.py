@@ -16,7 +16,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")   # the remote's stdout
 import pygame  # noqa: E402
 
 from .client import RemoteClient  # noqa: E402
-from .strings import command as command_words, refusal, set_language, t  # noqa: E402
+from .strings import command as command_words, denial, refusal, set_language, t  # noqa: E402
 from .discovery import Discovery  # noqa: E402
 from .ui import widgets as w  # noqa: E402
 from .ui.connect_screen import ConnectScreen  # noqa: E402
@@ -84,7 +84,7 @@ class RemoteApp:
                     # Refused outright (e.g. the board's passcode changed while we were away): back to the
                     # connect screen, where the host can type the new one.
                     self.control = None
-                    self.connect_screen.fail(f"Табло отказало: {client.denied_reason}")
+                    self.connect_screen.fail(t("connect.denied", reason=denial(client.denied_reason)))
             elif event.kind == "state" and self.control is not None:
                 self.control.set_state(event.value, event.extra)
             elif event.kind == "question" and self.control is not None:

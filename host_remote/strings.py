@@ -1,12 +1,15 @@
 """Every word the remote shows the host, in one table: Russian by default, English selectable (`--lang en`).
 
 `t(key, **values)` formats the phrase in the current language; a key missing from English falls back to Russian,
-never to the key itself. The board's refusals arrive in English (the engine's words): `refusal()` puts the
-common ones into the current language and keeps the rest as the board said them, after «Табло отказало:».
+never to the key itself. The board's refusals and denials arrive in English (the protocol's words): `refusal()` and
+`denial()` say them in the current language from the board's own table (`scoreboard.links.words_ru`, which a test
+keeps complete); a reason the table does not know is shown as the board said it, after «Табло отказало:».
 """
 from __future__ import annotations
 
 import re
+
+from scoreboard.links import words_ru
 
 LANGUAGES = ("ru", "en")
 _current = ["ru"]
@@ -34,6 +37,7 @@ RU = {
     "setup.kb.space": "пробел", "setup.busy": "Отправляем: {what}…",
     "setup.ready": "Готово к старту: {reg} · {stage} · {seats} игрока",
     "setup.folder": "Папка пакетов: {problem}",
+    "connect.denied": "Табло отказало: {reason}",
     "connect.passcode_hint": "Пароль — на экране ведущего на табло (рядом с адресом) или в конфиге табло: "
                              "[osc] passcode в config/scoreboard.toml.",
     # status line
@@ -94,6 +98,7 @@ EN = {
     "setup.kb.space": "space", "setup.busy": "Sending: {what}…",
     "setup.ready": "Ready: {reg} · {stage} · {seats} players",
     "setup.folder": "Pack folder: {problem}",
+    "connect.denied": "The board refused: {reason}",
     "connect.passcode_hint": "The passcode is on the board's host screen (beside its address) or in the board's "
                              "config: [osc] passcode in config/scoreboard.toml.",
     "ack.ok": "{what}: done", "ack.refused": "{what}: {reason}", "ack.unknown": "{what}: outcome unknown, check "
@@ -154,20 +159,6 @@ COMMANDS_EN = {
     "/sg/pause": "pause", "/sg/unpause": "unpause", "/sg/score/adjust": "score correction",
 }
 
-# The engine's common refusals (English) in Russian; the rest is shown as the board said it.
-REFUSALS_RU = [
-    (r"the game has not started.*", "игра ещё не начата"),
-    (r"the game is over", "игра окончена"),
-    (r"nothing to undo", "отменять нечего"),
-    (r"pack (.+?): (.*)", r"пакет \1: \2"),
-    (r"(.+?): no such pack file", r"нет файла пакета \1"),
-    (r"unknown regulation.*|.*no such regulation.*", "нет такого регламента"),
-    (r"a pack can be loaded only before.*", "пакет можно загрузить только до начала игры"),
-    (r"a view session may not.*", "пульт только для просмотра"),
-    (r"board busy.*", "табло занято, повторите"),
-]
-
-
 # The board's catalogue problems (the pack folders), in Russian.
 BOARD_RU = [
     (r"(.+): no such folder", r"папки \1 нет"),
@@ -214,7 +205,11 @@ def command(address: str) -> str:
 def refusal(reason: str) -> str:
     if _current[0] == "en":
         return reason
-    for pattern, phrase in REFUSALS_RU:
-        if re.fullmatch(pattern, reason, flags=re.S):
-            return re.sub(pattern, phrase, reason, count=1, flags=re.S)
-    return f"табло отказало: {reason}"
+    return words_ru.refusal(reason) or f"табло отказало: {reason}"
+
+
+def denial(reason: str) -> str:
+    """A refused connect (wrong passcode, too many tries…) in the current language."""
+    if _current[0] == "en":
+        return reason
+    return words_ru.denial(reason) or reason

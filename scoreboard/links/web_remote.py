@@ -18,12 +18,15 @@ seconds is closed; a second connection with the same token replaces the first.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import re
 import secrets
 import socket
 import threading
 from pathlib import Path
+
+from . import words_ru
 
 log = logging.getLogger("scoreboard.links.web")
 
@@ -41,6 +44,10 @@ HEADERS = {
     "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
                                "style-src 'self'; script-src 'self'; frame-ancestors 'none'",
 }
+
+WORDS_JS = f"// The board's words in Russian (scoreboard/links/words_ru.py).\nconst BOARD_WORDS = " \
+           f"{json.dumps(words_ru.for_the_page(), ensure_ascii=False)};\n"
+
 
 def page_files() -> dict[str, Path]:
     """URL path → file: the page's folder, its files only (no sub-folders, no hidden files)."""
@@ -155,6 +162,8 @@ class WebRemote:
     # --- HTTP ---------------------------------------------------------------------------------------
     async def _file(self, request):
         from aiohttp import web
+        if request.path == "/words.js":         # the board's refusals in Russian, from the one table
+            return web.Response(text=WORDS_JS, headers={**HEADERS, "Content-Type": TYPES[".js"]})
         path = self.files.get(request.path)
         if path is None:
             return web.Response(status=404, text="not found", headers=HEADERS)

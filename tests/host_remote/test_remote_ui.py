@@ -286,7 +286,7 @@ def test_passcode_changed_while_away_returns_to_the_connect_screen(pygame_displa
 
         def back_on_connect_screen():
             app.pump()
-            return app.control is None and "wrong passcode" in app.connect_screen.message
+            return app.control is None and "неверный код доступа" in app.connect_screen.message
         assert app.client.wait_for(back_on_connect_screen, 4)
         assert app.screen is app.connect_screen
     finally:

@@ -65,3 +65,17 @@ const STRINGS = {
     lang: "Русский",
   },
 };
+
+// The board's refusals and denials arrive in English (the protocol's words); say them in the page's language from
+// the board's own table (/words.js). A reason the table does not know is shown as the board said it.
+function boardWords(kind, reason, lang) {
+  if (lang === "en" || typeof BOARD_WORDS === "undefined") return reason;
+  for (const [pattern, phrase] of BOARD_WORDS[kind]) {
+    const whole = new RegExp(`^(?:${pattern})$`, "s");
+    const found = reason.match(whole);
+    if (!found) continue;
+    if (phrase.includes("{phase}")) return phrase.replace("{phase}", BOARD_WORDS.phases[found[1]] || found[1]);
+    return reason.replace(whole, phrase);
+  }
+  return kind === "refusals" ? `табло отказало: ${reason}` : reason;
+}

@@ -495,7 +495,7 @@ const UI = (() => {
     $("amount-cancel").addEventListener("click", () => amountDone(false));
     $("amount-form").addEventListener("submit", (e) => { e.preventDefault(); amountDone(true); });
     Link.on("connected", () => { Link.request("/sg/setup/catalog"); wakeLock(); });
-    Link.on("denied", (reason) => { $("connect-error").textContent = `${T.denied}: ${reason}`; });
+    Link.on("denied", (reason) => { $("connect-error").textContent = `${T.denied}: ${boardWords("denials", reason, lang)}`; });
     Link.on("state", (rev, json) => {
       if (rev < stateRev) return;                  // highest rev wins
       let s;
@@ -505,10 +505,10 @@ const UI = (() => {
     });
     Link.on("question", (json) => { try { question = JSON.parse(json); } catch (e) { question = null; } });
     Link.on("catalog", (json) => { try { catalog = JSON.parse(json); } catch (e) { catalog = null; } });
-    Link.on("ack", (p, ok, reason) => setStatus(ok ? `${p.label}: ${T.done}` : `${p.label}: ${T.refused} — ${reason}`, ok ? "ok" : "bad"));
+    Link.on("ack", (p, ok, reason) => setStatus(ok ? `${p.label}: ${T.done}` : `${p.label}: ${T.refused} — ${boardWords("refusals", reason, lang)}`, ok ? "ok" : "bad"));
     Link.on("refused", (address, reason) => {
       if (address === "/sg/setup/catalog") return;       // a board without the set-up catalogue: names only
-      setStatus(`${T.refused} — ${reason}`, "bad");
+      setStatus(`${T.refused} — ${boardWords("refusals", reason, lang)}`, "bad");
     });
     Link.on("unconfirmed", (p) => setStatus(`${p.label}: ${T.unconfirmed}`, "bad"));
     Link.on("change", draw);
