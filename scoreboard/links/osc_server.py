@@ -36,6 +36,7 @@ CMD_PREFIX = "/sg/cmd/"
 # Largest state we try to send in one UDP datagram (IPv4 limit minus headers).
 MAX_DATAGRAM = 65_000
 NOT_CONNECTED_EVERY = 0.5     # seconds between "not connected" replies to one address
+UNSIGNED_REQUESTS = frozenset({"/sg/setup/catalog"})    # read-only: a signed session may still send them plainly
 COUNTERS = ("packets", "bad_packets", "unauthorized", "denied", "bad_commands", "internal_refused",
             "view_refused", "duplicates", "commands", "acks_sent", "states_sent", "send_errors",
             "state_too_big", "forged", "unsigned_refused")
@@ -299,7 +300,10 @@ class OscServer:
                 self.table.drop(addr)
         elif address.startswith(osc_auth.SIG_PREFIX):
             self._signed_command("/sg/" + address[len(osc_auth.SIG_PREFIX):], params, session, addr)
-        elif session.is_host and self.config.get("require_auth") and session.key is None:
+        elif session.is_host and (session.key is not None or self.config.get("require_auth")) \
+                and address not in UNSIGNED_REQUESTS:
+            # A signed session's address sending unsigned commands is someone else using it (a spoofed
+            # datagram, a sniffed WebSocket token): only the read-only requests go unsigned.
             self._count("unsigned_refused")
             self._send(build("/sg/error", address, "this board takes signed commands only (/sg/sig/...)"), addr)
         elif address.startswith(CMD_PREFIX):

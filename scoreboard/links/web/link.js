@@ -1,12 +1,20 @@
-// The page's OSC session over the board's WebSocket: connect, commands with ids retried until acked,
-// reconnection with the same peer token (so the board keeps the session and its acked ids), liveness.
+// The page's OSC session over the board's WebSocket: the authenticated connect, signed commands with ids retried
+// until acked, reconnection with the same peer token (so the board keeps the session and its acked ids), liveness.
+//
+// The page always connects the authenticated way (docs/LINKS.md, "Authenticated mode"): the passcode is proven by
+// HMAC and never crosses the venue's Wi-Fi, every command goes as /sg/sig/... signed with the session's key, and an
+// ack counts only when its signature checks. A sniffed frame can then be neither altered nor replayed, and the
+// board may require it (`[osc] require_auth`).
 "use strict";
 
 const Link = (() => {
   const listeners = {};
-  const pending = new Map();          // id -> {id, address, args, label, tries, due}
+  const pending = new Map();          // id -> {id, address, args, label, tries, due, frame, epoch, signing}
   let ws = null, session = null, passcode = "", role = "host", wanted = false;
   let nextId = 1, lastHeard = -1e9, lastPing = -1e9, backoff = 250;
+  let cnonce = "", seenAs = "", key = null, epoch = 0, forged = 0;
+  let chain = Promise.resolve();      // HMACs may be asynchronous (crypto.subtle): kept in the host's order
+  const later = (job) => { chain = chain.then(job).catch((e) => console.error(e)); };
   const peer = (() => {
     const bytes = new Uint8Array(12);
     crypto.getRandomValues(bytes);
@@ -18,14 +26,19 @@ const Link = (() => {
 
   function open(code, asRole) {
     passcode = code; role = asRole; wanted = true;
-    if (ws) sendRaw("/sg/connect", [passcode, role]); else dial();
+    if (ws) hello(); else dial();
+  }
+
+  function hello() {
+    cnonce = HMAC.randomHex(16);
+    sendRaw("/sg/auth/hello", []);
   }
 
   function dial() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     ws = new WebSocket(`${scheme}://${location.host}/osc?peer=${peer}`);
     ws.binaryType = "arraybuffer";
-    ws.onopen = () => { backoff = 250; if (wanted) sendRaw("/sg/connect", [passcode, role]); };
+    ws.onopen = () => { backoff = 250; if (wanted) hello(); };
     ws.onmessage = (event) => {
       if (!(event.data instanceof ArrayBuffer)) return;
       let message;
@@ -45,34 +58,71 @@ const Link = (() => {
     if (ws && ws.readyState === WebSocket.OPEN) ws.send(OSC.encode(address, args));
   }
 
+  function sendFrame(frame) {
+    if (ws && ws.readyState === WebSocket.OPEN) ws.send(frame);
+  }
+
+  const lines = (...parts) => parts.join("\n");
+
+  function challenged(bnonce, seen) {
+    const mine = cnonce;
+    later(async () => {
+      const proof = HMAC.hex(await HMAC.hmac(passcode, lines("sg-connect", role, bnonce, mine, seen)));
+      seenAs = seen;
+      sendRaw("/sg/auth/connect", [role, bnonce, mine, proof]);
+    });
+  }
+
+  function connected(sid, snonce) {
+    const mine = cnonce;
+    later(async () => {
+      key = snonce ? await HMAC.hmac(passcode, lines("sg-session", sid, snonce, mine)) : null;
+      epoch += 1;                                 // every pending command is signed again with this key
+      if (session !== null && sid !== session) {
+        // A new session: the old one's commands may or may not have been applied; re-sending them under new
+        // ids could apply them twice, so the host is told to check instead.
+        for (const p of pending.values()) emit("unconfirmed", p);
+        pending.clear();
+      }
+      session = sid;
+      emit("connected", sid);
+      for (const p of pending.values()) p.due = 0;
+      emit("change");
+    });
+  }
+
+  function acked(args) {
+    const p = pending.get(args[0]);
+    if (!p) return;
+    const ok = args[1] === "ok", reason = typeof args[2] === "string" ? args[2] : "";
+    const mac = args[args.length - 1];
+    const settle = () => {
+      if (!pending.delete(p.id)) return;
+      emit("ack", p, ok, reason);
+      emit("change");
+    };
+    if (key === null) { settle(); return; }
+    const k = key, sid = session;
+    later(async () => {
+      const want = (await HMAC.hmac(k, lines("sg-ack", sid, p.id, ok ? "ok" : "error", reason))).slice(0, 16);
+      if (mac instanceof Uint8Array && mac.length === want.length && mac.every((x, i) => x === want[i])) settle();
+      else forged += 1;                           // not the board's: the command stays pending and is re-sent
+    });
+  }
+
   function handle({ address, args }) {
     switch (address) {
-      case "/sg/connected": {
-        const sid = args[0];
-        if (session !== null && sid !== session) {
-          // A new session: the old one's commands may or may not have been applied; re-sending them under new
-          // ids could apply them twice, so the host is told to check instead.
-          for (const p of pending.values()) emit("unconfirmed", p);
-          pending.clear();
-        }
-        session = sid;
-        emit("connected", sid);
-        for (const p of pending.values()) p.due = 0;
-        break;
-      }
+      case "/sg/auth/challenge": if (wanted) challenged(String(args[0]), String(args[1])); break;
+      case "/sg/connected": connected(args[0], typeof args[1] === "string" ? args[1] : ""); break;
       case "/sg/denied": {
         const reason = String(args[0] || "");
-        if (reason.startsWith("not connected") && wanted) sendRaw("/sg/connect", [passcode, role]);
-        else { wanted = false; session = null; emit("denied", reason); }
+        if ((reason.startsWith("not connected") || reason.startsWith("stale")) && wanted) hello();
+        else { wanted = false; session = null; key = null; emit("denied", reason); }
         break;
       }
       case "/sg/state": emit("state", Number(args[0]), String(args[1])); break;
       case "/sg/host/question": emit("question", String(args[0]), Number(args[1])); break;
-      case "/sg/ack": {
-        const p = pending.get(args[0]);
-        if (p) { pending.delete(args[0]); emit("ack", p, args[1] === "ok", args[2] || ""); }
-        break;
-      }
+      case "/sg/ack": acked(args); break;
       case "/sg/error": emit("refused", String(args[0]), String(args[1] || "")); break;
       case "/sg/setup/catalog": emit("catalog", String(args[0])); break;
       default: break;
@@ -81,7 +131,7 @@ const Link = (() => {
   }
 
   function command(address, args, label) {
-    const p = { id: nextId++, address, args, label, tries: 0, due: 0 };
+    const p = { id: nextId++, address, args, label, tries: 0, due: 0, frame: null, epoch: -1, signing: -1 };
     pending.set(p.id, p);
     flush(p, performance.now());
     emit("change");
@@ -90,11 +140,28 @@ const Link = (() => {
 
   function request(address, args) { sendRaw(address, args || []); }
 
+  // The text the board signs (osc_auth.canonical): JSON of [sid, id, address, peer, args], floats as float32.
+  function canonical(sid, id, address, args) {
+    const exact = args.map((a) => (typeof a === "number" && !Number.isInteger(a) ? Math.fround(a) : a));
+    return JSON.stringify([sid, id, address, seenAs, exact]);
+  }
+
   function flush(p, now) {
     if (!ws || ws.readyState !== WebSocket.OPEN || session === null) return;
-    sendRaw("/sg/cmd" + p.address.slice(3), [p.id, ...p.args]);
     p.tries += 1;
     p.due = now + Math.min(250 * 2 ** (p.tries - 1), 2000);
+    if (key === null) { sendRaw("/sg/cmd" + p.address.slice(3), [p.id, ...p.args]); return; }
+    if (p.epoch === epoch) { sendFrame(p.frame); return; }
+    if (p.signing === epoch) return;
+    const e = epoch, k = key, sid = session;
+    p.signing = e;
+    later(async () => {
+      const mac = (await HMAC.hmac(k, lines("sg-sig", canonical(sid, p.id, p.address, p.args)))).slice(0, 16);
+      if (e !== epoch) return;                   // a new key meanwhile: the next flush signs again
+      p.frame = OSC.encode("/sg/sig" + p.address.slice(3), [sid, p.id, ...p.args, mac]);
+      p.epoch = e;
+      if (pending.has(p.id)) sendFrame(p.frame);
+    });
   }
 
   setInterval(() => {
@@ -116,6 +183,8 @@ const Link = (() => {
     get session() { return session; },
     get pending() { return pending.size; },
     get role() { return role; },
-    disconnect() { sendRaw("/sg/disconnect", []); wanted = false; session = null; emit("change"); },
+    get signed() { return key !== null; },
+    get forged() { return forged; },
+    disconnect() { sendRaw("/sg/disconnect", []); wanted = false; session = null; key = null; emit("change"); },
   };
 })();

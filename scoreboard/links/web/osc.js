@@ -1,5 +1,5 @@
 // OSC 1.0 messages as the board's UDP transport carries them (PROTOCOL.md §2): int32 'i', float32 'f',
-// string 's', blob 'b', true/false 'T'/'F', and on decoding also int64 'h' and double 'd'.
+// string 's', blob 'b' (a Uint8Array), true/false 'T'/'F', and on decoding also int64 'h' and double 'd'.
 "use strict";
 
 const OSC = (() => {
@@ -24,6 +24,10 @@ const OSC = (() => {
         const b = new Uint8Array(4); new DataView(b.buffer).setFloat32(0, arg); parts.push(b);
       } else if (typeof arg === "boolean") {
         tags += arg ? "T" : "F";
+      } else if (arg instanceof Uint8Array) {
+        tags += "b";                           // a signature (/sg/sig/...): int32 size, bytes, padding
+        const b = new Uint8Array(4 + ((arg.length + 3) & ~3));
+        new DataView(b.buffer).setInt32(0, arg.length); b.set(arg, 4); parts.push(b);
       } else {
         tags += "s";
         parts.push(padded(utf8.encode(String(arg))));

@@ -1,7 +1,5 @@
-// What the host sees and taps: drawn from the board's snapshot alone (as host_remote/actions.py decides for the
-// laptop remote). Every action has a fixed slot within a phase: an action that does not apply is disabled in its
-// place, never removed, so a thumb's second tap lands where the first did. Elements are kept and updated, never
-// rebuilt under a finger.
+// What the host sees and taps, drawn from the board's snapshot alone: the actions of each phase come from
+// slots.js, the set-up panel from setup.js. Elements are kept by key and updated, never rebuilt under a finger.
 "use strict";
 
 const UI = (() => {
@@ -50,145 +48,6 @@ const UI = (() => {
     actions.set(item.key, item);
   }
 
-  function act(key, label, address, args, enabled, extra) {
-    return Object.assign({ key, label, address, args: args || [], enabled: !!enabled }, extra || {});
-  }
-
-  // --- the phase's slots ----------------------------------------------------------------------------------
-  const QUESTION_PHASES = ["reading", "buzz_window", "answering", "after_wrong", "auction_answer"];
-
-  function flowSlots(s) {
-    const phase = s.phase, q = s.question || {};
-    if (QUESTION_PHASES.includes(phase)) {
-      const answering = phase === "answering" || phase === "auction_answer";
-      return [
-        act("read", T.read, "/sg/reading/done", [], phase === "reading" || (phase === "auction_answer" && q.reading)),
-        act("right", T.right, "/sg/judge/right", [], answering, { cls: "right" }),
-        act("wrong", T.wrong, "/sg/judge/wrong", [], answering, { cls: "wrong" }),
-        act("time", T.time, "/sg/time", [], ["reading", "buzz_window", "after_wrong"].includes(phase)),
-        act("resume", T.resume, "/sg/resume", [], phase === "after_wrong"),
-        act("extend", T.extend, "/sg/answer/extend", [3], answering && q.deadline != null),
-        act("clarify", T.clarify, "/sg/answer/clarify", [], phase === "answering" && q.deadline != null),
-        act("replace", T.replace, "/sg/question/replace", [], phase === "reading" || phase === "buzz_window"),
-      ];
-    }
-    if (phase === "setup") return [act("start", T.start, "/sg/game/start", [], true, { cls: "wide" })];
-    if (phase === "final_stakes") {
-      const f = s.final || {};
-      const all = (f.eligible || []).every((seat) => (f.stakes_in || []).includes(seat));
-      return [act("final_start", T.final_start, "/sg/final/start", [], all && (f.eligible || []).length)];
-    }
-    if (phase === "final_answer") return [act("end_writing", T.end_writing, "/sg/next", [], true)];
-    if (phase === "reveal") {
-      const sequential = s.order === "sequential";
-      return [act("next", T.next, "/sg/next", [], sequential || boardEmpty(s)),
-              act("replace", T.replace, "/sg/question/replace", [], true)];
-    }
-    if (phase === "round_intro" || phase === "topic_intro") {
-      const choice = s.order !== "sequential";
-      return [act("next", T.next, "/sg/next", [], !choice || phase === "round_intro")];
-    }
-    return [];
-  }
-
-  function boardEmpty(s) {
-    return (((s.round || {}).topics) || []).every((t) => (t.cells || []).every((c) => c.played));
-  }
-
-  function gridCells(s) {
-    const choice = s.order !== "sequential";
-    if (!choice || !["round_intro", "choosing", "reveal"].includes(s.phase)) return [];
-    const open = s.chooser != null;     // G5: nobody selects before the chooser is named
-    const cells = [];
-    ((s.round || {}).topics || []).forEach((topic, t) => {
-      cells.push({ key: `topic:${t + 1}`, label: topic.name || String(t + 1), topic: true });
-      (topic.cells || []).forEach((cell, q) => {
-        const args = markAuction ? [t + 1, q + 1, "auction"] : [t + 1, q + 1];
-        cells.push(act(`select:${t + 1}:${q + 1}`, String(cell.value), "/sg/select", args,
-                       open && !cell.played, { cls: cell.played ? "played" : "", said: `${topic.name} ${cell.value}` }));
-      });
-    });
-    return cells;
-  }
-
-  function seatSlots(s, p) {
-    const phase = s.phase, seat = p.seat, q = s.question || {};
-    const answered = new Set((q.answered || []).map((a) => a.seat));
-    const slots = [];
-    if (["round_intro", "choosing", "reveal"].includes(phase) && s.order !== "sequential") {
-      slots.push(act(`chooser:${seat}`, T.chooser, "/sg/chooser", [seat], s.chooser !== seat));
-    }
-    if (["reading", "buzz_window", "after_wrong"].includes(phase) && s.buttons_manual) {
-      slots.push(act(`assign:${seat}`, T.assign, "/sg/assign", [seat], !answered.has(seat)));
-    }
-    if (phase === "auction") {
-      const a = s.auction || {};
-      const mine = a.turn === seat && !(a.passed || []).includes(seat);
-      slots.push(act(`bid:${seat}`, T.bid, "/sg/auction/bid", [seat], mine,
-                     { amount: { low: (a.stake || 0) + 1, high: Math.max(p.score || 0, a.stake || 0), who: name(p) } }));
-      slots.push(act(`allin:${seat}`, T.allin, "/sg/auction/allin", [seat], mine));
-      slots.push(act(`pass:${seat}`, T.pass, "/sg/auction/pass", [seat], mine));
-    }
-    const f = s.final || {};
-    const eligible = (f.eligible || []).includes(seat);
-    if (phase === "final_stakes") {
-      const low = f.kind === "super_question" || (p.score || 0) <= 0 ? 0 : 1;
-      const inn = (f.stakes_in || []).includes(seat);
-      slots.push(act(`stake:${seat}`, inn ? `${T.stake} ✓` : T.stake, "/sg/final/stake", [seat], eligible,
-                     { amount: { low, high: Math.max(p.score || 0, low), who: name(p), secret: true } }));
-    }
-    if (phase === "final_reveal") {
-      const judged = (f.judged || []).includes(seat);
-      const revealed = (f.revealed || []).some((r) => r.seat === seat);
-      slots.push(act(`final_right:${seat}`, T.right, "/sg/final/judge", [seat, "right"], eligible && !judged, { cls: "right" }));
-      slots.push(act(`final_wrong:${seat}`, T.wrong, "/sg/final/judge", [seat, "wrong"], eligible && !judged, { cls: "wrong" }));
-      slots.push(act(`final_reveal:${seat}`, T.reveal_seat, "/sg/final/reveal", [seat], eligible && judged && !revealed));
-    }
-    if (phase === "reveal" || phase === "game_over") {
-      const last = s.last || {};
-      const mine = (last.answers || []).find((a) => a.seat === seat);
-      const other = mine && mine.verdict === "right" ? "wrong" : "right";
-      slots.push(act(`rejudge:${seat}`, mine ? (other === "right" ? T.rejudge_right : T.rejudge_wrong) : "—",
-                     "/sg/rejudge", [seat, other], !!(mine && last.rejudgeable)));
-    }
-    if (phase !== "setup" && phase !== "game_over") {
-      slots.push(act(`adjust:${seat}`, T.adjust, "/sg/score/adjust", [seat], true,
-                     { amount: { low: -100000, high: 100000, who: name(p), signed: true } }));
-    }
-    return slots;
-  }
-
-  function toolSlots(s) {
-    const during = !["setup", "game_over"].includes(s.phase);
-    const q = s.question || {};
-    const media = q.media && q.media.length;
-    return [
-      act("undo", undoLabel(s), "/sg/undo", [], true, { cls: "wide" }),
-      s.paused ? act("pause", T.unpause, "/sg/unpause", [], during) : act("pause", T.pause, "/sg/pause", [], during),
-      act("manual", s.buttons_manual ? T.manual_off : T.manual_on, "/sg/buttons/manual", [s.buttons_manual ? 0 : 1], during),
-      act("media_pause", T.media_pause, "/sg/media/pause", [], !!media),
-      act("media_play", T.media_play, "/sg/media/play", [], !!media),
-      act("media_replay", T.media_replay, "/sg/media/replay", [], !!media),
-      act("mark_auction", markAuction ? T.auction_marked : T.mark_auction, null, [],
-          ["round_intro", "choosing", "reveal"].includes(s.phase) && s.order !== "sequential", { local: true }),
-      act("waive", T.waive, "/sg/auction/waive", [],
-          ["round_intro", "choosing", "reveal"].includes(s.phase) && !!(s.round || {}).auctions_missing && !(s.round || {}).auction_waived),
-      act("show_board", T.show_board, "/sg/screen", ["board"], during && s.screen !== "board"),
-      act("show_scene", `${T.screen}: ${T.screens[$("scene").value] || $("scene").value}`, "/sg/screen",
-          [$("scene").value], s.phase !== "setup" && s.screen !== $("scene").value),
-    ];
-  }
-
-  function undoLabel(s) {
-    const last = s.last || s.question || {};
-    const answers = last.answers || last.answered || [];
-    const a = answers[answers.length - 1];
-    if (!a) return T.undo;
-    const p = players().find((x) => x.seat === a.seat);
-    const delta = a.delta > 0 ? `+${a.delta}` : String(a.delta);
-    return `${T.undo}: ${a.verdict === "right" ? T.right : T.wrong} — ${p ? name(p) : a.seat}, ${delta}`;
-  }
-
   // --- tapping --------------------------------------------------------------------------------------------
   function tap(key) {
     const a = actions.get(key);
@@ -229,6 +88,8 @@ const UI = (() => {
 
   // --- drawing --------------------------------------------------------------------------------------------
   function draw() {
+    Slots.use({ T, markAuction, name, players, scene: $("scene").value });
+    Setup.use({ T, catalog, state, players, sync, setStatus });
     document.documentElement.lang = lang;
     $("lang").textContent = T.lang;
     $("scene-label").textContent = T.screen;
@@ -253,8 +114,8 @@ const UI = (() => {
     drawPlayers();
     drawTimer();
     drawQuestion();
-    sync($("flow"), flowSlots(state), button);
-    sync($("grid"), gridCells(state), (item) => {
+    sync($("flow"), Slots.flow(state), button);
+    sync($("grid"), Slots.grid(state), (item) => {
       if (!item.topic) return button(item);
       const el = document.createElement("div");
       el.dataset.key = item.key;
@@ -279,11 +140,11 @@ const UI = (() => {
       const p = players().find((x) => `seat:${x.seat}` === row.dataset.key);
       if (!p) continue;
       row.querySelector(".who").textContent = name(p);
-      sync(row.querySelector(".acts"), seatSlots(state, p), button);
+      sync(row.querySelector(".acts"), Slots.seat(state, p), button);
     }
-    sync($("tools"), toolSlots(state), button);
+    sync($("tools"), Slots.tools(state), button);
     $("setup").hidden = state.phase !== "setup";
-    if (state.phase === "setup") drawSetup();
+    if (state.phase === "setup") Setup.draw();
   }
 
   function drawPlayers() {
@@ -338,141 +199,6 @@ const UI = (() => {
     $("q-more").textContent = more.join("\n");
   }
 
-  // --- set-up from the board's catalogue (/sg/setup/catalog) -------------------------------------------------
-  let catalogShown = null, packLoaded = null;
-
-  function options(select, items, keep) {
-    const old = select.value;
-    select.replaceChildren(...items.map(([value, text]) => { const o = document.createElement("option"); o.value = value; o.textContent = text; return o; }));
-    if (keep && items.some(([v]) => v === old)) select.value = old;
-  }
-
-  function currentRegulation() {
-    return ((catalog || {}).regulations || []).find((r) => r.name === $("reg").value) || null;
-  }
-
-  function currentStage() {
-    const reg = currentRegulation();
-    return reg ? (reg.stages || []).find((st) => st.name === $("stage").value) || null : null;
-  }
-
-  function fillStages() {
-    const reg = currentRegulation();
-    options($("stage"), reg ? (reg.stages || []).map((st) => [st.name, st.name]) : [], true);
-    const players = (reg && reg.players) || { min: 3, max: 3, default: 3 };
-    const counts = [];
-    for (let n = players.min; n <= players.max; n++) counts.push([String(n), String(n)]);
-    options($("seats-count"), counts, true);
-    if (!counts.some(([v]) => v === $("seats-count").value)) $("seats-count").value = String(players.default);
-    fillPack();
-  }
-
-  function currentPack() {
-    return ((catalog || {}).packs || []).find((p) => p.path === $("pack").value) || null;
-  }
-
-  function fillPack() {
-    const pack = currentPack(), stage = currentStage();
-    const info = $("pack-info"), topics = $("pack-topics");
-    topics.replaceChildren();
-    if (!pack) { info.textContent = T.no_pack_note; $("loadpack").disabled = true; return; }
-    const lines = [`${pack.title} · ${pack.format} · ${T.rounds}: ` +
-                   (pack.rounds || []).map((r) => `${r.name} (${Array.isArray(r.topics) ? r.topics.length : r.topics})`).join(", ")];
-    if ((pack.errors || []).length) lines.push(`${T.pack_errors}: ${pack.errors.join("; ")}`);
-    if ((pack.warnings || []).length) lines.push(`${T.pack_warnings}: ${pack.warnings.join("; ")}`);
-    info.textContent = lines.join("\n");
-    info.className = (pack.errors || []).length ? "bad" : "";
-    $("loadpack").disabled = !pack.ok;
-    const needed = stage ? (stage.rounds || []).reduce((n, r) => n + (r.topics || 0), 0) : 0;
-    const all = [];
-    (pack.rounds || []).forEach((r, ri) => (Array.isArray(r.topics) ? r.topics : []).forEach((name, ti) => all.push([`${ri + 1}.${ti + 1}`, `${r.name}: ${name}`])));
-    if (needed && all.length > needed) {
-      const head = document.createElement("p");
-      head.textContent = `${T.choose_topics} — ${T.topics_needed}: ${needed}`;
-      topics.append(head);
-      all.forEach(([key, text], i) => {
-        const label = document.createElement("label");
-        label.className = "check";
-        label.innerHTML = '<input type="checkbox"><span></span>';
-        label.querySelector("input").value = key;
-        label.querySelector("input").checked = i < needed;
-        label.querySelector("span").textContent = text;
-        topics.append(label);
-      });
-    }
-  }
-
-  function drawCatalog() {
-    if (!catalog || catalogShown === catalog) return;
-    catalogShown = catalog;
-    options($("reg"), (catalog.regulations || []).map((r) => [r.name, r.title || r.name]), true);
-    if (state && state.regulation && (catalog.regulations || []).some((r) => r.name === state.regulation)) $("reg").value = state.regulation;
-    fillStages();
-    if (state && state.stage) $("stage").value = state.stage;
-    options($("pack"), [["", `— ${T.no_pack} —`], ...(catalog.packs || []).map((p) => [p.path, `${p.title || p.file}${p.ok ? "" : " ⚠"}`])], true);
-    fillPack();
-    const next = catalog.next_game;
-    $("nextgame").hidden = !(next && next.game);
-    if (next && next.game) $("nextgame").textContent = `${T.next_game}: ${next.game} (${next.regulation} ${next.stage})`;
-    const notes = [...(catalog.problems || []), ...(catalog.regulation_problems || [])];
-    if (next && next.error) notes.push(next.error);
-    $("setup-notes").textContent = notes.length ? `${T.folder_problems}: ${notes.join("; ")}` : "";
-  }
-
-  function wireSetup() {
-    $("reg").addEventListener("change", fillStages);
-    $("stage").addEventListener("change", fillPack);
-    $("pack").addEventListener("change", fillPack);
-    $("newgame").addEventListener("click", () => {
-      if (Link.role !== "host" || !$("reg").value || !$("stage").value) return;
-      Link.command("/sg/game/new", [$("reg").value, $("stage").value, Number($("seats-count").value)], T.new_game);
-      setStatus(`${T.new_game}: ${T.waiting}`, "wait");
-    });
-    $("nextgame").addEventListener("click", () => {
-      const next = (catalog || {}).next_game;
-      if (Link.role === "host" && next && next.game) Link.command("/sg/setup/game", [next.game], T.next_game);
-    });
-    $("loadpack").addEventListener("click", () => {
-      const pack = currentPack();
-      if (!pack || Link.role !== "host") return;
-      const picked = [...$("pack-topics").querySelectorAll("input:checked")].map((i) => i.value);
-      Link.command("/sg/pack/load", [pack.path, ...picked], `${T.load_pack}: ${pack.title || pack.file}`);
-      packLoaded = pack.path;
-      setStatus(`${T.load_pack}: ${T.waiting}`, "wait");
-    });
-  }
-
-  function drawSetup() {
-    for (const [id, key] of [["reg-label", "regulation"], ["stage-label", "stage"], ["seats-label", "seats_count"],
-                             ["pack-label", "pack"], ["newgame", "new_game"], ["loadpack", "load_pack"]]) $(id).textContent = T[key];
-    drawCatalog();
-    const list = $("names");
-    sync(list, players().map((p) => ({ key: `n:${p.seat}`, p })), (item) => {
-      const row = document.createElement("form");
-      row.dataset.key = item.key;
-      row.className = "name-row";
-      row.innerHTML = '<label></label><input maxlength="80" autocomplete="off"><button type="submit"></button>';
-      row.addEventListener("submit", (e) => {
-        e.preventDefault();
-        const seat = Number(row.dataset.key.split(":")[1]);
-        const value = row.querySelector("input").value.trim();
-        if (value && Link.role === "host") {
-          Link.command("/sg/player/name", [seat, value], `${T.names} ${seat}`);
-          setStatus(`${T.names}: ${T.waiting}`, "wait");
-        }
-      });
-      return row;
-    });
-    for (const row of list.children) {
-      const seat = Number(row.dataset.key.split(":")[1]);
-      const p = players().find((x) => x.seat === seat);
-      row.querySelector("label").textContent = `${T.seat} ${seat}`;
-      row.querySelector("button").textContent = T.set_name;
-      const input = row.querySelector("input");
-      if (document.activeElement !== input && !input.value && p && p.name) input.placeholder = p.name;
-    }
-  }
-
   // --- wiring ---------------------------------------------------------------------------------------------
   function start() {
     $("passcode-where").textContent = T.passcode_where;
@@ -486,7 +212,8 @@ const UI = (() => {
       lang = lang === "ru" ? "en" : "ru"; T = STRINGS[lang]; localStorage.setItem("sg-lang", lang);
       $("passcode-where").textContent = T.passcode_where; draw();
     });
-    wireSetup();
+    Setup.use({ T, catalog, state, players, sync, setStatus });
+    Setup.wire();
     for (const scene of ["scores", "chart", "logo", "winner", "bracket", "standings", "board"]) {
       const o = document.createElement("option"); o.value = scene; o.textContent = T.screens[scene]; $("scene").append(o);
     }
