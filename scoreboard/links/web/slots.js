@@ -32,9 +32,9 @@ const Slots = (() => {
     if (phase === "final_stakes") {
       const f = s.final || {};
       const all = (f.eligible || []).every((seat) => (f.stakes_in || []).includes(seat));
-      return [act("final_start", T.final_start, "/sg/final/start", [], all && (f.eligible || []).length)];
+      return [act("final_start", T.final_start, "/sg/final/start", [], all && (f.eligible || []).length, { cls: "wide" })];
     }
-    if (phase === "final_answer") return [act("end_writing", T.end_writing, "/sg/next", [], true)];
+    if (phase === "final_answer") return [act("end_writing", T.end_writing, "/sg/next", [], true, { cls: "wide" })];
     if (phase === "reveal") {
       const sequential = s.order === "sequential";
       return [act("next", T.next, "/sg/next", [], sequential || boardEmpty(s)),
@@ -142,7 +142,8 @@ const Slots = (() => {
     if (!a) return T.undo;
     const p = players().find((x) => x.seat === a.seat);
     const delta = a.delta > 0 ? `+${a.delta}` : String(a.delta);
-    return `${T.undo}: ${a.verdict === "right" ? T.right : T.wrong} — ${p ? name(p) : a.seat}, ${delta}`;
+    // The name last: a long one is cut by the ellipsis, never the verdict or the points.
+    return `${T.undo}: ${a.verdict === "right" ? T.right : T.wrong}, ${delta} — ${p ? name(p) : a.seat}`;
   }
 
   return { use, flow: flowSlots, grid: gridCells, seat: seatSlots, tools: toolSlots };

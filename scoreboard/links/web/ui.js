@@ -108,7 +108,9 @@ const UI = (() => {
     const journal = st.journal || {};
     $("journal").textContent = journal.ok === false ? `${T.journal_bad}: ${journal.error || ""}` : "";
     $("journal").className = journal.ok === false ? "bad" : "";
-    $("phase").textContent = (T.phase[state.phase] || state.phase) + (state.paused ? ` · ${T.paused}` : "");
+    const tiebreak = !!(state.round || {}).tiebreak, superq = (state.final || {}).kind === "super_question";
+    $("phase").textContent = (T.phase[state.phase] || state.phase) + (tiebreak ? ` · ${T.tiebreak}` : "") +
+      (superq ? ` · ${T.super_question}` : "") + (state.paused ? ` · ${T.paused}` : "");
     $("status").textContent = Link.pending ? `${status} (${Link.pending})` : status;
     $("status").className = statusKind;
     drawPlayers();
@@ -160,10 +162,15 @@ const UI = (() => {
     for (const el of $("players").children) {
       const p = players().find((x) => `p:${x.seat}` === el.dataset.key);
       if (!p) continue;
-      el.className = "player" + (state.answering === p.seat ? " answering" : "") + (state.chooser === p.seat ? " chooser" : "");
+      el.className = "player" + (state.answering === p.seat ? " answering" : "") + (state.chooser === p.seat ? " chooser" : "") +
+        (p.in_play === false ? " out" : "");
+      el.title = p.in_play === false ? T.out_of_play : "";
       el.querySelector(".name").textContent = name(p);
-      el.querySelector(".score").textContent = String(p.score);
-      el.querySelector(".mark").textContent = marks.get(p.seat) || (p.pressed ? "●" : "");
+      // TB3: the extra topic's points decide the winner only and are kept apart from the score.
+      const extra = (state.round || {}).tiebreak && p.in_play !== false ? ` · ${p.tiebreak_score || 0}` : "";
+      el.querySelector(".score").textContent = String(p.score) + extra;
+      el.querySelector(".mark").textContent = state.winner === p.seat && state.game_over ? "★"
+        : marks.get(p.seat) || (p.pressed ? "●" : "");
     }
   }
 

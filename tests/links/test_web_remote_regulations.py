@@ -1,0 +1,127 @@
+"""The browser remote drives what only some regulations have (issue 13 item 3): sequential play, the answer clock's
+extension and «Уточните» and the super-question (america, G4, BZ5, BZ10, FN3), and a tie-break (samara, TB3).
+Each board is the real `scoreboard run` under Xvfb resuming a hand-checked example script's journal near the
+moment the test is about; one Chromium at a phone's size serves the module."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from scoreboard.session import replay_snapshot
+from webhelp import (PHONE, Osc, Page, assert_fixed, browser, journal_commands, layout, real_board,
+                     scripted_journal, wait_for)
+
+SHOTS = Path(os.environ["SG_SCREENSHOTS"]) if os.environ.get("SG_SCREENSHOTS") else None
+
+
+@pytest.fixture(scope="module")
+def phone(tmp_path_factory):
+    driver = browser(PHONE, tmp_path_factory.mktemp("chromium"))
+    yield driver
+    driver.quit()
+
+
+def look(page: Page, name: str) -> dict:
+    """THEN no text leaves its element; the screenshot when SG_SCREENSHOTS is set."""
+    point = layout(page.d)
+    assert not point["overflow"], f"{name}: {point['overflow']}"
+    if SHOTS is not None:
+        page.d.save_screenshot(str(SHOTS / f"phone-{name}.png"))
+    return point
+
+
+def test_g4_bz5_bz10_fn3_america_sequential_play_extension_and_the_super_question(phone, tmp_path):
+    """G4, BZ5, BZ10, FN3: GIVEN the real board resuming america's final (examples/america-2005-final.txt) at the
+    end of a red topic WHEN the page goes on to the next topic and its first question (sequential: «Дальше», never
+    a cell), ends the reading, extends seat 1's 3 s answer and asks it to clarify, judges it right, and (the
+    topic's other questions fast-forwarded over OSC) takes the super-question's stakes, starts it, ends the
+    writing, judges and reveals THEN the journal holds each tap once in that order, the slots of the answer stay
+    put while the clock is extended, the countdown shows the 20 s of the super-question, and the game ends."""
+    journal = scripted_journal(tmp_path / "game.sqlite", "america-2005-final.txt", lambda line: line.at == 186.5)
+    scripted = len(journal_commands(journal))
+    with real_board(tmp_path, journal) as (url, osc_port, journal, _):
+        osc = Osc(osc_port)
+        try:
+            page = Page(phone, journal)
+            page.connect(url)
+            page.tap("pause", "/sg/unpause")
+            assert phone.find_elements("css selector", '#grid [data-key^="select:"]') == []   # no cells to pick
+            page.tap("next", "/sg/next", "тема")
+            look(page, "sequential-topic")
+            page.tap("next", "/sg/next", "чтение")
+            page.tap("read", "/sg/reading/done", "жмите")
+            osc.press(1)
+            wait_for(lambda: page._enabled("extend"), 20, "seat 1 answering on the clock")
+            before = layout(phone)
+            page.tap("extend", "/sg/answer/extend")
+            page.tap("clarify", "/sg/answer/clarify")
+            after = look(page, "america-answering-extended")
+            assert_fixed([("answering", before), ("extended and clarified", after)],
+                         ("read", "right", "wrong", "time", "resume", "extend", "clarify", "replace"))
+            page.tap("right", "/sg/judge/right", "ответ показан")
+            for _ in range(4):
+                osc.command("/sg/next")
+                osc.command("/sg/reading/done")
+                osc.command("/sg/time")
+            osc.command("/sg/next")
+            wait_for(lambda: page.phase().startswith("ставки · суперфинал"), 20, "the super-question's stakes")
+            for seat, stake in ((1, 120), (2, 0), (3, 10)):        # FN3: from 0 up to the score
+                assert page.amount(f"stake:{seat}", stake, "/sg/final/stake") == (seat, stake)
+                wait_for(lambda: page.el(f'[data-key="stake:{seat}"]').text.endswith("✓"), 20, "stake in")
+            look(page, "super-question-stakes")
+            page.tap("final_start", "/sg/final/start", "запись ответов")
+            wait_for(lambda: page.el("#timer").text.endswith("с"), 20, "the countdown")
+            assert float(page.el("#timer").text.split()[0]) <= 20.0
+            look(page, "super-question-writing")
+            page.tap("end_writing", "/sg/next", "открытие ответов")
+            for key in ("final_right:1", "final_wrong:2", "final_wrong:3"):
+                page.tap(key, "/sg/final/judge")
+            for seat in (1, 2, 3):
+                page.tap(f"final_reveal:{seat}", "/sg/final/reveal")
+            wait_for(lambda: page.phase().startswith("игра окончена"), 20, "game over")
+            look(page, "america-game-over")
+        finally:
+            osc.close()
+    applied = [a for a, _ in journal_commands(journal)][scripted:]
+    applied = applied[applied.index("/sg/unpause"):]
+    assert applied[:7] == ["/sg/unpause", "/sg/next", "/sg/next", "/sg/reading/done", "/sg/button",
+                           "/sg/answer/extend", "/sg/answer/clarify"], applied
+    snapshot = replay_snapshot(journal)
+    assert snapshot["game_over"] and snapshot["final"]["kind"] == "super_question" and snapshot["winner"] == 1
+
+
+def test_tb3_samara_tie_break_topic_played_from_the_page(phone, tmp_path):
+    """TB3: GIVEN the real board resuming samara's cup game (examples/samara-2003-cup-tiebreak.txt) with seats 1
+    and 2 tied at 150 after the last question WHEN the page taps «Дальше», plays the extra topic's first question
+    (seat 2 right) and, the other four fast-forwarded over OSC, ends the game THEN the page says it is the extra
+    topic, shows seat 3 out of it and the extra points apart from the score, and the board's game ends with seat 2
+    the winner and the scores unchanged by the extra topic."""
+    journal = scripted_journal(tmp_path / "game.sqlite", "samara-2003-cup-tiebreak.txt", lambda line: line.at == 77.0)
+    with real_board(tmp_path, journal, regulation=("samara-2003", "cup")) as (url, osc_port, journal, _):
+        osc = Osc(osc_port)
+        try:
+            page = Page(phone, journal)
+            page.connect(url)
+            page.tap("pause", "/sg/unpause")
+            page.tap("next", "/sg/next", "начало раунда · доп. тема")
+            assert "out" in page.el('[data-key="p:3"]').get_attribute("class")
+            look(page, "tiebreak")
+            page.tap("select:1:1", "/sg/select", "чтение")
+            page.tap("read", "/sg/reading/done", "жмите")
+            osc.press(2)
+            page.tap("right", "/sg/judge/right", "ответ показан")
+            wait_for(lambda: page.el('[data-key="p:2"] .score').text == "150 · 10", 20, "the extra points apart")
+            for cell in (2, 3, 4, 5):
+                osc.command("/sg/select", 1, cell)
+                osc.command("/sg/reading/done")
+                osc.command("/sg/time")
+            page.tap("next", "/sg/next", "игра окончена")
+            assert page.el('[data-key="p:2"] .mark').text == "★"
+            look(page, "tiebreak-game-over")
+        finally:
+            osc.close()
+    snapshot = replay_snapshot(journal)
+    assert snapshot["game_over"] and snapshot["winner"] == 2
+    assert [p["score"] for p in snapshot["players"]][:2] == [150, 150]

@@ -1,0 +1,325 @@
+"""Shared parts of the browser remote's end-to-end tests: the real `scoreboard run` under Xvfb (optionally resuming a
+journal a simulation script wrote, so a test starts at the position it is about), Debian's Chromium driven by
+selenium with a phone's or a tablet's viewport, the page's buttons, and a second OSC host session for the players'
+buttons and for fast-forwarding."""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from scoreboard.journal import Journal
+from tests.conftest import need, xvfb
+
+PASSCODE = "web-e2e-77"
+PHONE, TABLET = (390, 844), (1024, 768)
+ROOT = Path(__file__).resolve().parents[2]
+PACKS = ROOT / "assets" / "packs"          # the shipped sample pack
+EXAMPLES = ROOT / "examples"
+
+
+def free_port(kind=socket.SOCK_DGRAM) -> int:
+    with socket.socket(socket.AF_INET, kind) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for(predicate, timeout=30.0, what=""):
+    """Poll until `predicate()` is truthy; the timeout only bounds a failure."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+def journal_commands(path: Path) -> list[tuple[str, tuple]]:
+    reader = Journal(path, readonly=True)
+    try:
+        return [(cmd.address, cmd.args) for _, cmd in reader.events() if cmd.address != "/sg/clock"]
+    finally:
+        reader.close()
+
+
+def journal_position(path: Path) -> tuple[int, dict]:
+    """(rev, state) the journal holds: replayed by a fresh session, as a recovering board would."""
+    from scoreboard.session import replay_snapshot
+    snapshot = replay_snapshot(path)
+    return snapshot["rev"], {k: v for k, v in snapshot.items() if k not in ("time", "status")}
+
+
+# Real names at the 80-character limit (issue 9 item 4): every label the page draws must still fit.
+LONG_NAMES = ("Александра Владимировна Константинопольская-Преображенская, Санкт-Петербург, 1-й",
+              "Святослав Всеволодович Долгоруково-Оболенский-Трубецкой, Великий Нижний Новгород",
+              "Евангелина Максимилиановна Бонч-Бруевич-Голенищева-Кутузова, Ростов-на-Дону, 2-я")
+
+
+def scripted_journal(path: Path, script: str, stop_before, names=None) -> Path:
+    """Write the journal of `examples/<script>` played up to the first line `stop_before(line)` holds for, the
+    players renamed to `names` when given."""
+    import dataclasses
+    from scoreboard.engine import make
+    from scoreboard.script import load_script, run_script
+    from scoreboard.session import Session
+    lines = load_script(EXAMPLES / script)
+    cut = next(i for i, line in enumerate(lines) if line.command is not None and stop_before(line))
+    if names:
+        lines = [dataclasses.replace(line, command=make(line.at, "/sg/player/name", line.command.args[0],
+                                                        names[line.command.args[0] - 1]))
+                 if line.command is not None and line.command.address == "/sg/player/name" else line
+                 for line in lines]
+    session = Session(path)
+    run_script(lines[:cut], session)
+    session.close()
+    return path
+
+
+@contextmanager
+def real_board(folder: Path, journal: Path | None = None, osc_extra: str = "", regulation=("novosibirsk-2007", "1/9")):
+    """GIVEN the real `scoreboard run` on a real X display, OSC and the page on loopback; with `journal` the board
+    resumes that game (paused, as after a power cut). Yields (url, osc_port, journal, process)."""
+    need("xvfb", "chromium", "chromium-driver")
+    pytest.importorskip("selenium")
+    osc_port, web_port = free_port(), free_port(socket.SOCK_STREAM)
+    journal = journal or folder / "game.sqlite"
+    config = folder / "scoreboard.toml"
+    config.write_text(f'''
+[board]
+regulation = "{regulation[0]}"
+stage = "{regulation[1]}"
+journal = "{journal}"
+sounds = false
+confirm_quit = false
+
+[[screens]]
+role = "audience"
+size = [640, 360]
+fullscreen = false
+
+[osc]
+bind = "127.0.0.1"
+port = {osc_port}
+passcode = "{PASSCODE}"
+state_interval = 0.5
+{osc_extra}
+
+[remote_web]
+bind = "127.0.0.1"
+port = {web_port}
+
+[packs]
+dirs = ["{PACKS}"]
+''', encoding="utf-8")
+    with xvfb() as display:
+        env = {**os.environ, "DISPLAY": display, "SDL_AUDIODRIVER": "dummy"}
+        env.pop("SDL_VIDEODRIVER", None)
+        process = subprocess.Popen([sys.executable, "-m", "scoreboard", "run", "--config", str(config)], env=env,
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+        def up():
+            assert process.poll() is None, process.stdout.read()
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{web_port}/", timeout=2) as r:
+                    return r.status == 200
+            except OSError:
+                return False
+        wait_for(up, 60, "the board's page")
+        try:
+            yield f"http://127.0.0.1:{web_port}/", osc_port, journal, process
+        finally:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def browser(size, folder: Path, scripts: tuple[str, ...] = ()):
+    """Chromium with the device's own viewport; `scripts` run in every document before the page's own."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+    options = Options()
+    options.binary_location = "/usr/bin/chromium"
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+                f"--user-data-dir={folder / f'chromium-{size[0]}'}", f"--window-size={size[0]},{size[1]}"):
+        options.add_argument(arg)
+    # The viewport of the device itself (a headless window is never narrower than 500 px).
+    options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": size[0], "height": size[1],
+                                                                          "pixelRatio": 1.0, "touch": True}})
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    for source in scripts:
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": source})
+    return driver
+
+
+def resize(driver, size) -> None:
+    """The same page at another device's size (portrait phone, landscape tablet)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": size[0], "height": size[1],
+                                                                   "deviceScaleFactor": 1, "mobile": True})
+
+
+class Page:
+    """The page in Chromium; `commands()` lists what the board applied (its journal, or the loop's record)."""
+
+    def __init__(self, driver, journal, shots: Path | None = None):
+        self.d, self.shots = driver, shots
+        self.commands = journal if callable(journal) else (lambda: journal_commands(journal))
+
+    def el(self, css):
+        from selenium.webdriver.common.by import By
+        return self.d.find_element(By.CSS_SELECTOR, css)
+
+    def connect(self, url, passcode=PASSCODE):
+        self.d.get(url)
+        self.el("#passcode").send_keys(passcode)
+        self.el("#connect-form button").click()
+        wait_for(lambda: self.el("#game").is_displayed() and self.el("#conn").text == "на связи", 30, "connected")
+
+    def phase(self) -> str:
+        return self.el("#phase").text
+
+    def tap(self, key, expect_address, phase_word=None, shot=None):
+        """Tap the button `key` once it is enabled; THEN the journal gains `expect_address` and the page shows
+        `phase_word`."""
+        before = len(self.commands())
+        button = wait_for(lambda: self._enabled(key), 20, f"{key} enabled")
+        self.d.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)   # clear of the sticky bar
+        button.click()
+        wait_for(lambda: any(a == expect_address for a, _ in self.commands()[before:]), 20,
+                 f"{expect_address} in the journal")
+        if phase_word is not None:
+            wait_for(lambda: self.phase().startswith(phase_word), 20, f"phase {phase_word} (shows {self.phase()})")
+        if shot and self.shots is not None:
+            self.d.save_screenshot(str(self.shots / f"remote-web-{shot}.png"))
+
+    def amount(self, key, value, expect_address):
+        """Tap `key`, type `value` into the page's amount dialog and OK it; THEN the journal gains the command."""
+        before = len(self.commands())
+        button = wait_for(lambda: self._enabled(key), 20, f"{key} enabled")
+        self.d.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+        button.click()
+        wait_for(lambda: self.el("#amount").is_displayed(), 10, "the amount dialog")
+        self.el("#amount-input").send_keys(str(value))
+        self.el("#amount-ok").click()
+        return wait_for(lambda: next((args for a, args in self.commands()[before:] if a == expect_address), None),
+                        20, f"{expect_address} in the journal")
+
+    def _enabled(self, key):
+        from selenium.common.exceptions import NoSuchElementException
+        try:
+            button = self.el(f'[data-key="{key}"]')
+        except NoSuchElementException:
+            return None
+        return button if button.is_enabled() and button.is_displayed() else None
+
+    def fits(self) -> bool:
+        return self.d.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+
+
+LAYOUT_JS = """
+const rects = {}, overflow = [];
+for (const el of document.querySelectorAll("button[data-key]")) {
+  if (!el.offsetParent) continue;
+  const r = el.getBoundingClientRect();
+  rects[el.dataset.key] = [r.left, r.top + window.scrollY, r.width, r.height].map((x) => Math.round(x * 2) / 2);
+}
+for (const el of document.querySelectorAll("#bar, #bar *, #game, #game *, dialog[open] *")) {
+  if (!el.getClientRects().length || !el.textContent.trim() || ["INPUT", "SELECT", "OPTION"].includes(el.tagName)) continue;
+  const cs = getComputedStyle(el);
+  if (cs.display === "inline" || cs.display === "contents" || cs.visibility === "hidden") continue;
+  const r = el.getBoundingClientRect();
+  const what = `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""}${el.dataset.key ? "[" + el.dataset.key + "]" : ""}` +
+               `.${el.className || ""} «${el.textContent.trim().slice(0, 40)}»`;
+  const ellipsis = cs.textOverflow === "ellipsis" || cs.webkitLineClamp !== "none";
+  if (el.scrollWidth > el.clientWidth + 1 && !(ellipsis && cs.overflowX === "hidden")) overflow.push(`${what}: ${el.scrollWidth} > ${el.clientWidth} px wide`);
+  if (el.scrollHeight > el.clientHeight + 1 && cs.overflowY === "hidden" && !ellipsis) overflow.push(`${what}: cut at ${el.clientHeight} px, no ellipsis`);
+  if (r.right > window.innerWidth + 1 || r.left < -1) overflow.push(`${what}: outside the screen (${r.left}..${r.right})`);
+}
+return {rects, overflow, width: window.innerWidth};
+"""
+
+
+def layout(driver) -> dict:
+    """Every visible action button's rectangle (document coordinates) and every text that leaves its element."""
+    return driver.execute_script(LAYOUT_JS)
+
+
+def assert_fixed(checkpoints: list[tuple[str, dict]], keys) -> None:
+    """THEN every button whose key starts with one of `keys` is present, and in the same rectangle, at every
+    checkpoint of the phase (and no such slot appears or disappears)."""
+    def picked(rects):
+        return {k: v for k, v in rects.items() if k.startswith(tuple(keys))}
+    first_name, first = checkpoints[0]
+    want = picked(first["rects"])
+    assert want, f"no slot {keys} at {first_name}"
+    for name, point in checkpoints[1:]:
+        got = picked(point["rects"])
+        assert got == want, (f"slots moved between {first_name} and {name} at {point['width']} px: " +
+                             str({k: (want.get(k), got.get(k)) for k in set(want) | set(got)
+                                  if want.get(k) != got.get(k)}))
+
+
+class Osc:
+    """A second host session over UDP: the players' buttons (`/sg/button`) and fast-forward commands with ids."""
+
+    def __init__(self, osc_port: int, passcode: str = PASSCODE):
+        from scoreboard.links import osc_auth
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.settimeout(5)
+        self.to = ("127.0.0.1", osc_port)
+        self.next_id = 1
+        self.send("/sg/auth/hello")
+        bnonce, seen = self.expect("/sg/auth/challenge")
+        cnonce = osc_auth.new_nonce()
+        self.seen = seen
+        self.send("/sg/auth/connect", "host", bnonce, cnonce,
+                  osc_auth.connect_proof(passcode, "host", bnonce, cnonce, seen))
+        self.sid, snonce = self.expect("/sg/connected")
+        self.key = osc_auth.session_key(passcode, self.sid, snonce, cnonce)
+
+    def send(self, address, *args):
+        from scoreboard.links.osc_server import build
+        self.sock.sendto(build(address, *args), self.to)
+
+    def expect(self, address, match=lambda args: True):
+        from pythonosc.osc_message import OscMessage
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                data, _ = self.sock.recvfrom(65535)
+            except socket.timeout:
+                continue
+            message = OscMessage(data)
+            if message.address == address and match(list(message.params)):
+                return list(message.params)
+        raise AssertionError(f"no {address} from the board")
+
+    def command(self, address, *args) -> None:
+        """A signed command; THEN the board acks it ok (the refusal's reason otherwise fails the test)."""
+        from scoreboard.links import osc_auth
+        cid, self.next_id = self.next_id, self.next_id + 1
+        mac = osc_auth.command_mac(self.key, self.sid, cid, address, self.seen, args)
+        self.send("/sg/sig/" + address[len("/sg/"):], self.sid, cid, *args, mac)
+        ack = self.expect("/sg/ack", lambda a: a[0] == cid)
+        assert ack[1] == "ok", (address, args, ack)
+
+    def press(self, seat: int) -> None:
+        self.command("/sg/button", seat)
+
+    def close(self) -> None:
+        self.sock.close()
