@@ -137,7 +137,7 @@ def cmd_game(args):
 def cmd_result(args):
     if args.journal:
         from scoreboard.tournament.service import record_from_journal
-        out = record_from_journal(_path(args), args.game, args.journal, args.replace)
+        out = record_from_journal(_path(args), args.game, args.journal, args.replace, args.force, args.reason)
     elif args.snapshot:
         from scoreboard.tournament.service import record_snapshot
         try:
@@ -145,15 +145,25 @@ def cmd_result(args):
             snapshot = json.loads(text)
         except (OSError, ValueError) as error:
             raise TournamentError(f"{args.snapshot}: cannot read a JSON snapshot ({error})") from None
-        out = record_snapshot(_path(args), args.game, snapshot, args.replace, args.snapshot)
+        out = record_snapshot(_path(args), args.game, snapshot, args.replace, args.snapshot, args.force, args.reason)
     else:
         _refuse_inapplicable(_open(args), args)
         if not args.scores:
             raise TournamentError("give --scores SEAT=SCORE,… (or NAME=SCORE), --journal FILE or --snapshot FILE")
         out = _open(args).record_typed(args.game, _pairs(args.scores, "--scores"), args.winner,
-                                       _pairs(args.tiebreak, "--tiebreak"), _pairs(args.right, "--right"), args.replace)
+                                       _pairs(args.tiebreak, "--tiebreak"), _pairs(args.right, "--right"), args.replace,
+                                       args.lot, args.force, args.reason)
     print(f"{out['game']}: " + ("recorded" if out["recorded"] else "already recorded, nothing changed")
           + f"; winner {out['winner'] or 'none'}")
+    for line in out.get("changes") or []:
+        print(f"  {line}")
+
+
+def cmd_reopen(args):
+    out = _open(args).reopen(args.stage, args.reason)
+    print(f"{out['stage']} reopened: its results take --replace until `advance`"
+          + (f"; discarded {', '.join(out['removed'])} ({out['results_discarded']} result(s), kept in the audit log)"
+             if out["removed"] else ""))
 
 
 def cmd_advance(args):
@@ -303,7 +313,14 @@ def register(subparsers) -> None:
     p.add_argument("--right", help="questions answered right SEAT=N,… (america wild-card tie-break)")
     p.add_argument("--journal", help="the board's journal: read the result from it")
     p.add_argument("--snapshot", help="a final snapshot as JSON (a file, or - for stdin)")
-    p.add_argument("--replace", action="store_true", help="correct an already recorded result")
+    p.add_argument("--replace", action="store_true", help="correct an already recorded result (after its stage "
+                                                           "advanced: recomputes what follows; needs --reason)")
+    p.add_argument("--reason", help="why: a correction after the fact, a forced result, a reopen (logged)")
+    p.add_argument("--force", action="store_true", help="record a host's ruling beyond the rules' bounds (G8)")
+    p.add_argument("--lot", action="store_true", help="the tie-break ended level and a lot chose --winner (TB4)")
+    p = add("reopen", cmd_reopen, "take results of an advanced stage again: discards the stages after it")
+    p.add_argument("stage")
+    p.add_argument("--reason", required=True)
     add("advance", cmd_advance, "close the current stage: who goes on and why")
     add("standings", cmd_standings, "the current standings")
     p = add("export", cmd_export, "publish: json (everything), csv (standings, a row per player), html (a printable "

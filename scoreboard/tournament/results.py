@@ -22,6 +22,7 @@ class Seat:
 class GameResult:
     seats: tuple[Seat, ...]
     winner: str | None           # None: the game had no winner (TB5)
+    lot: tuple[str, ...] = ()    # the players level after the tie-break among whom a lot chose the winner (TB4)
 
     def score(self, name: str) -> float:
         return self._seat(name).score
@@ -41,14 +42,17 @@ class GameResult:
         return [self._seat(self.winner)] + rest if self.winner else rest
 
     def as_json(self) -> dict:
-        return {"winner": self.winner,
-                "seats": [{"seat": s.seat, "name": s.name, "score": s.score, "tiebreak": s.tiebreak, "right": s.right}
-                          for s in self.seats]}
+        out = {"winner": self.winner,
+               "seats": [{"seat": s.seat, "name": s.name, "score": s.score, "tiebreak": s.tiebreak, "right": s.right}
+                         for s in self.seats]}
+        if self.lot:             # only when a lot decided: results recorded before stay byte-for-byte the same
+            out["lot"] = list(self.lot)
+        return out
 
     @staticmethod
     def from_json(data: dict) -> "GameResult":
         return GameResult(tuple(Seat(d["seat"], d["name"], d["score"], d.get("tiebreak", 0), d.get("right"))
-                                for d in data["seats"]), data.get("winner"))
+                                for d in data["seats"]), data.get("winner"), tuple(data.get("lot") or ()))
 
 
 def _norm(name: str) -> str:
@@ -92,7 +96,21 @@ def from_snapshot(snapshot: dict, expected: list[str]) -> GameResult:
         if _norm(winner) not in by_norm:
             raise TournamentError(f"the journal's winner {winner!r} is not a player of this game")
         winner = by_norm[_norm(winner)]
-    return GameResult(tuple(sorted(seats, key=lambda s: s.seat)), winner)
+    return GameResult(tuple(sorted(seats, key=lambda s: s.seat)), winner, _winner_lot(snapshot, seats, winner))
+
+
+WINNER_LOT = "winner (tie after the tie-break)"      # what the engine calls the lot after a level tie-break (TB4)
+
+
+def _winner_lot(snapshot: dict, seats: list[Seat], winner) -> tuple[str, ...]:
+    """The players a board's lot chose the winner among (TB1/TB3 then TB4), from the snapshot's `lots`."""
+    name_of = {s.seat: s.name for s in seats}
+    for lot in reversed(snapshot.get("lots") or []):
+        if isinstance(lot, dict) and lot.get("what") == WINNER_LOT and isinstance(lot.get("among"), list):
+            among = tuple(name_of[s] for s in lot["among"] if s in name_of)
+            if winner in among:
+                return among
+    return ()
 
 
 def _is_int(v) -> bool:
@@ -145,7 +163,7 @@ TIE_ROUNDS = {"extra_round": "the extra round (TB1)", "extra_questions": "the ex
 
 def typed(scores: dict[str, float], seat_order: list[str], rule: str, winner: str | None = None,
           tiebreak: dict[str, float] | None = None, right: dict[str, int] | None = None,
-          ties: str | None = "extra_topic") -> GameResult:
+          ties: str | None = "extra_topic", lot: bool = False, lot_allowed: bool = True) -> GameResult:
     """A result typed by the organiser, with the regulation's winner rule (TB5) applied as the engine applies it.
 
     `rule`: "top" (america: whatever its sign), "top_positive" (samara: nobody positive → no winner) or
@@ -155,6 +173,9 @@ def typed(scores: dict[str, float], seat_order: list[str], rule: str, winner: st
     stake, which the scores alone cannot tell from a player who never got there).
     `ties`: how a tie for first is settled — a key of TIE_ROUNDS, or None where tied players share first place and
     the game has no winner (samara Super Nine, T-S7).
+    `lot`: the tie-break ended level too and a lot (TB4) chose `winner` among the players still level; the result
+    keeps who they were. Refused where the regulation's tie-break has no lot (`lot_allowed`: TB2 goes on until one
+    player is ahead).
     """
     tiebreak = tiebreak or {}
     missing = [n for n in seat_order if n not in scores]
@@ -176,6 +197,8 @@ def typed(scores: dict[str, float], seat_order: list[str], rule: str, winner: st
         return GameResult(seats, None)
     if rule == "final_round" and top == 0 and winner is None:
         return GameResult(seats, None)     # nobody positive after the last round, unless the host says otherwise
+    if lot:
+        return _typed_lot(seats, leaders, winner, ties, lot_allowed)
     if ties is None:
         if any(tiebreak.values()):
             raise TournamentError("this game has no tie-break (T-S7: tied players share the places); drop --tiebreak")
@@ -196,3 +219,24 @@ def typed(scores: dict[str, float], seat_order: list[str], rule: str, winner: st
                                   f"{TIE_ROUNDS[ties]} (--tiebreak NAME=POINTS) or --winner NAME")
         return GameResult(seats, ahead[0].name)
     return GameResult(seats, leaders[0].name)
+
+
+def _typed_lot(seats, leaders, winner, ties, allowed) -> GameResult:
+    """--lot: the winner was drawn among the leaders still level after the tie-break (TB1/TB3, then TB4)."""
+    if ties is None:
+        raise TournamentError("tied players share first place here (T-S7): no lot is drawn (drop --lot)")
+    if not allowed:
+        raise TournamentError(f"{TIE_ROUNDS.get(ties, 'the tie-break')} is played until one player is ahead: "
+                              f"there is no lot (drop --lot)")
+    if len(leaders) < 2:
+        raise TournamentError("--lot: nobody is tied for first, there was nothing for a lot to decide")
+    if winner is None:
+        raise TournamentError("--lot: name whom the lot chose with --winner NAME")
+    best = max(s.tiebreak for s in leaders)
+    level = [s for s in leaders if s.tiebreak == best]
+    if winner not in [s.name for s in level]:
+        raise TournamentError(f"--lot: {winner} is not among the players level after the tie-break "
+                              f"({', '.join(s.name for s in level)})")
+    if len(level) < 2:
+        raise TournamentError(f"--lot: the tie-break's points put {level[0].name} ahead; no lot was drawn")
+    return GameResult(seats, winner, tuple(s.name for s in level))

@@ -10,11 +10,13 @@ import json
 import secrets
 from pathlib import Path
 
-from scoreboard.tournament import formats, lots, results as res
+from scoreboard.tournament import bounds, formats, lots, results as res
 from scoreboard.tournament.errors import TournamentError
 from scoreboard.tournament.store import Store
 
 MAX_NAME = 60
+# Audit entries that change what was recorded after the fact (issue 12 item 3); forced results carry `forced`.
+CORRECTIONS = ("correction", "reopen", "walkover")
 
 
 def clean_name(name: str, what: str = "name") -> str:
@@ -202,9 +204,17 @@ class Tournament:
 
     # -- results
     def record(self, game_id: str, result: res.GameResult, journal_hash: str | None = None,
-               replace: bool = False) -> dict:
-        """Idempotent: the same result for the same game is recorded once, whoever sends it and how often."""
+               replace: bool = False, force: bool = False, reason: str | None = None) -> dict:
+        """Idempotent: the same result for the same game is recorded once, whoever sends it and how often.
+
+        A result the rules cannot give (bounds.py: whole points, the value step, the stage's bounds) is refused
+        naming the bound, unless `force` with a `reason` (a host's ruling, G8: logged). `replace` on a stage already
+        advanced is a correction after the fact (corrections.py): it needs a reason, recomputes what follows and
+        refuses when a later game already played would have had other players."""
         data = result.as_json()
+        reason = " ".join(str(reason).split()) if reason else None
+        if force and not reason:
+            raise TournamentError("--force needs --reason TEXT: a host's ruling is logged with its reason")
         with self.store.tx() as db:
             game = self._game(game_id)
             stage = self.store.stage(game["stage"])
@@ -217,15 +227,27 @@ class Tournament:
                 raise TournamentError(f"game {game_id} already has a different result "
                                       f"({'journal ' + game['journal_hash'][:12] if game['journal_hash'] else 'typed'});"
                                       f" use --replace to correct it")
+            beyond = bounds.problems(result, bounds.for_game(self, game), game_id, self.format)
+            if beyond and not force:
+                raise TournamentError(f"{game_id}: {bounds.refusal(beyond)}")
+            ruling = {"forced": beyond} if beyond else {}
             if stage["state"] == "advanced":
-                raise TournamentError(f"stage {stage['id']} is already advanced; its results are final")
+                if not reason:
+                    raise TournamentError(f"stage {stage['id']} is already advanced: a correction after the fact "
+                                          f"needs --reason TEXT (it recomputes everything that follows, and is logged)")
+                from scoreboard.tournament import corrections
+                changes = corrections.after_advance(self, game, data, journal_hash)
+                self.store.audit("correction", {"game": game_id, "reason": reason, "journal": journal_hash,
+                                                "before": game["result"], "after": data, "changes": changes, **ruling})
+                return {"game": game_id, "recorded": True, "winner": result.winner, "changes": changes}
             db.execute("UPDATE games SET result = ?, journal_hash = ?, recorded_at = datetime('now') WHERE id = ?",
                        (json.dumps(data, ensure_ascii=False), journal_hash, game_id))
             self.store.audit("result", {"game": game_id, "journal": journal_hash, "replaced": bool(game["result"]),
-                                        **data})
+                                        **({"reason": reason} if reason else {}), **ruling, **data})
         return {"game": game_id, "recorded": True, "winner": result.winner}
 
-    def record_typed(self, game_id, scores: dict, winner=None, tiebreak=None, right=None, replace=False) -> dict:
+    def record_typed(self, game_id, scores: dict, winner=None, tiebreak=None, right=None, replace=False,
+                     lot=False, force=False, reason=None) -> dict:
         game = self._game(game_id)
         names = {n.casefold(): n for n in game["players"]}
 
@@ -239,9 +261,18 @@ class Tournament:
             return names[key.casefold()]
 
         fix = lambda d: {resolve(k): v for k, v in (d or {}).items()}
-        result = res.typed(fix(scores), game["players"], self.winner_rules(game)[0],
-                           resolve(winner) if winner else None, fix(tiebreak), fix(right), self.winner_rules(game)[1])
-        return self.record(game_id, result, None, replace)
+        rule, ties = self.winner_rules(game)
+        result = res.typed(fix(scores), game["players"], rule, resolve(winner) if winner else None, fix(tiebreak),
+                           fix(right), ties, lot, bounds.regulation(self).tiebreak_lot)
+        return self.record(game_id, result, None, replace, force, reason)
+
+    def reopen(self, stage_id: str, reason: str) -> dict:
+        """`tournament reopen STAGE --reason R`: the explicit path when a correction would change games already
+        played after STAGE — the stages after it are discarded (their draws and results kept in the audit log)
+        and STAGE takes results again until the next `advance`."""
+        from scoreboard.tournament import corrections
+        with self.store.tx():
+            return corrections.reopen(self, stage_id, reason)
 
     def winner_rules(self, game: dict) -> tuple[str, str | None]:
         """(who wins: TB5, how a tie for first is settled: TB1–TB3, or None where tied players share first)."""
@@ -260,9 +291,11 @@ class Tournament:
         return self.flow.standings(self)
 
     def export(self) -> dict:
+        log = self.store.audit_log()
         return {"format": self.format, "seed": self.seed, "players": self.store.players(),
                 "relatives": self.store.relatives(), "stages": self.store.stages(), "games": self.store.games(),
-                "standings": self.standings(), "audit": self.store.audit_log()}
+                "standings": self.standings(), "audit": log,
+                "corrections": [a for a in log if a["what"] in CORRECTIONS or a["detail"].get("forced")]}
 
     def _player(self, name) -> dict:
         players = self.store.players()
@@ -284,7 +317,8 @@ def snapshot_hash(snapshot: dict) -> str:
     return hashlib.sha256(json.dumps(snapshot, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
-def record_from_journal(tournament_path, game_id: str, journal_path, replace: bool = False) -> dict:
+def record_from_journal(tournament_path, game_id: str, journal_path, replace: bool = False, force: bool = False,
+                        reason: str | None = None) -> dict:
     """Read a board journal's final snapshot and record it as `game_id`'s result (T-A6: safe from two boards)."""
     try:
         from scoreboard.session import replay_snapshot
@@ -295,11 +329,11 @@ def record_from_journal(tournament_path, game_id: str, journal_path, replace: bo
         snapshot = replay_snapshot(journal_path)
     except JournalError as error:
         raise TournamentError(f"{journal_path}: {error}") from None
-    return record_snapshot(tournament_path, game_id, snapshot, replace, str(journal_path))
+    return record_snapshot(tournament_path, game_id, snapshot, replace, str(journal_path), force, reason)
 
 
 def record_snapshot(tournament_path, game_id: str, snapshot: dict, replace: bool = False,
-                    source: str = "the snapshot") -> dict:
+                    source: str = "the snapshot", force: bool = False, reason: str | None = None) -> dict:
     """Record a board's final snapshot (PROTOCOL.md §3) as `game_id`'s result; keyed by game id + snapshot hash."""
     if not isinstance(snapshot, dict):
         raise TournamentError(f"{source}: a snapshot is a JSON object")
@@ -314,6 +348,6 @@ def record_snapshot(tournament_path, game_id: str, snapshot: dict, replace: bool
                                   f"{stage['engine_stage']}")
         result = res.from_snapshot(snapshot, game["players"])
         res.check_winner(result, *t.winner_rules(game), source=source)
-        return t.record(game_id, result, snapshot_hash(snapshot), replace)
+        return t.record(game_id, result, snapshot_hash(snapshot), replace, force, reason)
     finally:
         t.close()

@@ -51,7 +51,7 @@ def spread_kept(t, stage: dict) -> list[str]:
 
 def players_when_drawn(t, stage_id: str, log: list[dict]) -> list[dict]:
     """The players table as it was when `stage_id` was drawn: later substitutions undone (newest first)."""
-    drawn = next((a["id"] for a in log if a["what"] == "draw" and a["detail"].get("stage") == stage_id), None)
+    drawn = last_draw(log, stage_id)
     players = {p["name"]: dict(p) for p in t.store.players()}
     for entry in reversed(log):
         if drawn is None or entry["id"] <= drawn:
@@ -72,17 +72,42 @@ def players_when_drawn(t, stage_id: str, log: list[dict]) -> list[dict]:
     return sorted(players.values(), key=lambda p: p["entered"])
 
 
+def last_draw(log: list[dict], stage_id: str) -> int | None:
+    """The audit id of the stage's latest draw (a correction or a reopen may have drawn it again)."""
+    ids = [a["id"] for a in log if a["what"] == "draw" and a["detail"].get("stage") == stage_id]
+    return ids[-1] if ids else None
+
+
+SEAT_CHANGES = ("substitute", "walkover")
+
+
+def seat_changes(log: list[dict], stage_id: str, game_ids) -> list[dict]:
+    """The audited changes of the stage's seats since its latest draw: substitutions (T-N3, T-S1) and a samara
+    player leaving a drawn cup (`walkover`). Game ids are unique across stages."""
+    drawn, ids = last_draw(log, stage_id) or 0, set(game_ids)
+    return [a["detail"] for a in log if a["what"] in SEAT_CHANGES and a["id"] > drawn and a["detail"].get("game") in ids]
+
+
+def apply_seat_changes(games: dict[str, list[str]], changes: list[dict]) -> dict[str, list[str]]:
+    out = {g: list(p) for g, p in games.items()}
+    for d in changes:
+        if d.get("game") not in out:
+            continue
+        if "by" in d:
+            out[d["game"]] = [d["by"] if p == d["absent"] else p for p in out[d["game"]]]
+        else:
+            out[d["game"]] = [p for p in out[d["game"]] if p != d["name"]]
+    return out
+
+
 def seats_played(t, stage: dict, log: list[dict]) -> list[str]:
     """The games table's seats must be the stored draw with the audited substitutions applied, game by game."""
     games = t.store.games(stage["id"])
     drawn = stage["draw"]["games"]
     if len(games) != len(drawn):
         return [f"{stage['id']}: the draw has {len(drawn)} games, the games table {len(games)}"]
-    expected = {g["id"]: list(players) for g, players in zip(games, drawn)}
-    for entry in log:
-        d = entry["detail"]
-        if entry["what"] == "substitute" and d.get("game") in expected:
-            expected[d["game"]] = [d["by"] if p == d["absent"] else p for p in expected[d["game"]]]
+    expected = apply_seat_changes({g["id"]: list(players) for g, players in zip(games, drawn)},
+                                  seat_changes(log, stage["id"], [g["id"] for g in games]))
     return [f"game {g['id']}: the draw (with audited substitutions) seats {', '.join(expected[g['id']])}; "
             f"the games table has {', '.join(g['players'])}"
             for g in games if g["players"] != expected[g["id"]]]

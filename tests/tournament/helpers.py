@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import random
 
+from scoreboard.tournament.demo import top
 from scoreboard.tournament.service import Tournament
 
 
@@ -21,7 +22,7 @@ def play_stage(t: Tournament, rnd: random.Random, positive: bool = False, scores
         if scores:
             values = scores(g)
         else:
-            values = rnd.sample(range(10 if positive else -150, 500, 10), len(g["players"]))
+            values = rnd.sample(range(10 if positive else -150, top(t, g, 500), 10), len(g["players"]))
         t.record_typed(g["id"], {str(i + 1): v for i, v in enumerate(values)})
         out[g["id"]] = dict(zip(g["players"], values))
     return out
