@@ -25,8 +25,14 @@ def played(game: dict) -> bool:
     return bool(r) and len(game["players"]) > 1
 
 
-def after_advance(t, game: dict, data: dict, journal_hash: str | None) -> list[str]:
-    """Write the corrected result of `game` (its stage advanced) and re-run what follows; what changed, in words."""
+# Parts of an advancement that only restate others (why, the ranked lists, the line's wording): not said in the
+# summary lines, but kept whole in the audit entry's `before`.
+QUIET = {"reasons", "ranked", "seconds", "selection", "lines", "cut"}
+
+
+def after_advance(t, game: dict, data: dict, journal_hash: str | None, before: dict) -> list[str]:
+    """Write the corrected result of `game` (its stage advanced) and re-run what follows; what changed, in words.
+    `before` receives each changed stage's advancement and each redrawn stage's draw as they were."""
     t.store.db.execute("UPDATE games SET result = ?, journal_hash = ?, recorded_at = datetime('now') WHERE id = ?",
                        (json.dumps(data, ensure_ascii=False), journal_hash, game["id"]))
     first = game["stage"]
@@ -37,13 +43,15 @@ def after_advance(t, game: dict, data: dict, journal_hash: str | None) -> list[s
         if stage is None:            # discarded by a redraw of an earlier stage
             break
         if stage_id != first and _follow_draw(t, stage, first, changes):
+            before.setdefault("draws", {})[stage_id] = {"draw": stage["draw"], "advancement": stage["advancement"]}
             break                    # drawn again: what follows it was discarded
         stage = t.store.stage(stage_id)
         if stage["state"] == "advanced":
             new = _plain(t.flow.advance(t, stage))
             if new != stage["advancement"]:
                 t.store.set_advancement(stage_id, new)
-                changes += [f"{stage_id}: {d}" for d in diff(stage["advancement"], new)]
+                before.setdefault("advancements", {})[stage_id] = stage["advancement"]
+                changes += [f"{stage_id}: {d}" for d in diff(stage["advancement"], new) if d.split(".")[0].split(":")[0] not in QUIET]
     return changes
 
 

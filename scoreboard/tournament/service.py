@@ -236,9 +236,11 @@ class Tournament:
                     raise TournamentError(f"stage {stage['id']} is already advanced: a correction after the fact "
                                           f"needs --reason TEXT (it recomputes everything that follows, and is logged)")
                 from scoreboard.tournament import corrections
-                changes = corrections.after_advance(self, game, data, journal_hash)
+                was: dict = {}
+                changes = corrections.after_advance(self, game, data, journal_hash, was)
                 self.store.audit("correction", {"game": game_id, "reason": reason, "journal": journal_hash,
-                                                "before": game["result"], "after": data, "changes": changes, **ruling})
+                                                "before": game["result"], "after": data, "changes": changes,
+                                                "was": was, **ruling})
                 return {"game": game_id, "recorded": True, "winner": result.winner, "changes": changes}
             db.execute("UPDATE games SET result = ?, journal_hash = ?, recorded_at = datetime('now') WHERE id = ?",
                        (json.dumps(data, ensure_ascii=False), journal_hash, game_id))
