@@ -6,10 +6,12 @@ from scoreboard.session import Session
 
 
 def play_samara_game(journal_path, names: list[str], answers_by_topic: dict[int, int], finish: bool = True,
-                     extra_topic_seat: int | None = None, stage: str = "cup") -> dict:
+                     extra_topic_seat: int | None = None, stage: str = "cup",
+                     adjust: tuple[int, int] | None = None) -> dict:
     """4 topics; topic k's five questions all go to seat answers_by_topic.get(k) (or nobody).
 
     A tie for the win goes to an extra topic (TB3) whose questions all go to `extra_topic_seat`.
+    `adjust` (seat, points): the host corrects that score (G8) before the game ends.
     """
     session = Session(journal_path)
     clock = [0.0]
@@ -33,6 +35,8 @@ def play_samara_game(journal_path, names: list[str], answers_by_topic: dict[int,
                 snap = do("/sg/judge/right")
             else:
                 snap = do("/sg/time")
+    if adjust:
+        snap = do("/sg/score/adjust", adjust[0], adjust[1], "апелляция")
     if not finish:
         return snap
     snap = do("/sg/next")
