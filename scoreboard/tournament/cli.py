@@ -81,7 +81,14 @@ def cmd_player(args):
               + (", seeded" if p["seeded"] else "") + (f", cups {', '.join(p['cups'])}" if p["cups"] else ""))
     elif args.action == "withdraw":
         promoted = t.withdraw(args.name)
-        print(f"{args.name} withdrawn" + (f"; {promoted} comes in from the waiting list" if promoted else ""))
+        if isinstance(promoted, list):      # a season of cups: each cup left
+            print("\n".join(_left(x) for x in promoted))
+        else:
+            print(f"{args.name} withdrawn" + (f"; {promoted} comes in from the waiting list" if promoted else ""))
+    elif args.action == "leave":
+        if not args.extra:
+            raise TournamentError("usage: player leave NAME CUP")
+        print(_left(t.leave_cup(args.name, args.extra)))
     elif args.action == "substitute":
         if not args.extra:
             raise TournamentError("usage: player substitute GAME ABSENT [--by NAME]")
@@ -96,6 +103,14 @@ def cmd_player(args):
         rows = t.store.players()
         _print(args, rows, "\n".join(f"{p['entered']:3} {p['name']:<24} {p['status']:<10} {p['team'] or '':<16}"
                                      f"{'seeded ' if p['seeded'] else ''}{','.join(p['cups'])}" for p in rows))
+
+
+def _left(out: dict) -> str:
+    if out["how"] == "entry":
+        return f"{out['name']} left the {out['cup']} cup (before its draw)"
+    rest = ", ".join(out["left"])
+    return (f"{out['name']} leaves the {out['cup']} cup: out of {out['game']} by walkover; "
+            + (f"{rest} wins it without playing" if len(out["left"]) == 1 else f"{rest} play it"))
 
 
 def cmd_draw(args):
@@ -288,10 +303,10 @@ def register(subparsers) -> None:
     p.add_argument("--format", required=True, choices=formats.names())
     p.add_argument("--seed", type=int, help="the seed of every draw and lot (default: random, stored)")
     p.add_argument("--topics-per-game", type=int, help="samara: topics in each game (≥ 4)")
-    p = add("player", cmd_player, "add, withdraw, substitute, enter a cup, list")
-    p.add_argument("action", choices=["add", "withdraw", "substitute", "enter", "list"])
+    p = add("player", cmd_player, "add, withdraw, substitute, enter or leave a cup, list")
+    p.add_argument("action", choices=["add", "withdraw", "substitute", "enter", "leave", "list"])
     p.add_argument("name", nargs="?", help="the player (substitute: GAME NAME)")
-    p.add_argument("extra", nargs="?", help="substitute: the absent player; enter: the cup")
+    p.add_argument("extra", nargs="?", help="substitute: the absent player; enter, leave: the cup")
     p.add_argument("--team")
     p.add_argument("--seeded", action="store_true", help="last championship's 1/3-finalist / Super Nine")
     p.add_argument("--relative-of", action="append", metavar="NAME", help="a close relative (samara T-S2)")

@@ -25,6 +25,26 @@ def substitution_scope(t, stage) -> str | None:
     return _cup_of(stage["id"])
 
 
+def leave_cup(t, player, cup) -> dict:
+    """T-S1: leave a cup before its draw, or its drawn round by walkover (samara_entries.py)."""
+    from scoreboard.tournament.samara_entries import leave_cup as leave
+    rounds = _cup_rounds(t, str(cup).strip().lower()) if str(cup).strip().lower() in samara.CUPS else []
+    return leave(t, player, cup, rounds, samara.CUPS)
+
+
+def leave_season(t, player) -> list[dict]:
+    """`player withdraw` once the season is under way: every cup entered and not over is left (leave_cup)."""
+    out = []
+    for cup in player["cups"]:
+        rounds = _cup_rounds(t, cup)
+        if rounds and (rounds[-1]["advancement"] or {}).get("final"):
+            continue
+        out.append(leave_cup(t, t.store.player(player["name"]), cup))
+    if not out:
+        raise TournamentError(f"{player['name']} is in no cup that is not over")
+    return out
+
+
 def _started(t, cup) -> bool:
     return t.store.stage(f"{cup}-1") is not None
 

@@ -107,10 +107,22 @@ class Tournament:
             db.execute("UPDATE players SET cups = ? WHERE name = ?", (json.dumps(cups), player["name"]))
             self.store.audit("cup enter", {"name": player["name"], "cup": cup})
 
-    def withdraw(self, name) -> str | None:
-        """Before the first draw: a withdrawal; the first on the waiting list takes the place (T-A1)."""
+    def leave_cup(self, name, cup) -> dict:
+        """T-S1 (issue 12 item 4): leave a cup before its draw, or a drawn cup's round by walkover."""
+        leave = getattr(self.flow, "leave_cup", None)
+        if leave is None:
+            raise TournamentError(f"a {self.format} tournament has no cups (use `player withdraw`)")
+        with self.store.tx():
+            return leave(self, self._player(name), cup)
+
+    def withdraw(self, name) -> str | list | None:
+        """Before the first draw: a withdrawal; the first on the waiting list takes the place (T-A1). A season of
+        cups (samara) goes on after it: the player leaves every cup not over (leave_cup)."""
         with self.store.tx() as db:
             player = self._player(name)
+            season = getattr(self.flow, "leave_season", None)
+            if self.store.stages() and season is not None:
+                return season(self, player)
             if self.store.stages():
                 raise TournamentError("the draw is made: replace an absent player with `player substitute`")
             db.execute("UPDATE players SET status = 'withdrawn' WHERE name = ?", (player["name"],))
