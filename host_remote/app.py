@@ -15,9 +15,11 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")   # the remote's stdout
 
 import pygame  # noqa: E402
 
-from .client import RemoteClient  # noqa: E402
+from scoreboard.links.osc_client import OscClient  # noqa: E402
+
 from .strings import command as command_words, denial, refusal, set_language, t  # noqa: E402
 from .discovery import Discovery  # noqa: E402
+from .setup_model import parse_catalog  # noqa: E402
 from .ui import widgets as w  # noqa: E402
 from .ui.connect_screen import ConnectScreen  # noqa: E402
 from .ui.control_screen import ControlScreen  # noqa: E402
@@ -27,12 +29,12 @@ class RemoteApp:
     """Screens + client, without the window: tests drive it with events and read `render()`."""
 
     def __init__(self, address: str = "", port: int = 9000, passcode: str = "", role: str = "host",
-                 discovery: Discovery | None = None) -> None:
-        self.role = role
+                 discovery: Discovery | None = None, auth: str = "auto") -> None:
+        self.role, self.auth = role, auth
         self.discovery = discovery
         self.connect_screen = ConnectScreen(address, port, passcode, discovery)
         self.control: ControlScreen | None = None
-        self.client: RemoteClient | None = None
+        self.client: OscClient | None = None
         self.canvas = pygame.Surface(w.DESIGN)
         self.sent: list[tuple[str, tuple, int]] = []
 
@@ -44,7 +46,7 @@ class RemoteApp:
         if self.client is not None:
             self.client.close()
         try:
-            self.client = RemoteClient(address, port, passcode=passcode, role=self.role)
+            self.client = OscClient(address, port, passcode=passcode, role=self.role, auth=self.auth)
         except OSError as error:   # an address that does not resolve
             self.connect_screen.fail(f"Адрес «{address}»: {error.strerror or error}")
             return
@@ -98,7 +100,9 @@ class RemoteApp:
                         self.control.undo.accepted(event.value.address, args)
                         self.control._layout()   # relabel «Отменить»
             elif event.kind == "catalog" and self.control is not None:
-                self.control.setup.on_catalog(event.value)
+                catalog = parse_catalog(event.value)
+                if catalog is not None:
+                    self.control.setup.on_catalog(catalog)
             elif event.kind == "error" and self.control is not None:
                 self.control.last_ack, self.control.last_ack_ok = t(
                     "ack.refused", what=command_words(event.value[0]), reason=refusal(event.value[1])), False
@@ -153,6 +157,9 @@ def parse_args(argv):
     parser.add_argument("--passcode", default=os.environ.get("SCOREBOARD_PASSCODE", ""),
                         help="the board's passcode (or set SCOREBOARD_PASSCODE)")
     parser.add_argument("--role", choices=("host", "view"), default="host")
+    parser.add_argument("--auth", choices=("auto", "on", "off"), default=os.environ.get("SCOREBOARD_AUTH", "auto"),
+                        help="sign commands (docs/REMOTE.md): auto = whenever the board offers it (default); "
+                             "on = never send the passcode or an unsigned command; off = plain OSC")
     parser.add_argument("--size", default="1024x600", help="window size WxH (default 1024x600, a 7\" tablet)")
     parser.add_argument("--fullscreen", action="store_true")
     parser.add_argument("--lang", choices=("ru", "en"), default=os.environ.get("SCOREBOARD_LANG", "ru"),
@@ -183,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
     driver = from_environment()   # the end-to-end test's hook; None in normal use
     discovery = Discovery()
     discovery.start()
-    app = RemoteApp(host, port, args.passcode, args.role, discovery)
+    app = RemoteApp(host, port, args.passcode, args.role, discovery, args.auth)
     if host and args.passcode:
         app.connect(host, port, args.passcode)
     clock = pygame.time.Clock()

@@ -3,7 +3,7 @@
     python -m host_remote.bench [--quick] [--json]
 
 The board side is real (links OSC server + Session, host_remote/harness.py). Each command (pause, unpause in turn)
-is sent the way the UI sends a tap (`RemoteClient.send`) and timed until its ack event, and until the client holds a
+is sent the way the UI sends a tap (`OscClient.send`) and timed until its ack event, and until the client holds a
 state at least as new as the board's rev after applying it. Commands go one after another, as a host taps.
 """
 from __future__ import annotations
@@ -17,7 +17,8 @@ import time
 from scoreboard.engine.commands import make
 from scoreboard.session import Session
 
-from .client import RemoteClient
+from scoreboard.links.osc_client import OscClient
+
 from .harness import PASSCODE, BoardLoop, LossyRelay
 
 
@@ -32,7 +33,7 @@ def _run(count: int, lossy: bool) -> dict:
     session.submit(make(0, "/sg/game/start"))
     board = BoardLoop(session).start()
     relay = LossyRelay(board.address, drop=0.2, duplicate=0.2, max_delay=0.03, seed=1) if lossy else None
-    client = RemoteClient(*(relay.address if relay else board.address), passcode=PASSCODE)
+    client = OscClient(*(relay.address if relay else board.address), passcode=PASSCODE)
     to_ack, to_state, attempts = [], [], []
     try:
         client.connect()

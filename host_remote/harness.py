@@ -12,11 +12,12 @@ LossyRelay — a hostile network on loopback: a UDP relay between one client and
 reorders datagrams in both directions (seeded, so a failure can be replayed).
 
     relay = LossyRelay(board_address, drop=0.2, duplicate=0.2, max_delay=0.03, seed=7)
-    client = RemoteClient(*relay.address, ...)     # the client talks to the relay as if it were the board
+    client = OscClient(*relay.address, ...)     # the client talks to the relay as if it were the board
 
 Every datagram is dropped with probability `drop`, else delivered after a random delay in [0, max_delay] — which
 reorders datagrams sent closer together than that — and, with probability `duplicate`, delivered a second time
-after another random delay.
+after another random delay. With `record=True` it is also the sniffer on the venue's Wi-Fi: `seen` keeps every
+datagram both ways, and `back` (its socket toward the board) sends from the client's address as the board sees it.
 """
 from __future__ import annotations
 
@@ -35,10 +36,11 @@ PASSCODE = "4321"
 
 class BoardLoop:
     def __init__(self, session: Session | None = None, buttons: dict | None = None, state_interval: float = 1.0,
-                 port: int = 0, journal=None, setup: dict | None = None):
+                 port: int = 0, journal=None, setup: dict | None = None, osc: dict | None = None):
         """`journal`: open (or recover) the session from this journal file on the board thread — SQLite objects
         belong to the thread that made them, and on the real board that is the main thread.
-        `setup`: a board config ([packs], [tournament]) for the set-up desk (`/sg/setup/*`), as the board has it."""
+        `setup`: a board config ([packs], [tournament]) for the set-up desk (`/sg/setup/*`), as the board has it.
+        `osc`: more `[osc]` keys (e.g. `require_auth`)."""
         self.setup_config = setup
         self.journal = journal
         self.session = session if journal is None else None
@@ -47,7 +49,8 @@ class BoardLoop:
         self.inbox = Inbox()
         self.epoch = time.monotonic() - (self.session.time or 0.0) if self.session is not None else time.monotonic()
         self._ready = threading.Event()
-        config = {"osc": {"bind": "127.0.0.1", "port": port, "passcode": PASSCODE, "state_interval": state_interval}}
+        config = {"osc": {"bind": "127.0.0.1", "port": port, "passcode": PASSCODE, "state_interval": state_interval,
+                          **(osc or {})}}
         if buttons:
             config["buttons"] = buttons
         self.links = Links(config, self.inbox, self.clock)
@@ -104,8 +107,9 @@ class BoardLoop:
 
 
 class LossyRelay:
-    def __init__(self, board: tuple[str, int], drop=0.2, duplicate=0.2, max_delay=0.03, seed=0):
+    def __init__(self, board: tuple[str, int], drop=0.2, duplicate=0.2, max_delay=0.03, seed=0, record=False):
         self.board = board
+        self.seen: list[tuple[str, bytes]] | None = [] if record else None   # ("up"|"down", datagram): a sniffer
         self.drop, self.duplicate, self.max_delay = drop, duplicate, max_delay
         self.random = random.Random(seed)
         self.front = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)   # the client's side
@@ -124,6 +128,8 @@ class LossyRelay:
 
     def _schedule(self, sock, data, destination, direction) -> None:
         self.counts["in"] += 1
+        if self.seen is not None:
+            self.seen.append((direction, data))
         if self.random.random() < self.drop:
             self.counts["dropped"] += 1
             return

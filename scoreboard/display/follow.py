@@ -61,7 +61,7 @@ class Follower:
         self._seen_snapshot = None
 
     def step(self) -> bool:
-        state = self.client.state
+        state = self.client.latest
         rev, snapshot = state
         if state is not self._heard_state:      # every received /sg/state replaces the pair, re-sends too
             self._heard_state, self.heard_at = state, self.local()
@@ -110,7 +110,7 @@ def run(target: str, role: str, passcode: str, theme_name: str | None, size, ful
     host, port = parse_target(target)
     client = OscClient(host, port, passcode, role="host" if role == "host" else "view")
     try:
-        client.connect()
+        client.connect(timeout=3.0)
     except NotConnected as error:
         out(f"follow: {host}:{port}: {error}")
         client.close()

@@ -187,7 +187,7 @@ def bench_osc_ack(trials: int) -> dict:
     board = BoardThread(links, inbox, make_session()).start()
     client = OscClient("127.0.0.1", links.osc.address[1], "bench", bind=("127.0.0.1", 0))
     try:
-        client.connect()
+        client.connect(timeout=3.0)
         if board.real:
             ok, reason = client.command("/sg/game/new", "novosibirsk-2007", "1/9", 3, 1)
             assert ok, reason

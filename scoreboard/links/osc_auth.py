@@ -107,3 +107,44 @@ class Challenger:
         expected = _mac(self._secret, "sg-challenge", peer, stamp).hex()[:32]
         # the stamp is rounded to the millisecond, so a fresh one may read a hair in the future
         return -0.01 <= age <= CHALLENGE_TTL and hmac.compare_digest(tag, expected)
+
+
+class ClientHandshake:
+    """The client's side of the authenticated connect (the project's client, `osc_client.py`).
+
+    `message()` is what to send next: `/sg/auth/hello` until a challenge came, then `/sg/auth/connect` with the
+    proof (the same bytes on every retry, so a board that answers twice gives the same session key). A challenge
+    older than CHALLENGE_TTL minus a margin is dropped and asked for again. `key(sid, snonce)` is the session key
+    once the board answered `/sg/connected sid snonce`."""
+
+    MARGIN = 5.0        # seconds: a retried connect must reach the board before its challenge goes stale
+
+    def __init__(self, passcode: str, role: str, clock=time.monotonic):
+        self.passcode, self.role, self._clock = passcode, role, clock
+        self.restart()
+
+    def restart(self) -> None:
+        self.bnonce: str | None = None
+        self.peer: str | None = None          # how the board sees this client ("ip:port"); part of every MAC
+        self.cnonce = new_nonce()
+        self._challenged_at = 0.0
+
+    def challenged(self, bnonce: Any, peer: Any) -> bool:
+        """The board's `/sg/auth/challenge bnonce peer`; False if malformed or not needed (one is kept)."""
+        if self.bnonce is not None or not isinstance(bnonce, str) or not isinstance(peer, str):
+            return False
+        self.bnonce, self.peer, self._challenged_at = bnonce, peer, self._clock()
+        return True
+
+    def message(self) -> tuple[str, tuple]:
+        if self.bnonce is not None and self._clock() - self._challenged_at > CHALLENGE_TTL - self.MARGIN:
+            self.restart()
+        if self.bnonce is None:
+            return "/sg/auth/hello", ()
+        proof = connect_proof(self.passcode, self.role, self.bnonce, self.cnonce, self.peer)
+        return "/sg/auth/connect", (self.role, self.bnonce, self.cnonce, proof)
+
+    def key(self, sid: int, snonce: Any) -> bytes | None:
+        if self.bnonce is None or not isinstance(snonce, str):
+            return None
+        return session_key(self.passcode, sid, snonce, self.cnonce)

@@ -1,203 +1,362 @@
-"""A small OSC client of the board (PROTOCOL.md §2): connect, send commands exactly once, follow state.
+"""The project's one OSC client of the board (PROTOCOL.md §2, docs/LINKS.md): the remote, followers, benches, tests.
 
-Used by followers (`scoreboard follow`), the tests and the benchmarks; the host remote may reuse it. One
-receiver thread collects what the board sends; `command()` retries the same (session, id) until the board
-acks, so a lost datagram in either direction can neither lose nor double a command.
+Theory of operation. One UDP socket talks to one board and one background thread owns its receive side and the
+retry clock. `connect()` opens a session: by default the authenticated handshake (osc_auth.py: the passcode is
+proven, never sent; every command is then signed), or the plain `/sg/connect passcode role`, repeated with backoff
+until the board answers. Every command goes out with an id — `/sg/sig/…` signed, or `/sg/cmd/…` — and is re-sent
+(50 ms, doubling to 0.4 s, ±20 % jitter) until its `/sg/ack id …` arrives; the board applies each (session, id) once
+and acks every copy. The thread also pings (the board expires idle sessions), asks `/sg/sync` when an ok ack is not
+followed by a newer state, keeps the highest rev, and reconnects by itself when the board falls silent or forgets
+the session. It never blocks its user: the UI drains `events`; scripts and tests may block on `command()`,
+`connect(timeout=…)` and `wait_state()`.
 
-    client = OscClient("192.168.1.20", 9000, passcode="1234", role="host")
-    client.connect()
-    ok, reason = client.command("/sg/judge/right")
-    rev, snapshot = client.state
+Connection state (`state`): `idle`; `connecting`; `connected` (the board spoke within `quiet_after` and no command
+is overdue); `retrying` (a command unacked past its second send, or the board quiet); `lost` (nothing for
+`lost_after`: re-connecting); `denied` (the passcode is wrong: not retried, it stays wrong).
+
+`auth`: `"auto"` (default) signs whenever the board answers `/sg/auth/hello` (every board of this version does) and
+falls back to the plain connect only for a board that does not know the mode (it answers the hello «not connected»);
+once authenticated, never plain again. `"on"` never sends the passcode or an unsigned command. `"off"` is plain.
+
+A reconnect that gets a *new* session id cannot know whether pending commands were applied under the old one (the
+ack may be what was lost), so those are not re-sent: they are reported `unknown`. Re-sending could apply a command
+twice, which is the one thing the protocol exists to prevent. The same session (the board kept it) gets them again,
+signed with the new handshake's key.
 """
 from __future__ import annotations
 
-import json
+import queue
+import random
 import secrets
+import select
 import socket
 import threading
 import time
-from typing import Any, Callable, Optional
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Callable
 
-from pythonosc.osc_packet import OscPacket
+from scoreboard.links import osc_auth
+from scoreboard.links.osc_client_rx import EVENTS_KEPT, Receiver
+from scoreboard.links.osc_messages import Ack, Event, build_message, cmd_address, sig_address
 
-from scoreboard.links.osc_server import build
+__all__ = ["OscClient", "NotConnected", "OutcomeUnknown", "Ack", "Event", "build_message", "cmd_address"]
+
+FIRST_RETRY = 0.05      # seconds before the first re-send of an unacked command
+MAX_RETRY = 0.4         # the backoff ceiling: on a LAN a tap must not wait a second for its next try
+QUIET_AFTER = 2.5       # the board pushes state once a second: this much silence is suspicious
+LOST_AFTER = 5.0        # ... and this much means the link is gone
+KEEPALIVE = 5.0         # /sg/ping this often: the board expires sessions idle for 30 s (docs/LINKS.md)
+MAX_DATAGRAM = 65507
+AUTH_MODES = ("auto", "on", "off")
 
 
 class NotConnected(Exception):
-    """The board did not answer /sg/connect, or refused it (str(e) says which)."""
+    """The board did not answer the connect, or refused it (str(e) says which)."""
 
 
-class OscClient:
-    def __init__(self, host: str, port: int, passcode: str, role: str = "host",
-                 bind: tuple[str, int] = ("0.0.0.0", 0), keepalive: float = 5.0, reconnect_after: float = 3.5):
-        self.board = (host, port)
-        self.passcode, self.role = passcode, role
-        self.keepalive = keepalive
-        # Once connected, a board silent this long (restarted, or our session expired) is asked again.
-        # A new session does not know the old one's ids: only use command() again after a reconnect if
-        # a repeat of an unacked command is harmless (followers only read state).
-        self.reconnect_after = reconnect_after
-        self._joined = False
-        self._last_heard = self._last_try = 0.0
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self.sock.bind(bind)
-        self.sock.settimeout(0.05)
-        self.session: Optional[int] = None
-        self.denied: Optional[str] = None
-        self.state: tuple[int, Optional[dict]] = (-1, None)      # (rev, snapshot), the newest rev wins
-        self.question: Optional[dict] = None
-        self._question_rev = -1
-        self.errors: list[tuple[str, str]] = []                  # /sg/error address reason (plain commands)
-        self.on_state: Optional[Callable[[int, dict], None]] = None
-        self._acks: dict[int, tuple[bool, Optional[str]]] = {}
+class OutcomeUnknown(TimeoutError):
+    """The board's session changed while a command waited for its ack: it may or may not have been applied."""
+
+
+@dataclass
+class _Pending:
+    id: int
+    address: str
+    args: tuple
+    first_sent: float
+    next_send: float
+    delay: float
+    cap: float
+    retry: bool = True      # False: send_with_id's single copy (benches, tests)
+    attempts: int = 1
+    packet: bytes = b""
+    gen: int = -1           # which session/key `packet` was encoded for
+
+
+class OscClient(Receiver):
+    """One connection to one board. Thread-safe; nothing here blocks unless asked to."""
+
+    def __init__(self, host: str, port: int = 9000, passcode: str = "", role: str = "host", *,
+                 auth: str = "auto", bind: tuple[str, int] | None = None, check: bool = True,
+                 first_retry: float = FIRST_RETRY, max_retry: float = MAX_RETRY, quiet_after: float = QUIET_AFTER,
+                 lost_after: float = LOST_AFTER, keepalive: float = KEEPALIVE, clock=time.monotonic) -> None:
+        if role not in ("host", "view"):
+            raise ValueError(f"role must be host or view, got {role!r}")
+        if auth not in AUTH_MODES:
+            raise ValueError(f"auth must be one of {', '.join(AUTH_MODES)}, got {auth!r}")
+        self.board = (socket.gethostbyname(host), int(port))
+        self.passcode, self.role, self.auth, self.check = passcode, role, auth, check
+        self.first_retry, self.max_retry, self.keepalive = first_retry, max_retry, keepalive
+        self.quiet_after, self.lost_after = quiet_after, lost_after
+        self._clock = clock
+        self.events: queue.Queue[Event] = queue.Queue(EVENTS_KEPT)
+        self._lock = threading.Condition()      # guards everything below; notified on every change
+        self._sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self._sock.bind(bind or ("127.0.0.1" if self.board[0] == "127.0.0.1" else "0.0.0.0", 0))
+        self._sock.setblocking(False)
+        self._pending: dict[int, _Pending] = {}
+        self._acks: OrderedDict[int, Ack] = OrderedDict()
+        self._unknown: set[int] = set()
+        # Random, so that ids never restart at one address (the board keeps an ended session's ids, sessions.py).
         self._next_id = secrets.randbelow(2**30) + 1
-        self._cond = threading.Condition()
-        self._running = True
-        self._last_sent = 0.0
-        self._thread = threading.Thread(target=self._receive, name="osc-client", daemon=True)
+        self._state = "idle"
+        self.session: Any = None
+        self.rev = -1
+        self.snapshot: dict | None = None
+        self.latest: tuple[int, dict | None] = (-1, None)   # (rev, snapshot): a new tuple for every state heard
+        self.question: dict | None = None
+        self.last_ack: Ack | None = None
+        self.denied_reason = ""
+        self.ignored = 0                # datagrams that were malformed, foreign, forged or out of date
+        self.errors: list[tuple[str, str]] = []     # /sg/error address reason
+        self._handshake = osc_auth.ClientHandshake(passcode, role, clock)
+        self._plain = auth == "off"     # auto: until a board shows it does not know the authenticated mode
+        self._auth_known = False       # auto: once authenticated, never fall back to plain
+        self._key: bytes | None = None
+        self._gen = 0
+        self._last_heard = self._last_sent = self._connect_started = self._connect_next = 0.0
+        self._connect_delay = first_retry
+        self._question_rev = -1
+        self._sync: list | None = None  # after an ok ack: [rev at ack, next ask, delay, asks left]
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="osc-client", daemon=True)
         self._thread.start()
 
-    # --- sending ------------------------------------------------------------------------------------
-    def _send(self, address: str, *args: Any) -> None:
-        self.sock.sendto(build(address, *args), self.board)
-        self._last_sent = time.monotonic()
+    # ---- public API -------------------------------------------------------------------------------------------
+    @property
+    def local_address(self) -> tuple[str, int]:
+        return self._sock.getsockname()
 
-    def connect(self, timeout: float = 3.0, retry: float = 0.2) -> int:
-        """Open a session; returns its id. Retries the connect until answered (the board keeps one session
-        per address, so a repeated connect is harmless)."""
-        deadline = time.monotonic() + timeout
-        with self._cond:
-            self.session, self.denied = None, None
-        while True:
-            self._send("/sg/connect", self.passcode, self.role)
-            with self._cond:
-                self._cond.wait_for(lambda: self.session is not None or self.denied is not None,
-                                    timeout=min(retry, max(0.0, deadline - time.monotonic())))
-                if self.session is not None:
-                    self._joined = True
-                    return self.session
-                if self.denied is not None:
-                    raise NotConnected(self.denied)
-            if time.monotonic() >= deadline:
-                raise NotConnected(f"no answer from {self.board[0]}:{self.board[1]} within {timeout} s")
+    @property
+    def state(self) -> str:
+        with self._lock:
+            return self._state
 
-    def send(self, address: str, *args: Any) -> None:
-        """A plain command (applied as it comes, no ack; refusals come back as /sg/error)."""
-        self._send(address, *args)
+    @property
+    def signed(self) -> bool:
+        """True while the session is an authenticated one (commands signed, acks checked)."""
+        with self._lock:
+            return self._key is not None
+
+    @property
+    def peer(self) -> str | None:
+        """How the board sees this client ("ip:port", from its challenge): part of every signature."""
+        with self._lock:
+            return self._handshake.peer
+
+    def connecting_for(self) -> float:
+        """Seconds since connect() while no answer has come (0 once connected)."""
+        with self._lock:
+            return self._clock() - self._connect_started if self._state == "connecting" else 0.0
+
+    def pending_count(self) -> int:
+        with self._lock:
+            return len(self._pending)
+
+    def connect(self, timeout: float | None = None):
+        """Start (or restart) connecting. Without a timeout it returns at once (watch `state`/`events`); with one it
+        blocks until the session is open and returns its id, or raises NotConnected (denied, or no answer)."""
+        with self._lock:
+            self.denied_reason = ""
+            self._connect_started = self._clock()
+            self._connect_delay, self._connect_next = self.first_retry, 0.0
+            self._handshake.restart()
+            self._set_state("connecting")
+            if timeout is None:
+                return None
+            end = time.monotonic() + timeout
+            while self._state == "connecting" and time.monotonic() < end:
+                self._lock.wait(end - time.monotonic())
+            if self._state in ("connected", "retrying"):
+                return self.session
+            if self._state == "denied":
+                raise NotConnected(self.denied_reason)
+            self._set_state("idle")
+        raise NotConnected(f"no answer from {self.board[0]}:{self.board[1]} within {timeout} s")
+
+    def send(self, address: str, *args: Any, first_retry: float | None = None) -> int:
+        """Queue `address args…` for exactly-once delivery (re-sent until acked); returns the command id.
+        Raises ValueError on a bad address or arguments. Sent once a session is open."""
+        return self._queue(self.new_id(), address, args, first_retry or self.first_retry, True)
 
     def new_id(self) -> int:
-        with self._cond:
+        with self._lock:
             self._next_id += 1
             return self._next_id
 
     def send_with_id(self, cid: int, address: str, *args: Any) -> None:
-        """One copy of the exactly-once form `/sg/cmd/<address without /sg> id args…`."""
-        if not address.startswith("/sg/"):
-            raise ValueError(f"not a board address: {address!r}")
-        self._send("/sg/cmd/" + address[4:], cid, *args)
+        """One copy of a command with this id, not re-sent by the client (benches and tests that count copies);
+        its ack is kept for ack(cid)."""
+        self._queue(cid, address, args, self.first_retry, False)
 
-    def ack(self, cid: int) -> Optional[tuple[bool, Optional[str]]]:
-        with self._cond:
+    def send_plain(self, address: str, *args: Any) -> None:
+        """A plain command, as a third-party controller sends it: no id, no ack, refusals come back as /sg/error."""
+        self._transmit(build_message(address, args))
+
+    def ack(self, cid: int) -> Ack | None:
+        with self._lock:
             return self._acks.get(cid)
 
     def command(self, address: str, *args: Any, timeout: float = 5.0,
-                retry: float = 0.25) -> tuple[bool, Optional[str]]:
-        """Send until acked: (True, None) applied, (False, reason) refused. Raises TimeoutError."""
-        cid = self.new_id()
-        deadline = time.monotonic() + timeout
-        while True:
-            self.send_with_id(cid, address, *args)
-            with self._cond:
-                self._cond.wait_for(lambda: cid in self._acks,
-                                    timeout=min(retry, max(0.0, deadline - time.monotonic())))
-                if cid in self._acks:
-                    return self._acks.pop(cid)
-            if time.monotonic() >= deadline:
-                raise TimeoutError(f"no ack for {address} (id {cid}) within {timeout} s")
+                retry: float | None = None) -> tuple[bool, str | None]:
+        """Send until acked and wait: (True, None) applied, (False, reason) refused. TimeoutError (the command is
+        given up), or OutcomeUnknown when the board's session changed meanwhile."""
+        cid = self.send(address, *args, first_retry=retry)
+        end = time.monotonic() + timeout
+        with self._lock:
+            while True:
+                ack = self._acks.get(cid)
+                if ack is not None:
+                    return ack.ok, None if ack.ok else ack.reason or "refused"
+                if cid in self._unknown:
+                    self._unknown.discard(cid)
+                    raise OutcomeUnknown(f"{address} (id {cid}): the board's session changed before its ack")
+                if time.monotonic() >= end:
+                    self._pending.pop(cid, None)
+                    raise TimeoutError(f"no ack for {address} (id {cid}) within {timeout} s")
+                self._lock.wait(end - time.monotonic())
 
     def wait_state(self, predicate: Callable[[dict], bool], timeout: float = 3.0) -> dict:
         """Block until a received snapshot satisfies `predicate`; returns it (TimeoutError otherwise)."""
-        with self._cond:
-            ok = self._cond.wait_for(lambda: self.state[1] is not None and predicate(self.state[1]),
-                                     timeout=timeout)
-            if not ok:
+        with self._lock:
+            if not self._lock.wait_for(lambda: self.snapshot is not None and predicate(self.snapshot), timeout):
                 raise TimeoutError("the board's state did not reach the expected condition")
-            return self.state[1]
+            return self.snapshot
+
+    def wait_for(self, predicate, timeout: float) -> bool:
+        """Poll `predicate()` until true or timeout (tests and scripts; the UI never blocks)."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if predicate():
+                return True
+            time.sleep(0.005)
+        return bool(predicate())
 
     def close(self) -> None:
-        self._joined = False
-        if self.session is not None:
-            try:
-                self._send("/sg/disconnect")
-            except OSError:
-                pass
-        self._running = False
-        self._thread.join(timeout=1)
-        self.sock.close()
+        with self._lock:
+            live = self._state in ("connected", "retrying")
+        if live:
+            self._transmit(build_message("/sg/disconnect", ()))
+        self._stop.set()
+        if self._thread.is_alive() and self._thread is not threading.current_thread():
+            self._thread.join(timeout=2)
+        self._sock.close()
+        with self._lock:
+            self._set_state("idle")
 
-    # --- receiving ----------------------------------------------------------------------------------
-    def _receive(self) -> None:
-        while self._running:
-            try:
-                data, _ = self.sock.recvfrom(65_535)
-            except socket.timeout:
-                data = None
-            except OSError:
-                data = None
-                if not self._running:
-                    return
-            now = time.monotonic()
-            if data is not None:
-                self._last_heard = now
-                self._handle(data)
-            try:
-                if (self._joined and self.reconnect_after and now - self._last_try > 1.0
-                        and (self.session is None or now - self._last_heard > self.reconnect_after)):
-                    self._last_try = now
-                    self._send("/sg/connect", self.passcode, self.role)
-                elif self.session is not None and self.keepalive and now - self._last_sent > self.keepalive:
-                    self._send("/sg/ping")
-            except OSError:
-                pass                        # no route right now: try again on the next turn
+    # ---- sending ----------------------------------------------------------------------------------------------
+    def _queue(self, cid: int, address: str, args: tuple, first_retry: float, retry: bool) -> int:
+        args = tuple(int(a) if isinstance(a, bool) else a for a in args)   # what the board receives and signs
+        if len(build_message(cmd_address(address), (cid, *args))) > MAX_DATAGRAM - 64:
+            raise ValueError(f"{address}: message too large for one datagram")
+        with self._lock:
+            now = self._clock()
+            item = self._pending.get(cid)
+            if item is None:
+                item = _Pending(cid, address, args, now, now + first_retry, first_retry,
+                                max(self.max_retry, first_retry), retry)
+                self._pending[cid] = item
+            packet = self._packet(item) if self._state in ("connected", "retrying") else None
+        if packet is not None:
+            self._transmit(packet)
+        return cid
 
-    def _handle(self, data: bytes) -> None:
+    def _packet(self, item: _Pending) -> bytes:
+        """Caller holds the lock. Signed with the session's key in the authenticated mode."""
+        if item.gen != self._gen:
+            if self._key is None:
+                item.packet = build_message(cmd_address(item.address), (item.id, *item.args))
+            else:
+                mac = osc_auth.command_mac(self._key, self.session, item.id, item.address, self._handshake.peer,
+                                           item.args)
+                item.packet = build_message(sig_address(item.address), (self.session, item.id, *item.args, mac))
+            item.gen = self._gen
+        return item.packet
+
+    def _connect_packet(self) -> bytes:
+        if self._plain:
+            return build_message("/sg/connect", (self.passcode, self.role))
+        return build_message(*self._handshake.message())
+
+    def _transmit(self, packet: bytes) -> None:
         try:
-            messages = [timed.message for timed in OscPacket(data).messages]
-        except Exception:
-            return
-        for message in messages:
-            address, params = message.address, list(message.params)
-            with self._cond:
-                if address == "/sg/connected" and params:
-                    if params[0] != self.session:
-                        # A new session may be a restarted board whose revisions start again: the
-                        # next state is taken whatever its rev.
-                        self.state = (-1, self.state[1])
-                        self._question_rev = -1
-                    self.session = params[0]
-                elif address == "/sg/denied" and params:
-                    self.denied = str(params[0])
-                    if self.session is not None and params[0].startswith("not connected"):
-                        self.session = None             # expired on the board: connect() again
-                elif address == "/sg/ack" and len(params) >= 2:
-                    self._acks[params[0]] = (params[1] == "ok", None if params[1] == "ok" else
-                                             (params[2] if len(params) > 2 else "refused"))
-                elif address == "/sg/state" and len(params) == 2:
-                    rev = params[0]
-                    if rev >= self.state[0]:
-                        try:
-                            self.state = (rev, json.loads(params[1]))
-                        except (ValueError, RecursionError):   # deeply nested JSON from a hostile datagram
-                            pass
-                elif address == "/sg/host/question" and params:
-                    rev = params[1] if len(params) > 1 and isinstance(params[1], int) else self._question_rev
-                    if rev >= self._question_rev:
-                        try:
-                            self.question, self._question_rev = json.loads(params[0]), rev
-                        except (ValueError, RecursionError):
-                            pass
-                elif address == "/sg/error" and len(params) >= 2:
-                    self.errors.append((str(params[0]), str(params[1])))
-                self._cond.notify_all()
-            if address == "/sg/state" and self.on_state is not None and self.state[1] is not None:
-                self.on_state(*self.state)
+            self._sock.sendto(packet, self.board)
+            self._last_sent = self._clock()
+        except OSError:
+            pass  # no route right now (or closed): the retry clock tries again
+
+    # ---- the background thread ---------------------------------------------------------------------------------
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            timeout = self._housekeeping()
+            try:
+                readable, _, _ = select.select([self._sock], [], [], timeout)
+            except (OSError, ValueError):
+                return  # the socket was closed under us: close() is on its way
+            while readable:
+                try:
+                    data, sender = self._sock.recvfrom(MAX_DATAGRAM)
+                except OSError:
+                    break  # nothing more, or ICMP port unreachable (the board is down) on some systems
+                self._receive(data, sender)
+
+    def _housekeeping(self) -> float:
+        """Re-send what is due, update the connection state; return how long the thread may sleep."""
+        now = self._clock()
+        due: list[bytes] = []
+        with self._lock:
+            wake = now + 0.25
+            if self._state in ("connecting", "lost"):
+                if now >= self._connect_next:
+                    due.append(self._connect_packet())
+                    self._connect_next = now + self._connect_delay
+                    self._connect_delay = min(self._connect_delay * 2, self.max_retry)
+                wake = min(wake, self._connect_next)
+            if self._state in ("connected", "retrying"):
+                overdue = False
+                for item in self._pending.values():
+                    if item.retry and now >= item.next_send:
+                        due.append(self._packet(item))
+                        item.attempts += 1
+                        # Backoff with jitter so that a burst of commands does not re-send in lockstep.
+                        item.delay = min(item.delay * 2, item.cap)
+                        item.next_send = now + item.delay * random.uniform(0.8, 1.2)
+                    overdue = overdue or item.attempts > 2
+                    if item.retry:
+                        wake = min(wake, item.next_send)
+                if self._sync is not None:
+                    if self.rev > self._sync[0] or self._sync[3] <= 0:
+                        self._sync = None
+                    elif now >= self._sync[1]:
+                        due.append(build_message("/sg/sync", ()))
+                        self._sync[2] *= 2
+                        self._sync[1] = now + self._sync[2]
+                        self._sync[3] -= 1
+                    if self._sync is not None:
+                        wake = min(wake, self._sync[1])
+                if self.keepalive and now - self._last_sent >= self.keepalive:
+                    # One who just watches sends nothing; without this the board would expire the session.
+                    due.append(build_message("/sg/ping", ()))
+                silent = now - self._last_heard
+                if silent >= self.lost_after:
+                    self._lose(now)
+                    wake = now
+                else:
+                    self._set_state("retrying" if overdue or silent >= self.quiet_after else "connected")
+        for packet in due:
+            self._transmit(packet)
+        return max(0.0, min(wake - self._clock(), 0.25))
+
+    def _lose(self, now: float) -> None:
+        """Caller holds the lock: the session is gone or in doubt; connect again (a fresh handshake)."""
+        self._connect_delay, self._connect_next = self.first_retry, now
+        self._handshake.restart()
+        self._set_state("lost")
+
+    def _set_state(self, state: str) -> None:
+        """Caller holds the lock."""
+        if state != self._state:
+            self._state = state
+            self._lock.notify_all()
+            self._emit(Event("connection", state))

@@ -358,9 +358,13 @@ class OscServer:
             return
         log.info("OSC session %d (%s) for %s:%s", session.sid, session.role, addr[0], addr[1])
         if auth is not None:
-            snonce = osc_auth.new_nonce()
             with self._lock:
-                session.key = osc_auth.session_key(auth[1], session.sid, snonce, auth[0])
+                if session.nonces is not None and session.nonces[0] == auth[0]:
+                    snonce = session.nonces[1]      # the client's retry of the same connect: the same key
+                else:
+                    snonce = osc_auth.new_nonce()
+                    session.key = osc_auth.session_key(auth[1], session.sid, snonce, auth[0])
+                    session.nonces = (auth[0], snonce)
             self._send(build("/sg/connected", session.sid, snonce), addr)
         else:
             self._send(build("/sg/connected", session.sid), addr)

@@ -45,6 +45,7 @@ class Session:
     # id -> None while the board has not applied it yet, then (ok, reason)
     results: OrderedDict = field(default_factory=OrderedDict)
     key: Optional[bytes] = None        # the authenticated mode's session key (osc_auth); None: plain session
+    nonces: Optional[tuple] = None     # (cnonce, snonce) of that key: a retried connect gets the same snonce
 
     @property
     def is_host(self) -> bool:

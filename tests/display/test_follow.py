@@ -37,10 +37,10 @@ class SilentClient:
     question = None
 
     def __init__(self, snapshot):
-        self.state = (snapshot["rev"], snapshot)
+        self.latest = (snapshot["rev"], snapshot)
 
     def hear(self, snapshot):
-        self.state = (snapshot["rev"], dict(snapshot))
+        self.latest = (snapshot["rev"], dict(snapshot))
 
 
 def test_follower_says_no_link_when_the_board_is_silent_and_draws_it_again_when_back():
@@ -92,7 +92,7 @@ def test_follower_draws_the_boards_state_over_real_udp(tmp_path):
     host, port = board_links.status()["osc_address"]
     client = osc_client.OscClient("127.0.0.1", port, "0000", role="view")
     try:
-        client.connect()
+        client.connect(timeout=10.0)
         session.submit(make(board.now(), "/sg/player/name", 1, "Зоя"))
         session.submit(make(board.now(), "/sg/game/start"))   # round_intro: the score bar is on screen
         board.frame()                                        # publishes the new rev

@@ -63,7 +63,7 @@ class FakeClient:
     """The OSC client's two fields a follower reads (the real client is exercised in test_follow)."""
 
     def __init__(self):
-        self.state, self.question = (-1, None), None
+        self.latest, self.question = (-1, None), None
 
 
 def test_follower_refuses_a_bad_state_and_keeps_the_last_good(games):
@@ -73,10 +73,10 @@ def test_follower_refuses_a_bad_state_and_keeps_the_last_good(games):
     client, said = FakeClient(), []
     follower = Follower(client, Screen(ScreenSpec("audience", size=(320, 180)), load_theme(None), window=False),
                         out=said.append)
-    client.state = (good["rev"], good)
+    client.latest = (good["rev"], good)
     assert follower.step() and follower.rev == good["rev"]
     bad = dict(good, rev=good["rev"] + 1, players="nobody")
-    client.state = (bad["rev"], bad)
+    client.latest = (bad["rev"], bad)
     follower.step()
     follower.step()
     assert follower.rev == good["rev"] and follower.good is good

@@ -2,7 +2,8 @@
 
 The fault and end-to-end tests use the real server (scoreboard.links); this double exists so that the client's own
 behaviour (retries, backoff, stale states, denial, reconnect) can be pinned down with a board that can be told to
-drop the first N copies of a command or to fall silent. It applies `/sg/cmd/score/adjust seat delta` to a score table
+drop the first N copies of a command or to fall silent. It does not know the authenticated mode (osc_auth.py), as a
+board before it did not. It applies `/sg/cmd/score/adjust seat delta` to a score table
 so that "applied once" is observable.
 """
 from __future__ import annotations
@@ -75,6 +76,11 @@ class BoardDouble:
             self.sock.sendto(build("/sg/host/question", json.dumps({"text": "Q", "answer": "A"})), sender)
             return
         session = self.sessions.get(sender)
+        if session is None and address.startswith("/sg/"):
+            # What the real board answers a sender without a session; a board that predates the authenticated
+            # mode answers /sg/auth/hello so too (the client then falls back to the plain connect).
+            self.sock.sendto(build("/sg/denied", "not connected: send /sg/connect passcode [host|view]"), sender)
+            return
         if session is None or not address.startswith("/sg/cmd/"):
             return
         command_id = args[0]

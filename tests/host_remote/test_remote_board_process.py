@@ -18,7 +18,7 @@ import pytest
 from scoreboard.journal import Journal
 from scoreboard.session import replay_snapshot
 
-from host_remote.client import RemoteClient
+from scoreboard.links.osc_client import OscClient
 
 PASSCODE = "e2e-4321"
 BOARD = ("import sys; from scoreboard.display.config import load_config; from scoreboard.display import board; "
@@ -88,7 +88,7 @@ def test_whole_question_across_board_box_and_remote_processes(processes):
     box, and the remote judges right THEN the remote shows seat 2 at +30 holding the choice on the board's rev,
     and the board's journal (read after the board stopped) holds each of those commands once."""
     box, board, port, journal = processes
-    client = RemoteClient("127.0.0.1", port, passcode=PASSCODE)
+    client = OscClient("127.0.0.1", port, passcode=PASSCODE)
     try:
         client.connect()
         assert client.wait_for(lambda: client.state == "connected" and client.snapshot is not None, 15), (

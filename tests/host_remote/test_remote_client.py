@@ -7,7 +7,7 @@ import socket
 
 import pytest
 
-from host_remote.client import RemoteClient, build_message, cmd_address
+from scoreboard.links.osc_client import OscClient, build_message, cmd_address
 
 from remote_board_double import BoardDouble, build
 
@@ -20,28 +20,44 @@ def board():
 
 
 def connected_client(board, **kwargs):
-    client = RemoteClient("127.0.0.1", board.address[1], passcode="1234", **kwargs)
+    client = OscClient("127.0.0.1", board.address[1], passcode="1234", **kwargs)
     client.connect()
     assert client.wait_for(lambda: client.state == "connected" and client.snapshot is not None, 2)
     return client
 
 
 def test_connect_gets_session_state_and_host_question(board):
-    """GIVEN a board with passcode 1234 WHEN the remote connects with it
-    THEN it has a session, the board's state (rev) and the host question."""
+    """Issue 11 item 6: GIVEN a board with passcode 1234 that does not know the authenticated mode (it answers the
+    hello «not connected», as boards before it did) WHEN the remote connects with auth "auto"
+    THEN it asked for the signed handshake first, fell back to the plain connect, and has a session, the board's
+    state (rev) and the host question; its commands are unsigned."""
     client = connected_client(board)
     try:
-        assert client.session == "s1"
+        assert client.session == "s1" and not client.signed
         assert client.rev == 0 and client.snapshot["phase"] == "choosing"
         assert client.wait_for(lambda: client.question == {"text": "Q", "answer": "A"}, 1)
-        assert board.received[0] == ("/sg/connect", ["1234", "host"])
+        assert board.received[0] == ("/sg/auth/hello", [])
+        assert next(r for r in board.received if r[0] != "/sg/auth/hello") == ("/sg/connect", ["1234", "host"])
+    finally:
+        client.close()
+
+
+def test_auth_on_never_sends_the_passcode_to_a_board_without_the_mode(board):
+    """Issue 11 item 6: GIVEN the same board WHEN the remote connects with auth "on" THEN it keeps asking for the
+    handshake and stays connecting: the passcode never goes out in the clear."""
+    client = OscClient("127.0.0.1", board.address[1], passcode="1234", auth="on")
+    try:
+        client.connect()
+        assert client.wait_for(lambda: sum(r[0] == "/sg/auth/hello" for r in board.received) >= 3, 5)
+        assert client.state == "connecting"
+        assert not any(r[0] == "/sg/connect" or "1234" in r[1] for r in board.received)
     finally:
         client.close()
 
 
 def test_wrong_passcode_is_denied_with_reason(board):
     """GIVEN a wrong passcode WHEN the remote connects THEN it is denied, with the board's reason, and stops asking."""
-    client = RemoteClient("127.0.0.1", board.address[1], passcode="nope")
+    client = OscClient("127.0.0.1", board.address[1], passcode="nope")
     client.connect()
     try:
         assert client.wait_for(lambda: client.state == "denied", 2)
@@ -167,7 +183,7 @@ def test_new_session_reports_pending_commands_unknown_instead_of_resending(board
 
 def test_commands_queued_before_connecting_go_out_once_connected(board):
     """GIVEN a command sent while still connecting WHEN the session opens THEN it is delivered and applied once."""
-    client = RemoteClient("127.0.0.1", board.address[1], passcode="1234")
+    client = OscClient("127.0.0.1", board.address[1], passcode="1234")
     try:
         client.send("/sg/score/adjust", 2, 20)
         client.connect()
@@ -187,7 +203,7 @@ def test_addresses_and_arguments_are_checked_before_sending():
     with pytest.raises(ValueError, match="not an int"):
         build_message("/sg/score/adjust", (1, [2]))
     with pytest.raises(ValueError, match="role"):
-        RemoteClient("127.0.0.1", 9, role="admin")
+        OscClient("127.0.0.1", 9, role="admin")
 
 
 def test_malformed_state_is_refused_and_reported(board):

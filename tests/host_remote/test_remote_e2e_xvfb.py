@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pygame
 
-from host_remote.client import RemoteClient
+from scoreboard.links.osc_client import OscClient
 from scoreboard import ROOT
 from tests.conftest import xvfb
 
@@ -146,7 +146,7 @@ dirs = ["{packs}"]
             remote.do(tap="setup", kind="tab", value="start")
             remote.do(tap="setup", kind="start")
             remote.until(lambda s: s["phase"] == "round_intro", "the game started")
-            watcher = RemoteClient("127.0.0.1", port, passcode=PASSCODE, role="view")
+            watcher = OscClient("127.0.0.1", port, passcode=PASSCODE, role="view")
             watcher.connect()
             remote.do(tap="action", key="chooser:1")
             assert watcher.wait_for(lambda: (watcher.snapshot or {}).get("chooser") == 1, 20)

@@ -15,7 +15,7 @@ import pytest
 from scoreboard.engine.commands import make
 from scoreboard.session import Session
 
-from host_remote.client import RemoteClient
+from scoreboard.links.osc_client import OscClient
 from host_remote.harness import PASSCODE, BoardLoop
 
 
@@ -47,7 +47,7 @@ def test_whole_question_box_on_pty_board_and_remote_over_udp(fake_box):
                            ("/sg/game/start",), ("/sg/chooser", 1)):
         session.submit(make(0, address, *args))
     board = BoardLoop(session, buttons={"port": link, "players": 3}).start()
-    client = RemoteClient(*board.address, passcode=PASSCODE)
+    client = OscClient(*board.address, passcode=PASSCODE)
     try:
         client.connect()
         assert client.wait_for(lambda: board.links.status()["buttons_online"], 5), board.links.status()

@@ -28,7 +28,7 @@ def test_bz3_g6_whole_question_host_remote_and_box(tmp_path):
     host = OscClient("127.0.0.1", links.osc.address[1], "tablet", bind=("127.0.0.1", 0))
     try:
         assert wait_until(lambda: links.status()["buttons_online"])
-        host.connect()
+        host.connect(timeout=10.0)
         for address, *args in [("/sg/game/new", "novosibirsk-2007", "1/9", 3, 0),
                                ("/sg/topics", "Реки", "Горы", "Птицы", "Кино"), ("/sg/game/start",),
                                ("/sg/chooser", 1), ("/sg/select", 1, 1), ("/sg/reading/done",)]:

@@ -1,4 +1,5 @@
-"""What the remote's client sends and hands to the UI: OSC encoding, the exactly-once address, acks and events."""
+"""What the OSC client (osc_client.py) sends and hands to its user: OSC encoding, the exactly-once and signed
+addresses, acks and events."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -32,7 +33,7 @@ class Event:
 
 
 def build_message(address: str, args: tuple | list) -> bytes:
-    """Encode one OSC message; ints, floats and strings only (what the vocabulary uses)."""
+    """Encode one OSC message: ints, floats and strings (what the vocabulary uses), bytes as a blob (a MAC)."""
     builder = OscMessageBuilder(address=address)
     for arg in args:
         if isinstance(arg, bool):
@@ -43,6 +44,8 @@ def build_message(address: str, args: tuple | list) -> bytes:
             builder.add_arg(arg, "f")
         elif isinstance(arg, str):
             builder.add_arg(arg, "s")
+        elif isinstance(arg, bytes):
+            builder.add_arg(arg, "b")
         else:
             raise ValueError(f"{address}: argument {arg!r} is not an int, float or string")
     try:
@@ -56,3 +59,8 @@ def cmd_address(address: str) -> str:
     if not address.startswith("/sg/") or address.startswith("/sg/cmd/"):
         raise ValueError(f"not a plain /sg/ command address: {address!r}")
     return "/sg/cmd/" + address[len("/sg/"):]
+
+
+def sig_address(address: str) -> str:
+    """`/sg/judge/right` -> `/sg/sig/judge/right` (the authenticated mode's signed form, osc_auth.py)."""
+    return "/sg/sig/" + cmd_address(address)[len("/sg/cmd/"):]

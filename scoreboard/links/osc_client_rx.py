@@ -1,0 +1,237 @@
+"""What the board's datagrams do to the OSC client (osc_client.py): connect answers, acks, state, errors.
+
+Runs on the client's thread. Only the board's address and port are heard; anything else, and anything malformed,
+forged (a signed session's ack without the board's MAC) or of the wrong shape (`scoreboard/snapshot_check.py`), is
+counted in `ignored` and dropped. Of the states the highest rev wins (datagrams may be reordered); a new session
+may count revisions from scratch, so its first state is taken whatever its rev.
+"""
+from __future__ import annotations
+
+import json
+import queue
+
+from pythonosc.osc_message import OscMessage, ParseError
+
+from scoreboard.links import osc_auth
+from scoreboard.links.osc_messages import Ack, Event
+from scoreboard.snapshot_check import check_host_question, check_snapshot
+
+SYNC_AFTER = 0.15       # no new state this long after an ok ack: ask for it
+EVENTS_KEPT = 1000      # a user that never drains `events` (a follower) keeps only the newest
+ACKS_KEPT = 4096        # answers remembered for ack(id) / command()
+
+
+class Receiver:
+    """The receiving half of OscClient (a mixin: it reads and writes the client's fields under its lock)."""
+
+    def _receive(self, data: bytes, sender: tuple) -> None:
+        # Only the board may steer the client: a datagram from anyone else is dropped.
+        if (sender[0], sender[1]) != self.board:
+            self._ignore()
+            return
+        try:
+            message = OscMessage(data)
+            address, args = message.address, list(message.params)
+        except (ParseError, IndexError, ValueError, TypeError, UnicodeDecodeError):
+            self._ignore()
+            return
+        handler = {"/sg/connected": self._on_connected, "/sg/denied": self._on_denied,
+                   "/sg/auth/challenge": self._on_challenge, "/sg/ack": self._on_ack, "/sg/state": self._on_state,
+                   "/sg/host/question": self._on_question, "/sg/error": self._on_error,
+                   "/sg/pong": self._on_pong, "/sg/setup/catalog": self._on_catalog}.get(address)
+        if handler is None or not handler(args):
+            self._ignore()
+
+    def _ignore(self) -> None:
+        with self._lock:
+            self.ignored += 1
+
+    def _emit(self, event: Event) -> None:
+        while True:
+            try:
+                self.events.put_nowait(event)
+                return
+            except queue.Full:
+                try:
+                    self.events.get_nowait()        # nobody drains: keep the newest
+                except queue.Empty:
+                    pass
+
+    def _heard(self) -> None:
+        """Caller holds the lock."""
+        self._last_heard = self._clock()
+        if self._state == "retrying":
+            self._set_state("connected")
+        self._lock.notify_all()
+
+    def _on_challenge(self, args: list) -> bool:
+        with self._lock:
+            if self._plain or self._state not in ("connecting", "lost"):
+                return True             # a duplicate, or an answer to a hello we no longer need
+            if len(args) != 2 or not self._handshake.challenged(*args):
+                return len(args) == 2   # one is kept per handshake
+            self._auth_known = True
+            self._connect_delay, self._connect_next = self.first_retry, self._clock()
+        return True
+
+    def _on_connected(self, args: list) -> bool:
+        if not args or not isinstance(args[0], (int, str)):
+            return False
+        sid, unknown, resend = args[0], [], []
+        with self._lock:
+            if self._state not in ("connecting", "lost"):
+                if sid != self.session:
+                    return False
+                self._heard()
+                return True         # a duplicate of the answer we already have
+            key = None
+            if not self._plain:
+                key = self._handshake.key(sid, args[1] if len(args) > 1 else None)
+                if key is None:
+                    return False    # not the answer to our handshake
+            if self.session is not None and sid != self.session:
+                # A new session cannot tell us what the old one applied: hand those back to the user.
+                unknown = list(self._pending.values())
+                self._pending.clear()
+                self._unknown.update(item.id for item in unknown)
+                self.rev = self._question_rev = -1     # a restarted board may count revisions from scratch
+                self.latest = (-1, self.latest[1])
+            self.session, self._key = sid, key
+            self._gen += 1
+            self._last_heard = self._clock()
+            self._set_state("connected")
+            resend = [self._packet(item) for item in self._pending.values()]
+        for item in unknown:
+            self._emit(Event("unknown", item.id, item.address))
+        for packet in resend:
+            self._transmit(packet)
+        return True
+
+    def _on_denied(self, args: list) -> bool:
+        reason = str(args[0]) if args else "denied"
+        with self._lock:
+            now = self._clock()
+            if self._state in ("connected", "retrying"):
+                self._lose(now)     # a live session the board no longer knows (restarted, expired): connect again
+            elif self._state not in ("connecting", "lost"):
+                return True
+            elif reason.startswith("not connected"):
+                # The answer to a hello from a board that does not know the authenticated mode (auto: go plain),
+                # or to a ping sent before the loss: keep connecting.
+                if self.auth == "auto" and not self._auth_known and not self._plain:
+                    self._plain, self._connect_next = True, now
+            elif reason.startswith("stale or foreign challenge"):
+                self._handshake.restart()
+                self._connect_next = now
+            elif reason.startswith("too many wrong passcodes"):
+                self._connect_next = max(self._connect_next, now + 1.0)     # a brake, not a verdict (sessions.py)
+            else:
+                self.denied_reason = reason
+                self._set_state("denied")
+        return True
+
+    def _on_ack(self, args: list) -> bool:
+        if len(args) < 2 or not isinstance(args[0], int) or args[1] not in ("ok", "error"):
+            return False
+        cid, ok, rest = args[0], args[1] == "ok", args[2:]
+        with self._lock:
+            if self._key is not None:
+                # A signed session's acks carry the board's MAC over the answer: a forged «ok» is dropped.
+                reason = "" if ok else " ".join(str(a) for a in rest[:-1]) or "refused"
+                if not rest or not osc_auth.same(rest[-1], osc_auth.ack_mac(self._key, self.session, cid, ok, reason)):
+                    return False
+                rest = rest[:-1]
+            self._heard()
+            item = self._pending.pop(cid, None)
+            if item is None:
+                return True   # a duplicate ack of a command already settled (or not ours)
+            now = self._clock()
+            ack = Ack(item.id, item.address, ok, "" if ok else " ".join(str(a) for a in rest),
+                      item.first_sent, now, item.attempts)
+            self.last_ack = self._acks[cid] = ack
+            while len(self._acks) > ACKS_KEPT:
+                self._acks.popitem(last=False)
+            if ok:
+                # At most 3 asks: if the new state overtook this ack, rev is already the new one.
+                self._sync = [self.rev, now + SYNC_AFTER, SYNC_AFTER, 3]
+        self._emit(Event("ack", ack))
+        return True
+
+    def _on_state(self, args: list) -> bool:
+        if len(args) < 2 or not isinstance(args[0], int) or not isinstance(args[1], str):
+            return False
+        try:
+            snapshot = json.loads(args[1])
+        except (ValueError, RecursionError):   # deeply nested JSON from a hostile datagram
+            return False
+        found = check_snapshot(snapshot) if self.check else []
+        if found:
+            # Keep the last good state and say why this one was refused.
+            self._emit(Event("error", ("/sg/state", "; ".join(found))))
+            return False
+        with self._lock:
+            self._heard()
+            if args[0] < self.rev:
+                return True   # a reordered, older state: the newer one is already here
+            fresh = args[0] > self.rev or self.snapshot is None
+            self.rev, self.snapshot = args[0], snapshot
+            self.latest = (args[0], snapshot)
+        if fresh:
+            self._emit(Event("state", snapshot, args[0]))
+        return True
+
+    def _on_question(self, args: list) -> bool:
+        # `/sg/host/question json [rev]`: the rev lets a reordered old one be dropped.
+        if not args or not isinstance(args[0], str):
+            return False
+        try:
+            question = json.loads(args[0])
+        except (ValueError, RecursionError):
+            return False
+        found = check_host_question(question) if self.check else []
+        if found:
+            self._emit(Event("error", ("/sg/host/question", "; ".join(found))))
+            return False
+        rev = args[1] if len(args) > 1 and isinstance(args[1], int) else None
+        with self._lock:
+            self._heard()
+            if rev is not None:
+                if rev < self._question_rev:
+                    return True
+                self._question_rev = rev
+            changed = question != self.question
+            self.question = question
+        if changed:
+            self._emit(Event("question", question))
+        return True
+
+    def _on_error(self, args: list) -> bool:
+        if len(args) < 2:
+            return False
+        error = (str(args[0]), " ".join(str(a) for a in args[1:]))
+        with self._lock:
+            self._heard()
+            if error[1] == "bad signature" and self._key is not None:
+                # Our key may not be the board's (a crossed re-handshake): when our own commands go unacked, a new
+                # handshake re-signs what waits. Else it answers someone's forgery from our address: ignore it.
+                if any(item.attempts >= 3 for item in self._pending.values()):
+                    self._lose(self._clock())
+                return True
+            self.errors.append(error)
+            del self.errors[:-20]
+        self._emit(Event("error", error))
+        return True
+
+    def _on_catalog(self, args: list) -> bool:
+        # `/sg/setup/catalog json` (ext): the set-up catalogue, parsed by its user (host_remote.setup_model).
+        if len(args) != 1 or not isinstance(args[0], str):
+            return False
+        with self._lock:
+            self._heard()
+        self._emit(Event("catalog", args[0]))
+        return True
+
+    def _on_pong(self, args: list) -> bool:
+        with self._lock:
+            self._heard()
+        return True

@@ -1,0 +1,168 @@
+"""Issue 11 item 6 (client side): the project's one OSC client (scoreboard/links/osc_client.py, used by the remote)
+signs its commands, over real UDP on loopback against the real links OSC server and a real `Session`
+(host_remote/harness.py). The sniffer is a relay the client talks through: it keeps every datagram and can send from
+the client's address as the board sees it (spoofing the host)."""
+from __future__ import annotations
+
+import socket
+import time
+
+import pytest
+
+from host_remote.harness import PASSCODE, BoardLoop, LossyRelay
+from pythonosc.osc_message import OscMessage
+from scoreboard.links import osc_auth
+from scoreboard.links.osc_client import OscClient
+from scoreboard.engine.commands import make
+from scoreboard.links.osc_server import build
+from scoreboard.session import Session
+
+
+def wait(predicate, what: str, timeout: float = 30.0):
+    """Poll a condition; the deadline only bounds a hang."""
+    end = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < end, f"timed out waiting for {what}"
+        time.sleep(0.005)
+
+
+def new_board(**osc) -> BoardLoop:
+    """The board's real side in `setup` of a new game (names can be given), with these `[osc]` keys."""
+    session = Session()
+    session.submit(make(0, "/sg/game/new", "novosibirsk-2007", "1/9", 3, 0))
+    return BoardLoop(session, osc=osc).start()
+
+
+def names_applied(board: BoardLoop, name: str) -> int:
+    return sum(1 for c in board.applied if c.address == "/sg/player/name" and c.args[1] == name)
+
+
+def parsed(datagram: bytes) -> tuple[str, list]:
+    message = OscMessage(datagram)
+    return message.address, list(message.params)
+
+
+@pytest.fixture
+def signed_board():
+    board = new_board(require_auth=True)
+    relay = LossyRelay(board.address, drop=0, duplicate=0, max_delay=0, record=True)
+    yield board, relay
+    relay.close()
+    board.stop()
+
+
+def test_issue11_6_remote_client_signs_on_a_require_auth_board_and_never_sends_the_passcode(signed_board):
+    """GIVEN a board with `[osc] require_auth = true` WHEN the project's client connects (auth "auto", the remote's
+    default) and names a player THEN the command is applied and acked ok; on the wire the passcode never appears,
+    the connect is the authenticated handshake and the command went out signed (`/sg/sig/...`)."""
+    board, relay = signed_board
+    client = OscClient(*relay.address, passcode=PASSCODE)
+    try:
+        client.connect(timeout=30)
+        assert client.signed
+        assert client.command("/sg/player/name", 1, "Вера", timeout=30) == (True, None)
+        wait(lambda: names_applied(board, "Вера") == 1, "the name applied")
+        up = [parsed(data) for direction, data in relay.seen if direction == "up"]
+        assert not any(PASSCODE.encode() in data for _, data in relay.seen)
+        assert [a for a, _ in up if a.startswith("/sg/auth/")][:2] == ["/sg/auth/hello", "/sg/auth/connect"]
+        assert "/sg/connect" not in [a for a, _ in up]
+        assert [a for a, _ in up if "player" in a] == ["/sg/sig/player/name"]
+        assert board.links.osc.status()["unsigned_refused"] == 0
+    finally:
+        client.close()
+
+
+def test_issue11_6_sniffed_signed_datagram_replayed_and_forgeries_are_refused(signed_board):
+    """GIVEN the remote's client signed in on a require_auth board, and a sniffer that captured its signed
+    `/sg/player/name 1 Вера` WHEN the sniffer replays it from the host's address, re-sends its arguments unsigned
+    (`/sg/cmd/...`), signs a new command with a guessed key, replays it from its own address, and replays it again
+    after the remote disconnected and a new remote session began at that address
+    THEN the name is applied exactly once: the replay is answered as the duplicate it is, the unsigned and forged
+    ones are refused and counted, the others find no session or a session they were not signed for; meanwhile the
+    real remote's next command is still applied."""
+    board, relay = signed_board
+    client = OscClient(*relay.address, passcode=PASSCODE)
+    stranger = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    stranger.bind(("127.0.0.1", 0))
+    stranger.settimeout(10)
+    try:
+        client.connect(timeout=30)
+        assert client.command("/sg/player/name", 1, "Вера", timeout=30) == (True, None)
+        sniffed = next(data for direction, data in relay.seen
+                       if direction == "up" and data.startswith(b"/sg/sig/player/name"))
+        _, (sid, cid, *_rest) = parsed(sniffed)
+        status = board.links.osc.status
+        before = status()
+        relay.back.sendto(sniffed, board.address)                                  # replayed by the host's address
+        wait(lambda: status()["duplicates"] > before["duplicates"], "the replay answered as a duplicate")
+        relay.back.sendto(build("/sg/cmd/player/name", cid + 1000, 1, "Взлом"), board.address)   # unsigned
+        wait(lambda: status()["unsigned_refused"] == before["unsigned_refused"] + 1, "the unsigned copy refused")
+        peer = client.peer                                                         # how the board sees the host
+        guess = osc_auth.command_mac(b"guessed key" * 3, sid, cid + 2000, "/sg/player/name", peer, (1, "Взлом"))
+        relay.back.sendto(build("/sg/sig/player/name", sid, cid + 2000, 1, "Взлом", guess), board.address)
+        wait(lambda: status()["forged"] == before["forged"] + 1, "the forgery refused")
+        stranger.sendto(sniffed, board.address)                                    # replayed from elsewhere
+        assert parsed(stranger.recvfrom(65535)[0])[1][0].startswith("not connected")
+        assert client.command("/sg/player/name", 2, "Борис", timeout=30) == (True, None)   # the host goes on
+
+        client.close()                                                             # /sg/disconnect
+        wait(lambda: status()["host_sessions"] == 0, "the session ended")
+        relay.back.sendto(sniffed, board.address)                                  # no session at that address
+        again = OscClient(*relay.address, passcode=PASSCODE)                        # same relay: same address
+        try:
+            again.connect(timeout=30)
+            assert again.session != sid
+            forged_before = status()["forged"]
+            relay.back.sendto(sniffed, board.address)                              # signed for the ended session
+            wait(lambda: status()["forged"] == forged_before + 1, "the old session's datagram refused")
+            assert again.command("/sg/player/name", 3, "Анна", timeout=30) == (True, None)
+        finally:
+            again.close()
+        assert names_applied(board, "Вера") == 1 and names_applied(board, "Взлом") == 0
+        assert names_applied(board, "Борис") == 1 and names_applied(board, "Анна") == 1
+    finally:
+        stranger.close()
+        client.close()
+
+
+def test_issue11_6_plain_third_party_osc_still_works_when_require_auth_is_off():
+    """GIVEN a board with require_auth off (the default) WHEN a third-party controller connects with the plain
+    passcode and sends a plain command, and the remote's client connects alongside THEN the plain command is applied;
+    the client signs anyway (the board offers the mode) and its command is applied too."""
+    board = new_board()
+    controller = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    controller.bind(("127.0.0.1", 0))
+    controller.settimeout(10)
+    client = OscClient(*board.address, passcode=PASSCODE)
+    try:
+        controller.sendto(build("/sg/connect", PASSCODE, "host"), board.address)
+        while parsed(controller.recvfrom(65535)[0])[0] != "/sg/connected":
+            pass
+        controller.sendto(build("/sg/player/name", 2, "Глеб"), board.address)
+        wait(lambda: names_applied(board, "Глеб") == 1, "the plain command applied")
+        client.connect(timeout=30)
+        assert client.signed
+        assert client.command("/sg/player/name", 3, "Дина", timeout=30) == (True, None)
+        assert names_applied(board, "Дина") == 1
+    finally:
+        client.close()
+        controller.close()
+        board.stop()
+
+
+def test_issue11_6_a_forged_ok_ack_is_not_taken_for_the_boards(signed_board):
+    """GIVEN the client signed in and a command of its waiting (the board is made not to answer: its relay drops
+    everything from now on) WHEN someone sends the client an unsigned `/sg/ack id ok` from the board's address
+    THEN the client does not take it: the command stays pending and the datagram is counted as ignored."""
+    board, relay = signed_board
+    client = OscClient(*relay.address, passcode=PASSCODE)
+    try:
+        client.connect(timeout=30)
+        relay.drop = 1.0
+        command_id = client.send("/sg/player/name", 1, "Вера")
+        ignored = client.ignored
+        relay.front.sendto(build("/sg/ack", command_id, "ok"), client.local_address)   # "from the board"
+        wait(lambda: client.ignored > ignored, "the forged ack dropped")
+        assert client.pending_count() == 1 and client.ack(command_id) is None
+    finally:
+        client.close()
