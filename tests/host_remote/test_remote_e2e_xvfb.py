@@ -64,14 +64,26 @@ class Remote:
 
 
 def press(port: int, seat: int) -> None:
-    """A player's button, as the OSC button of a second host session (PROTOCOL.md §1 `/sg/button`)."""
+    """A player's button, as the OSC button of a second host session (PROTOCOL.md §1 `/sg/button`), signed: the
+    board takes signed host commands only."""
+    client = OscClient("127.0.0.1", port, PASSCODE, auth="on")
+    try:
+        client.connect(timeout=30)
+        assert client.command("/sg/button", seat, timeout=30) == (True, None)
+    finally:
+        client.close()
+
+
+def plain_host_refused(port: int) -> str:
+    """A plain `/sg/connect passcode host` (what a third-party controller sends): the board's answer."""
     from scoreboard.links.osc_server import build
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-        sock.settimeout(5)
+        sock.settimeout(30)
         sock.sendto(build("/sg/connect", PASSCODE, "host"), ("127.0.0.1", port))
-        while not sock.recvfrom(65535)[0].startswith(b"/sg/connected"):
-            pass
-        sock.sendto(build("/sg/button", seat), ("127.0.0.1", port))
+        while True:
+            data = sock.recvfrom(65535)[0]
+            if data.startswith((b"/sg/connected", b"/sg/denied")):
+                return data.decode("utf-8", "replace")
 
 
 def audience_texts(snapshot: dict) -> list[str]:
@@ -85,8 +97,9 @@ def audience_texts(snapshot: dict) -> list[str]:
 
 
 def test_g3_p1_issue9_set_up_and_play_a_question_from_the_remote_process(tmp_path):
-    """G3, G5, G6, P1, BZ1–BZ3: GIVEN `scoreboard run` (audience window, pack folder with the sample pack) under
-    Xvfb and `scoreboard-remote` connected to it over UDP
+    """G3, G5, G6, P1, BZ1–BZ3, issue 11 item 6: GIVEN `scoreboard run` (audience window, pack folder with the sample
+    pack, `[osc] require_auth = true`: host commands must be signed) under Xvfb and `scoreboard-remote` connected to
+    it over UDP (a plain host connect is refused)
     WHEN the host, on the remote alone, types three names (one with a space and hyphen), picks the pack from the
     board's list, starts, names the chooser, opens a question, ends the reading, a player presses, «Верно»
     THEN the board's published state has those names and the pack's topics; while the question is read the hall's
@@ -113,6 +126,7 @@ fullscreen = false
 bind = "127.0.0.1"
 port = {port}
 passcode = "{PASSCODE}"
+require_auth = true
 
 [packs]
 dirs = ["{packs}"]
@@ -131,6 +145,7 @@ dirs = ["{packs}"]
         try:
             remote = Remote(drive, process)
             state = remote.until(lambda s: s.get("screen") == "setup" and s["setup"]["catalog"], "the set-up screen")
+            assert "authenticated connect only" in plain_host_refused(port)
             pack = str(packs / "sample.toml")
             assert state["setup"]["packs"] == [pack]     # the board's list, from its pack folder
             remote.do(tap="setup", kind="tab", value="players")
