@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from typing import Callable, Optional
 
 from scoreboard.links.config import resolve, validate
@@ -25,7 +26,10 @@ log = logging.getLogger("scoreboard.links")
 
 
 class Links:
-    def __init__(self, config: dict, inbox: Inbox, clock: Callable[[], float]):
+    def __init__(self, config: dict, inbox: Inbox, clock: Callable[[], float],
+                 monotonic: Callable[[], float] = time.monotonic):
+        # monotonic: what the box reader times PINGs and silences with. Tests that run the firmware in simavr
+        # give both clocks the simulated box's time, so a slow host slows the board and the box alike.
         errors = validate(config)
         if errors:
             raise ValueError("config: " + "; ".join(errors))
@@ -34,7 +38,7 @@ class Links:
         # passes only [osc] and [buttons] (tests, benches) gets no HTTP server.
         self._web_wanted = "remote_web" in config
         self.inbox = inbox
-        self.clock = clock
+        self.clock, self.monotonic = clock, monotonic
         self.osc = None
         self.buttons = None
         self.advertiser = None
@@ -73,7 +77,7 @@ class Links:
         buttons = self.config["buttons"]
         if buttons["port"] and self.buttons is None:
             from scoreboard.links.serial_buttons import SerialButtons
-            self.buttons = SerialButtons(buttons, self.inbox, self.clock)
+            self.buttons = SerialButtons(buttons, self.inbox, self.clock, self.monotonic)
             self.buttons.start()
 
     def watch(self) -> list[dict]:
