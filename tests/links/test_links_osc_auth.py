@@ -108,3 +108,24 @@ def test_proto2_a_challenge_is_fresh_at_once_and_stale_after_its_time():
     assert not challenger.fresh(bnonce, "127.0.0.1:5001")
     now[0] += 31
     assert not challenger.fresh(bnonce, "127.0.0.1:5000")
+
+
+def test_proto2_a_signed_sessions_address_takes_no_unsigned_command(osc_board):
+    """GIVEN a host connected by the authenticated handshake on a board that does not require it
+    WHEN datagrams from its address (a spoofed source, a sniffed WebSocket token) carry unsigned commands, with and
+    without an id THEN neither is applied, each is refused and counted; the read-only set-up catalogue request still
+    goes plain, and the session's signed commands still work."""
+    links, board = osc_board
+    peer = RawPeer(("127.0.0.1", links.osc.address[1]))
+    try:
+        sid, key, seen_as = auth_connect(peer)
+        peer.send("/sg/cmd/player/name", 3, 1, "Взлом")
+        peer.send("/sg/player/name", 1, "Взлом")
+        got = peer.receive(10.0, until=lambda m: len(of(m, "/sg/error")) == 2)
+        assert [e[0] for e in of(got, "/sg/error")] == ["/sg/cmd/player/name", "/sg/player/name"]
+        assert all("signed commands only" in e[1] for e in of(got, "/sg/error"))
+        assert links.osc.status()["unsigned_refused"] == 2
+        signed(peer, sid, key, seen_as, 4, "/sg/player/name", 1, "Вера")
+        assert wait_until(lambda: [c.args for c in board.applied if c.address == "/sg/player/name"] == [(1, "Вера")])
+    finally:
+        peer.close()

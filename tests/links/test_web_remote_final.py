@@ -2,7 +2,6 @@
 played up to the final round by the hand-checked example script; the board's record of applied commands is read after every tap (the game in memory: the loop runs on its own thread)."""
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
@@ -12,7 +11,7 @@ from scoreboard.links import Inbox, Links
 from scoreboard.links.bench import BoardThread
 from scoreboard.script import load_script, run_script
 from scoreboard.session import Session
-from test_web_remote_browser import PASSCODE, PHONE, Page, browser, wait_for
+from webhelp import PASSCODE, PHONE, Page, browser, wait_for
 from tests.conftest import need
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "novosibirsk-2007-1-9.txt"
@@ -47,10 +46,9 @@ def test_fn2_fn4_final_round_stakes_typed_unseen_then_judged_and_revealed_one_by
     THEN each stake is typed into a hidden field and only «ставка ✓» shows, «Старт» is enabled only once every
     stake is in, every tap is applied once, and the game ends with the example's hand-checked scores."""
     url, applied, session = final_board
-    shots = Path(os.environ["SG_SCREENSHOTS"]) if os.environ.get("SG_SCREENSHOTS") else None
     driver = browser(PHONE, tmp_path)
     try:
-        page = Page(driver, applied, shots)
+        page = Page(driver, applied)
         page.connect(url)
         wait_for(lambda: page.phase().startswith("ставки"), 20, "the stakes phase")
         assert page.el('[data-key="final_start"]').get_attribute("disabled") is not None
@@ -65,15 +63,13 @@ def test_fn2_fn4_final_round_stakes_typed_unseen_then_judged_and_revealed_one_by
                      f"stake {seat} in the journal")
             wait_for(lambda: page.el(f'[data-key="stake:{seat}"]').text.endswith("✓"), 20, "stake marked in")
             assert str(stake) not in page.el("#game").text.replace(str(session.snapshot()["players"][seat - 1]["score"]), "")
-        if shots is not None:
-            driver.save_screenshot(str(shots / "remote-web-final-stakes.png"))
         page.tap("final_start", "/sg/final/start", "запись ответов")
         wait_for(lambda: page.el("#timer").text.endswith("с"), 20, "the 30 s countdown")
         page.tap("end_writing", "/sg/next", "открытие ответов")
         page.tap("final_right:1", "/sg/final/judge")
         page.tap("final_wrong:2", "/sg/final/judge")
         page.tap("final_right:3", "/sg/final/judge")
-        page.tap("final_reveal:3", "/sg/final/reveal", shot="final-reveal")
+        page.tap("final_reveal:3", "/sg/final/reveal")
         page.tap("final_reveal:2", "/sg/final/reveal")
         page.tap("final_reveal:1", "/sg/final/reveal", "игра окончена")
         assert page.fits()

@@ -112,7 +112,8 @@ def test_tb3_samara_tie_break_topic_played_from_the_page(phone, tmp_path):
             page.tap("read", "/sg/reading/done", "жмите")
             osc.press(2)
             page.tap("right", "/sg/judge/right", "ответ показан")
-            wait_for(lambda: page.el('[data-key="p:2"] .score').text == "150 · 10", 20, "the extra points apart")
+            wait_for(lambda: page.el('[data-key="p:2"] .extra').text == "доп. тема: 10", 20, "the extra points apart")
+            assert page.el('[data-key="p:2"] .score').text == "150"
             for cell in (2, 3, 4, 5):
                 osc.command("/sg/select", 1, cell)
                 osc.command("/sg/reading/done")

@@ -86,11 +86,14 @@ def scripted_journal(path: Path, script: str, stop_before, names=None) -> Path:
 
 
 @contextmanager
-def real_board(folder: Path, journal: Path | None = None, osc_extra: str = "", regulation=("novosibirsk-2007", "1/9")):
+def real_board(folder: Path, journal: Path | None = None, osc_extra: str = "", regulation=("novosibirsk-2007", "1/9"),
+               chromium: bool = True):
     """GIVEN the real `scoreboard run` on a real X display, OSC and the page on loopback; with `journal` the board
     resumes that game (paused, as after a power cut). Yields (url, osc_port, journal, process)."""
-    need("xvfb", "chromium", "chromium-driver")
-    pytest.importorskip("selenium")
+    need("xvfb")
+    if chromium:
+        need("chromium", "chromium-driver")
+        pytest.importorskip("selenium")
     osc_port, web_port = free_port(), free_port(socket.SOCK_STREAM)
     journal = journal or folder / "game.sqlite"
     config = folder / "scoreboard.toml"
@@ -205,7 +208,7 @@ class Page:
         if phase_word is not None:
             wait_for(lambda: self.phase().startswith(phase_word), 20, f"phase {phase_word} (shows {self.phase()})")
         if shot and self.shots is not None:
-            self.d.save_screenshot(str(self.shots / f"remote-web-{shot}.png"))
+            self.d.save_screenshot(str(self.shots / f"{shot}.png"))
 
     def amount(self, key, value, expect_address):
         """Tap `key`, type `value` into the page's amount dialog and OK it; THEN the journal gains the command."""

@@ -78,6 +78,8 @@ const Setup = (() => {
     if (state && state.regulation && (catalog.regulations || []).some((r) => r.name === state.regulation)) $("reg").value = state.regulation;
     fillStages();
     if (state && state.stage) $("stage").value = state.stage;
+    const seats = String(((state && state.players) || []).length);        // the game's own seat count
+    if ([...$("seats-count").options].some((o) => o.value === seats)) $("seats-count").value = seats;
     options($("pack"), [["", `— ${T.no_pack} —`], ...(catalog.packs || []).map((p) => [p.path, `${p.title || p.file}${p.ok ? "" : " ⚠"}`])], true);
     fillPack();
     const next = catalog.next_game;

@@ -72,7 +72,7 @@ const Slots = (() => {
     const answered = new Set((q.answered || []).map((a) => a.seat));
     const slots = [];
     if (["round_intro", "choosing", "reveal"].includes(phase) && s.order !== "sequential") {
-      slots.push(act(`chooser:${seat}`, T.chooser, "/sg/chooser", [seat], s.chooser !== seat));
+      slots.push(act(`chooser:${seat}`, T.chooser, "/sg/chooser", [seat], s.chooser !== seat && p.in_play !== false));
     }
     if (["reading", "buzz_window", "after_wrong"].includes(phase) && s.buttons_manual) {
       slots.push(act(`assign:${seat}`, T.assign, "/sg/assign", [seat], !answered.has(seat)));

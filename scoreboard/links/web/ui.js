@@ -156,7 +156,7 @@ const UI = (() => {
     sync($("players"), players().map((p) => ({ key: `p:${p.seat}`, p })), (item) => {
       const el = document.createElement("div");
       el.dataset.key = item.key;
-      el.innerHTML = '<span class="name"></span><span class="score"></span><span class="mark"></span>';
+      el.innerHTML = '<span class="name"></span><span class="score"></span><span class="mark"></span><span class="extra"></span>';
       return el;
     });
     for (const el of $("players").children) {
@@ -167,8 +167,9 @@ const UI = (() => {
       el.title = p.in_play === false ? T.out_of_play : "";
       el.querySelector(".name").textContent = name(p);
       // TB3: the extra topic's points decide the winner only and are kept apart from the score.
-      const extra = (state.round || {}).tiebreak && p.in_play !== false ? ` · ${p.tiebreak_score || 0}` : "";
-      el.querySelector(".score").textContent = String(p.score) + extra;
+      el.querySelector(".score").textContent = String(p.score);
+      el.querySelector(".extra").textContent =
+        (state.round || {}).tiebreak && p.in_play !== false ? `${T.tiebreak}: ${p.tiebreak_score || 0}` : "";
       el.querySelector(".mark").textContent = state.winner === p.seat && state.game_over ? "★"
         : marks.get(p.seat) || (p.pressed ? "●" : "");
     }
