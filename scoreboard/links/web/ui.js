@@ -169,7 +169,8 @@ const UI = (() => {
       // TB3: the extra topic's points decide the winner only and are kept apart from the score.
       el.querySelector(".score").textContent = String(p.score);
       el.querySelector(".extra").textContent =
-        (state.round || {}).tiebreak && p.in_play !== false ? `${T.tiebreak}: ${p.tiebreak_score || 0}` : "";
+        (state.round || {}).tiebreak && p.in_play !== false && (!state.game_over || p.tiebreak_score)
+          ? `${T.tiebreak}: ${p.tiebreak_score || 0}` : "";      // at the end: only who scored in it
       el.querySelector(".mark").textContent = state.winner === p.seat && state.game_over ? "★"
         : marks.get(p.seat) || (p.pressed ? "●" : "");
     }
