@@ -112,7 +112,7 @@ class OscClient(Receiver):
         self.errors: list[tuple[str, str]] = []     # /sg/error address reason
         self._handshake = osc_auth.ClientHandshake(passcode, role, clock)
         self._plain = auth == "off"     # auto: until a board shows it does not know the authenticated mode
-        self._auth_known = False       # auto: once authenticated, never fall back to plain
+        self._auth_known = False        # the board answered a hello: never fall back to plain
         self._key: bytes | None = None
         self._gen = 0
         self._last_heard = self._last_sent = self._connect_started = self._connect_next = 0.0
