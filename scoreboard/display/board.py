@@ -66,11 +66,14 @@ def open_session(board: dict, out=print, tournament: dict | None = None):
         return session, path, session.time
     game = (tournament or {}).get("game")
     commands = board.get("setup_commands") or [("/sg/game/new", (board["regulation"], board["stage"]))]
-    if game:
-        from scoreboard.tournament.board_link import setup_commands
-        commands = setup_commands(tournament["file"], game)   # TournamentError stops the start with its reason
+    opened = None
+    if game:     # from the file, or from the organiser's `tournament serve`; TournamentError stops the start
+        from scoreboard.tournament.board_link import opening
+        commands, opened = opening(tournament, game, out)
     path.parent.mkdir(parents=True, exist_ok=True)
     session = Session(path, live_seed=True)
+    if opened:
+        opened(path)                        # the outbox: where this journal's result goes, kept across restarts
     for address, args in commands:
         session.submit(make(0.0, address, *args))
     out(f"board: new game {' '.join(map(str, commands[0][1][:2]))}"
@@ -188,6 +191,8 @@ class Board:
         self.confirm_quit = False
         self.running = True
         self.tournament = self._tournament(config)
+        from scoreboard.tournament.remote_client import resume_sender
+        self.result_sender = resume_sender(journal_path, config.get("tournament"), self.out)
 
     def now(self) -> float:
         return self.clock() - self.epoch
@@ -339,14 +344,9 @@ class Board:
     def _record_result(self) -> None:
         """A scheduled tournament game ended: its result goes into the tournament file from the journal."""
         tournament = self.config.get("tournament") or {}
-        if not (tournament.get("game") and tournament.get("file") and self.journal_path):
-            return
-        from scoreboard.tournament.board_link import record_result
-        from scoreboard.tournament.errors import TournamentError
-        try:
-            self.out(record_result(tournament["file"], tournament["game"], self.journal_path))
-        except TournamentError as error:
-            self.out(f"tournament: game {tournament['game']} NOT recorded: {error}")
+        if tournament.get("game") and self.journal_path:
+            from scoreboard.tournament.board_link import game_over
+            self.result_sender = game_over(tournament, self.journal_path, self.out) or self.result_sender
 
     def _quit_overlay(self, surface) -> None:
         from scoreboard.display.canvas import Canvas
@@ -375,6 +375,8 @@ class Board:
         finally:
             if self.links is not None:
                 self.links.stop()
+            if self.result_sender is not None:     # an unsent result stays pending in its outbox for the next start
+                self.result_sender.stop()
             for screen in self.screens:
                 screen.close()
             self.session.close()

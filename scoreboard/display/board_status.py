@@ -19,6 +19,9 @@ def board_status(board) -> dict:
     session = board.session
     journal = (session.journal_status() if hasattr(session, "journal_status") else
                {"ok": True, "error": None, "since": None})
+    sender = getattr(board, "result_sender", None)
+    if sender is not None:  # a tournament result on its way to the organiser's `tournament serve`
+        entries = [*entries, sender.status()]
     return {"box": box, "journal": journal, "links": entries, "alerts": list(board.alerts)}
 
 

@@ -97,8 +97,8 @@ def _setup_flags(args, config) -> bool:
     """Apply `run`'s set-up flags to the config; True (after saying why) when they cannot set up a game."""
     board = config["board"]
     if args.game:
-        if not config["tournament"]["file"]:
-            print("run: --game needs [tournament] file in the config", file=sys.stderr)
+        if not (config["tournament"]["file"] or config["tournament"]["server"]):
+            print("run: --game needs [tournament] file (or server) in the config", file=sys.stderr)
             return True
         if any(v is not None for v in (args.regulation, args.stage, args.players, args.pack)):
             print("run: --game takes regulation, stage and names from the tournament's draw; leave out "

@@ -33,8 +33,9 @@ SCREEN_DEFAULTS: dict[str, Any] = {"role": "audience", "display": 0, "size": [19
 HOST_SCREEN: dict[str, Any] = {"role": "host", "display": 0, "size": [1280, 720], "fullscreen": False,
                                "optional": False}
 # file: the tournament this board shows (bracket, standings); game: the scheduled game it plays, set up from the
-# file and recorded into it at game over (T-A6: two boards may share one file).
-TOURNAMENT_DEFAULTS: dict[str, Any] = {"file": "", "game": ""}
+# file and recorded into it at game over (T-A6: two boards may share one file). server/passcode/board: a board in
+# another room sets the game up from `scoreboard tournament serve` and sends its result there (issue 12 item 7).
+TOURNAMENT_DEFAULTS: dict[str, Any] = {"file": "", "game": "", "server": "", "passcode": "", "board": ""}
 # dirs: the folders the board lists packs from for the remote's set-up (scoreboard/setup_catalog.py)
 PACKS_DEFAULTS: dict[str, Any] = {"dirs": ["packs"]}
 LOOPBACK = ("127.0.0.1", "::1")
@@ -80,6 +81,22 @@ def _typed(where: str, key: str, value: Any, default: Any, problems: list[Proble
     return ok
 
 
+def tournament_problems(tournament: dict, where: str) -> list[Problem]:
+    problems = []
+    server = tournament["server"]
+    if tournament["game"] and not (tournament["file"] or server):
+        problems.append(Problem(where, "tournament.game", "needs tournament.file (the tournament the game is in) or "
+                                                          "tournament.server (the organiser's `tournament serve`)"))
+    if server:
+        host, sep, port = server.rpartition(":")
+        if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+            problems.append(Problem(where, "tournament.server", f"expected \"host:port\", got {server!r}"))
+        if not tournament["passcode"]:
+            problems.append(Problem(where, "tournament.passcode", "needed with tournament.server: the tournament's "
+                                                                  "passcode (`scoreboard tournament passcode`)"))
+    return problems
+
+
 def check_config(raw: dict, where: str) -> tuple[dict, list[Problem]]:
     problems: list[Problem] = []
     config = default_config()
@@ -112,8 +129,7 @@ def check_config(raw: dict, where: str) -> tuple[dict, list[Problem]]:
         problems.append(Problem(where, "osc.passcode", f"empty while OSC listens beyond this machine (bind = "
                                                        f"{osc.get('bind')!r}): set one, or write a config with a new "
                                                        f"random passcode: `scoreboard config init --force`"))
-    if config["tournament"]["game"] and not config["tournament"]["file"]:
-        problems.append(Problem(where, "tournament.game", "needs tournament.file (the tournament the game is in)"))
+    problems += tournament_problems(config["tournament"], where)
     if not 10 <= board["fps"] <= 240:
         problems.append(Problem(where, "board.fps", f"must be 10..240, got {board['fps']}"))
     try:
@@ -220,7 +236,11 @@ SECTION_NOTES = {
     "tournament": ("# file: the tournament file this board shows (/sg/screen bracket, standings) and plays games of.\n"
                    "# game: the scheduled game it plays (e.g. \"1/9-4\"; `scoreboard run --game ID` sets it for one "
                    "run): seats and names\n# come from the draw, the result is recorded into the file at game over. "
-                   "Needs file.\n"),
+                   "Needs file or server.\n"
+                   "# server: \"host:port\" of the organiser's `scoreboard tournament serve`: a board in another "
+                   "room sets the game up\n# from it and sends the result there (retried until acknowledged). "
+                   "passcode: the tournament's (`scoreboard\n# tournament passcode`). board: this board's name "
+                   "(default: the host name).\n"),
     "packs": "# dirs: the folders the remote's set-up lists packs from (.toml, .siq, ChGK .txt).\n",
     "osc": ("# passcode: what the host types on the remote to connect (the host's screen shows it with the board's\n"
             "# address). Empty is refused while bind is beyond 127.0.0.1. `config init` writes a new random one.\n"),

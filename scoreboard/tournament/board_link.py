@@ -45,6 +45,12 @@ def setup_commands(tournament_path: str | Path, game_id: str) -> list[tuple[str,
         setup = game_setup(t, game_id)
     finally:
         t.close()
+    return commands_from_setup(setup)
+
+
+def commands_from_setup(setup: dict) -> list[tuple[str, tuple]]:
+    """`views.game_setup`'s answer (read here, or sent by `tournament serve`) as the board's opening commands."""
+    game_id = setup["game"]
     if setup["done"]:
         raise TournamentError(f"game {game_id} has a result already; pick the next game")
     address, *args = setup["game_new"]
@@ -63,3 +69,27 @@ def record_result(tournament_path: str | Path, game_id: str, journal_path: str |
     if not out["recorded"]:
         return f"tournament: game {game_id} was already recorded from {journal_path}"
     return f"tournament: game {game_id} recorded from {journal_path}"
+
+
+def opening(tournament: dict, game_id: str, out=print):
+    """The board's `[tournament]` section → (the commands opening `game_id`, `opened(journal_path)` or None): from
+    the file on this machine, or (`server` set) from the organiser's `tournament serve`, which also needs the
+    journal's outbox written once the journal exists (remote_client.py)."""
+    if tournament.get("server"):
+        from scoreboard.tournament.remote_client import remote_setup
+        return remote_setup(tournament, game_id, out)
+    return setup_commands(tournament["file"], game_id), None
+
+
+def game_over(tournament: dict, journal_path, out=print):
+    """The scheduled game ended: record it into the file here, or send it to the server from its outbox on a thread
+    (returned: the board shows its state and stops it on exit). A refusal is logged; the journal stays the evidence."""
+    try:
+        if tournament.get("server"):
+            from scoreboard.tournament.remote_client import send_result
+            return send_result(journal_path, tournament, out)
+        if tournament.get("file"):
+            out(record_result(tournament["file"], tournament["game"], journal_path))
+    except TournamentError as error:
+        out(f"tournament: game {tournament['game']} NOT recorded: {error}")
+    return None

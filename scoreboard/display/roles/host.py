@@ -110,7 +110,8 @@ def status_lines(status) -> list[tuple[str, str]]:
         lines.append((f"Кнопки: переподключение… (нет связи с {_clock_of(box.get('since'))})", "locked"))
     for link in status.get("links") or []:
         if isinstance(link, dict) and link.get("state") in ("retrying", "down"):
-            name = {"osc": "Пульт (сеть)", "buttons": "Кнопки"}.get(link.get("name"), str(link.get("name")))
+            name = {"osc": "Пульт (сеть)", "buttons": "Кнопки", "tournament": "Результат турнира"}.get(
+                link.get("name"), str(link.get("name")))
             what = "повтор…" if link.get("state") == "retrying" else "остановлен"
             lines.append((f"{name}: {what} {link.get('detail') or ''}", "wrong"))
     for alert in status.get("alerts") or []:

@@ -1,0 +1,261 @@
+"""Issue 12 item 7: board B in another room sends its result to `scoreboard tournament serve` over real TCP on
+loopback, with a real tournament SQLite file and real journals: HMAC with the tournament's passcode, idempotent,
+refusing (and logging) forged, replayed, other-tournament and other-board requests; an outbox that outlives a server
+that is down and a board that restarts."""
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import pygame
+import pytest
+
+from scoreboard.display.board import Board, open_session
+from scoreboard.display.config import default_config
+from scoreboard.display.screens import Screen, ScreenSpec
+from scoreboard.display.theme import load_theme
+from scoreboard.session import Session, replay_snapshot
+from scoreboard.tournament import remote_client as client
+from scoreboard.tournament import remote_keys as keys
+from scoreboard.tournament.remote_server import Server, assign, boards
+from scoreboard.tournament.service import Tournament
+
+from .helpers import names, register
+from .journals import play_samara_game
+
+DEADLINE = 60.0     # only bounds a hang: every wait returns as soon as its condition holds
+
+
+def wait_for(condition, what: str):
+    end = time.monotonic() + DEADLINE
+    while time.monotonic() < end:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.02)        # polling a condition, not waiting out a duration
+    raise AssertionError(f"not within {DEADLINE} s: {what}")
+
+
+@pytest.fixture
+def cup(path):
+    """A samara winter cup with round 1 drawn: (tournament id, passcode, the first game)."""
+    t = Tournament.create(path, "samara-2003", seed=4)
+    register(t, names(9), cups=["winter"])
+    t.draw()
+    tid, passcode = keys.credentials(t.store)
+    game = t.store.games()[0]
+    t.close()
+    return tid, passcode, game
+
+
+@pytest.fixture
+def server(path, cup):
+    lines = []
+    s = Server(path, "127.0.0.1", 0, out=lines.append).start()
+    s.lines = lines
+    yield s
+    s.stop()
+
+
+def addr(server) -> str:
+    return f"{server.address[0]}:{server.address[1]}"
+
+
+def journal_of(tmp_path, game, winner_seat=1) -> tuple:
+    journal = tmp_path / f"{game['id']}.sqlite"
+    play_samara_game(journal, game["players"], {1: winner_seat})
+    return journal, replay_snapshot(journal)
+
+
+def raw_post(server, kind: str, body: bytes, mac: str) -> tuple[int, dict]:
+    request = urllib.request.Request(f"http://{addr(server)}/v1/{kind}", data=body, method="POST",
+                                     headers={keys.HEADER: mac})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def result_row(path, game_id):
+    t = Tournament(path)
+    try:
+        return t.store.game(game_id)["result"], [a for a in t.store.audit_log()
+                                                 if a["what"] == "result" and a["detail"]["game"] == game_id]
+    finally:
+        t.close()
+
+
+def test_item7_passcode_is_made_with_the_file_and_shown(path, cup, capsys):
+    """GIVEN a new tournament WHEN `tournament passcode` runs THEN it shows the passcode made at creation (the same
+    twice), the tournament's id, and the [tournament] lines for a board; --new makes another, audited without it."""
+    from scoreboard.cli import main
+    tid, passcode, _ = cup
+    assert main(["tournament", "passcode", "--file", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"tournament": tid, "passcode": passcode}
+    assert main(["tournament", "passcode", "--new", "--file", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert passcode not in out and f"tournament {tid}" in out and 'passcode = "' in out
+    t = Tournament(path)
+    log = [a for a in t.store.audit_log() if a["what"] == "passcode"]
+    t.close()
+    assert log and passcode not in json.dumps(log)
+
+
+def test_item7_result_recorded_once_duplicate_gets_the_same_answer(path, cup, server, tmp_path):
+    """GIVEN `serve` on loopback and board B that fetched game G's setup WHEN B posts G's final snapshot, then posts it
+    again (an answer lost on the way) THEN the first is recorded, the second is 'already recorded' with the same
+    winner and digest, the file holds one result and one audit entry, and the log has both."""
+    tid, passcode, game = cup
+    got = client.fetch_setup(addr(server), passcode, "B", game["id"])
+    assert got["tournament"] == tid and [p["name"] for p in got["setup"]["players"]] == game["players"]
+    _, snapshot = journal_of(tmp_path, game)
+    payload = {"tournament": tid, "game": game["id"], "board": "B", "snapshot": snapshot}
+    first = client.post(addr(server), passcode, "result", payload)
+    second = client.post(addr(server), passcode, "result", payload)
+    assert first["ok"] and first["outcome"] == "recorded" and first["winner"] == game["players"][0]
+    assert second["ok"] and second["outcome"] == "already recorded"
+    assert (second["winner"], second["digest"]) == (first["winner"], first["digest"])
+    result, audits = result_row(path, game["id"])
+    assert result["winner"] == game["players"][0] and len(audits) == 1
+    outcomes = [e["outcome"] for e in boards(path)["log"]]
+    assert outcomes == ["setup", "recorded", "already recorded"]
+
+
+def test_item7_forged_altered_and_replayed_requests_are_refused_and_logged(path, cup, server, tmp_path):
+    """GIVEN a valid signed result request WHEN it is sent with a MAC of another passcode, altered after signing (another
+    board named), and the genuine one twice THEN the forged and altered ones are refused (401 'forged'), the genuine
+    one is recorded once and its replay refused (409 'replayed'); nothing else is written, every one is logged."""
+    tid, passcode, game = cup
+    _, snapshot = journal_of(tmp_path, game)
+    body = json.dumps({"v": 1, "kind": "result", "nonce": keys.new_nonce(), "tournament": tid, "game": game["id"],
+                       "board": "B", "snapshot": snapshot}).encode()
+    status, answer = raw_post(server, "result", body, keys.request_mac("not-the-passcode", body))
+    assert (status, answer["outcome"]) == (401, "forged")
+    altered = body.replace(b'"board": "B"', b'"board": "C"', 1)
+    assert altered != body
+    status, answer = raw_post(server, "result", altered, keys.request_mac(passcode, body))
+    assert (status, answer["outcome"]) == (401, "forged")
+    assert result_row(path, game["id"]) == (None, [])
+    status, answer = raw_post(server, "result", body, keys.request_mac(passcode, body))
+    assert (status, answer["outcome"]) == (200, "recorded")
+    status, answer = raw_post(server, "result", body, keys.request_mac(passcode, body))
+    assert (status, answer["outcome"]) == (409, "replayed") and "replayed" in answer["reason"]
+    assert len(result_row(path, game["id"])[1]) == 1
+    log = boards(path)["log"]
+    assert [e["outcome"] for e in log] == ["forged", "forged", "recorded", "replayed"]
+    assert all(e["peer"].startswith("127.0.0.1:") and e["game"] == game["id"] for e in log)
+    assert any("forged" in line for line in server.lines)
+
+
+def test_item7_other_tournament_and_other_board_are_refused(path, cup, server, tmp_path):
+    """GIVEN game G set up by board A WHEN board B sends G's result, and a result names another tournament's id
+    THEN both are refused naming why (G is A's; the tournament is not this one), nothing is recorded; after
+    `tournament assign G B` B's result is recorded."""
+    tid, passcode, game = cup
+    client.fetch_setup(addr(server), passcode, "A", game["id"])
+    _, snapshot = journal_of(tmp_path, game)
+    b = client.post(addr(server), passcode, "result", {"tournament": tid, "game": game["id"], "board": "B",
+                                                        "snapshot": snapshot})
+    assert not b["ok"] and b["outcome"] == "refused" and "board 'A'" in b["reason"]
+    other = client.post(addr(server), passcode, "result", {"tournament": "0123456789abcdef", "game": game["id"],
+                                                            "board": "A", "snapshot": snapshot})
+    assert not other["ok"] and other["outcome"] == "refused" and "0123456789abcdef" in other["reason"]
+    assert result_row(path, game["id"]) == (None, [])
+    assign(path, game["id"], "B")
+    again = client.post(addr(server), passcode, "result", {"tournament": tid, "game": game["id"], "board": "B",
+                                                            "snapshot": snapshot})
+    assert again["outcome"] == "recorded"
+    assert [e["outcome"] for e in boards(path)["log"]] == ["setup", "refused", "refused", "recorded"]
+
+
+def test_item7_a_wrong_passcode_on_the_board_never_counts_as_sent(path, cup, server, tmp_path):
+    """GIVEN a board whose [tournament] passcode is wrong WHEN it asks for a setup THEN it is refused with the reason
+    (the answer is not signed with its passcode), and the server logged the request as forged."""
+    from scoreboard.tournament.errors import TournamentError
+    _, _, game = cup
+    with pytest.raises(TournamentError, match="not signed with this passcode"):
+        client.fetch_setup(addr(server), "wrong-pass", "B", game["id"])
+    assert [e["outcome"] for e in boards(path)["log"]] == ["forged"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def make_board(config, session, journal, lines):
+    theme = load_theme("classic")
+    return Board(config, session, 0.0, [Screen(ScreenSpec("audience", size=(320, 180)), theme, window=False)],
+                 theme, out=lines.append, clock=lambda: session.time, journal_path=journal)
+
+
+def play_to_the_end(session, board):
+    from scoreboard.engine import make
+    t = 0.0
+    session.submit(make(t, "/sg/game/start"))
+    for k in range(1, 5):
+        for q in range(1, 6):
+            t += 1
+            session.submit(make(t, "/sg/select", k, q))
+            if k == 1:
+                session.submit(make(t, "/sg/button", 1))
+                session.submit(make(t, "/sg/judge/right"))
+            else:
+                session.submit(make(t, "/sg/time"))
+    session.submit(make(t + 1, "/sg/next"))
+    board.frame()
+
+
+def test_item7_board_sends_through_a_dropped_link_and_a_restart(path, cup, tmp_path):
+    """GIVEN board B configured with [tournament] server/passcode/board/game, set up from `serve` WHEN the server goes
+    down before game over, the board keeps failing to send (the host's status says so), the board is closed and
+    started again on its journal, and only then `scoreboard tournament serve` comes up on the same port THEN the
+    restarted board sends the result from its outbox, it is recorded once, and the status says it is recorded."""
+    pygame.init()
+    tid, passcode, game = cup
+    port = free_port()
+    first = Server(path, "127.0.0.1", port, out=lambda *_: None).start()
+    config = default_config()
+    config["board"].update(journal=str(tmp_path / "b.sqlite"), sounds=False)
+    config["tournament"].update(server=f"127.0.0.1:{port}", passcode=passcode, board="B", game=game["id"])
+    lines = []
+    session, journal, _ = open_session(config["board"], lines.append, config["tournament"])
+    assert [p["name"] for p in session.snapshot()["players"]] == game["players"]
+    first.stop()                                             # the link drops
+    board = make_board(config, session, journal, lines)
+    play_to_the_end(session, board)
+    sender = board.result_sender
+    assert sender is not None
+    wait_for(lambda: (client.read_outbox(sender.path) or {}).get("attempts", 0) >= 2, "two failed attempts")
+    state = sender.status()
+    assert state["state"] == "retrying" and game["id"] in state["detail"]
+    board.running = False
+    board.run()                                              # closes: the sender stops, the outbox stays pending
+    assert client.read_outbox(sender.path)["state"] == "pending"
+    assert result_row(path, game["id"]) == (None, [])
+    session = Session.recover(journal, live_seed=True)       # the board starts again on its journal
+    restarted = make_board(config, session, journal, lines)
+    assert restarted.result_sender is not None
+    serve = subprocess.Popen([sys.executable, "-m", "scoreboard", "tournament", "serve", "--file", str(path),
+                              "--bind", "127.0.0.1", "--port", str(port)], stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        wait_for(lambda: client.read_outbox(sender.path)["state"] == "sent", "the result acknowledged")
+        result, audits = result_row(path, game["id"])
+        assert result["winner"] == game["players"][0] and len(audits) == 1
+        assert restarted.result_sender.status()["state"] == "ok"
+        assert any(f"game {game['id']} recorded" in line for line in lines), lines
+    finally:
+        serve.terminate()
+        out, _ = serve.communicate(timeout=30)
+        restarted.running = False
+        restarted.run()
+    assert "recorded" in out and "serve: stopped" in out
