@@ -128,7 +128,7 @@ class ResultService:
         try:
             holder = self._hold(t, req["game"], req["board"], kind)
             if holder != req["board"]:
-                return _no("refused", f"game {req['game']} is board {holder!r}'s, not {req['board']!r} "
+                return _no("refused", f"game {req['game']} is held by board {holder!r}, not {req['board']!r} "
                                       f"(`scoreboard tournament assign` to move it)")
             if kind == "setup":
                 from scoreboard.tournament.views import game_setup

@@ -259,3 +259,16 @@ def test_item7_board_sends_through_a_dropped_link_and_a_restart(path, cup, tmp_p
         restarted.running = False
         restarted.run()
     assert "recorded" in out and "serve: stopped" in out
+
+
+def test_item7_board_config_needs_a_host_port_and_the_passcode(tmp_path):
+    """GIVEN a board config with [tournament] server but a malformed address and no passcode WHEN checked THEN each
+    problem names its key and why; a server with its passcode and a game needs no tournament file."""
+    from scoreboard.display.config import check_config
+    _, problems = check_config({"tournament": {"server": "organiser", "game": "S4"}}, "b.toml")
+    said = {(p.key, p.reason.split(":")[0]) for p in problems}
+    assert ("tournament.server", "expected \"host") in said
+    assert any(p.key == "tournament.passcode" for p in problems)
+    assert not any(p.key == "tournament.game" for p in problems)
+    _, problems = check_config({"tournament": {"server": "organiser:9010", "passcode": "x", "game": "S4"}}, "b.toml")
+    assert not [p for p in problems if p.key.startswith("tournament.")]
