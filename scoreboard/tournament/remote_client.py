@@ -113,6 +113,7 @@ class ResultSender:
         self.stopping = threading.Event()
         self.done = threading.Event()
         self.thread = threading.Thread(target=self._run, name="tournament-result", daemon=True)
+        self._shown = _summary(read_outbox(self.path) or {})     # what status() says, without reading the file
 
     def start(self) -> "ResultSender":
         self.thread.start()
@@ -122,13 +123,17 @@ class ResultSender:
         self.stopping.set()
         self.thread.join(timeout=15)
 
+    def _save(self, box: dict) -> None:
+        write_outbox(self.path, box)
+        self._shown = _summary(box)
+
     def status(self) -> dict:
-        box = read_outbox(self.path) or {}
+        box = self._shown
         state = {"sent": "ok", "refused": "down"}.get(box.get("state"), "retrying")
         detail = {"sent": f"{box.get('game')} записан на {box.get('server')}",
                   "refused": f"{box.get('game')} отклонён: {box.get('error')}"}.get(
             box.get("state"), f"{box.get('game')} не отправлен на {box.get('server')} "
-                              f"(попыток {box.get('attempts', 0)}: {box.get('error') or '…'})")
+                              f"(попыток {box.get('attempts') or 0}: {box.get('error') or '…'})")
         return {"name": "tournament", "state": state, "detail": detail}
 
     def _run(self) -> None:
@@ -143,14 +148,14 @@ class ResultSender:
                                "snapshot": box["snapshot"]})
             except (OSError, TournamentError, ValueError) as error:
                 box.update(attempts=box["attempts"] + 1, error=str(getattr(error, "reason", error)))
-                write_outbox(self.path, box)
+                self._save(box)
                 self.stopping.wait(wait)          # backoff: the link is down or the answer is not trusted
                 wait = min(self.cap, wait * 2)
                 continue
             box.update(attempts=box["attempts"] + 1, answer=answer, error=answer.get("reason") or None,
                        state="sent" if answer.get("ok") else "refused" if answer.get("outcome") in DEFINITIVE
                        else "pending")
-            write_outbox(self.path, box)
+            self._save(box)
             if box["state"] == "pending":         # e.g. an unexpected outcome: keep trying
                 self.stopping.wait(wait)
                 wait = min(self.cap, wait * 2)
@@ -159,6 +164,10 @@ class ResultSender:
                      + (f": {answer['reason']}" if answer.get("reason") else ""))
             break
         self.done.set()
+
+
+def _summary(box: dict) -> dict:
+    return {k: box.get(k) for k in ("state", "game", "server", "attempts", "error")}
 
 
 # -- what the board calls (display/board.py), with its `[tournament]` config section

@@ -198,9 +198,12 @@ class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
     def do_POST(self):      # noqa: N802 (http.server's name)
-        length = int(self.headers.get("Content-Length") or 0)
-        if length > MAX_BODY:
-            self.send_error(413, "request too large")
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            length = -1
+        if not 0 <= length <= MAX_BODY:
+            self.send_error(413, "request too large or without a length")
             return
         body = self.rfile.read(length)
         kind = self.path.removeprefix("/v1/") if self.path.startswith("/v1/") else self.path
