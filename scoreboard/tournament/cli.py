@@ -266,60 +266,6 @@ def cmd_snapshot(args):
         raise TournamentError(f"{args.journal}: {error}") from None
 
 
-def cmd_serve(args):
-    """Take results from boards in other rooms over the network (remote_server.py) until Ctrl-C / SIGTERM."""
-    import signal
-    from scoreboard.tournament.remote_server import Server
-    try:
-        server = Server(_path(args), args.bind, args.port, out=lambda line: print(line, flush=True))
-    except OSError as error:
-        raise TournamentError(f"cannot listen on {args.bind}:{args.port}: {error}") from None
-    host, port = server.address
-    print(f"serve: {server.http.RequestHandlerClass.service.path} on http://{host}:{port}/v1/ "
-          f"(boards: [tournament] server = \"THIS-MACHINE:{port}\", passcode from `scoreboard tournament passcode`)",
-          flush=True)
-    signal.signal(signal.SIGTERM, _interrupt)      # systemctl stop ends it as Ctrl-C does
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.http.server_close()
-    print("serve: stopped", flush=True)
-
-
-def _interrupt(*_):
-    raise KeyboardInterrupt
-
-
-def cmd_passcode(args):
-    from scoreboard.tournament.remote_keys import credentials
-    t = _open(args)
-    try:
-        tid, passcode = credentials(t.store, rotate=args.new)
-    finally:
-        t.close()
-    _print(args, {"tournament": tid, "passcode": passcode},
-           f"passcode {passcode} (tournament {tid}); a board sends results with\n"
-           f"  [tournament]\n  server = \"THIS-MACHINE:9010\"\n  passcode = \"{passcode}\"\n  game = \"GAME\"")
-
-
-def cmd_assign(args):
-    from scoreboard.tournament.remote_server import assign
-    assign(_path(args), args.game, args.board)
-    print(f"{args.game}: only board {args.board!r} sets it up and sends its result")
-
-
-def cmd_boards(args):
-    from scoreboard.tournament.remote_server import boards
-    data = boards(_path(args))
-    lines = [f"{b['game']:<12} board {b['board']!r:<16} {b['how']:<18} "
-             f"{'result recorded' if b['recorded'] else 'result pending'}" for b in data["boards"]]
-    lines += [f"{e['at']} {e['peer'] or '?':<21} {e['kind'] or '?':<6} {e['board'] or '?':<12} {e['game'] or '?':<12} "
-              f"{e['outcome']}" + (f": {e['reason']}" if e["reason"] else "") for e in data["log"][-args.last:]]
-    _print(args, data, "\n".join(lines) or "no board has asked yet")
-
-
 def _guard(func):
     def run(args):
         try:
@@ -411,16 +357,8 @@ def register(subparsers) -> None:
     p = sub.add_parser("snapshot", help="print a journal's final snapshot as JSON (read-only; for --snapshot -)")
     p.add_argument("journal")
     p.set_defaults(func=_guard(cmd_snapshot))
-    p = add("serve", cmd_serve, "take results from boards in other rooms over the network (HMAC with the passcode)")
-    p.add_argument("--bind", default="0.0.0.0")
-    p.add_argument("--port", type=int, default=9010)
-    p = add("passcode", cmd_passcode, "the passcode boards prove when they send results (--new: make another)")
-    p.add_argument("--new", action="store_true")
-    p = add("assign", cmd_assign, "only this board may set up and send GAME (default: the first board to ask)")
-    p.add_argument("game")
-    p.add_argument("board")
-    p = add("boards", cmd_boards, "which board holds which game, and the network log")
-    p.add_argument("--last", type=int, default=30, help="log lines (default 30)")
+    from scoreboard.tournament.cli_remote import register_remote
+    register_remote(add)
     p = add("render", cmd_render, "draw a tournament screen into a PNG (headless)")
     p.add_argument("kind", choices=["bracket", "standings", "round", "cross"])
     p.add_argument("--out", required=True)
