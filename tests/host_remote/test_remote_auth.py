@@ -167,3 +167,26 @@ def test_issue11_6_a_forged_ok_ack_is_not_taken_for_the_boards(signed_board):
         assert client.pending_count() == 1 and client.ack(command_id) is None
     finally:
         client.close()
+
+
+def test_issue11_6_reconnect_keeps_the_session_and_re_signs_what_waits(signed_board):
+    """GIVEN the client signed in on a require_auth board WHEN the network drops everything until the client counts
+    the link lost, a command is tapped meanwhile, and the network comes back THEN the client does the handshake
+    again, gets the same session (the board kept it) under a new key, and the waiting command, signed again with
+    that key, is applied exactly once."""
+    board, relay = signed_board
+    client = OscClient(*relay.address, passcode=PASSCODE, quiet_after=0.2, lost_after=0.5)
+    try:
+        sid = client.connect(timeout=30)
+        relay.drop = 1.0
+        wait(lambda: client.state == "lost", "the link lost")
+        command_id = client.send("/sg/player/name", 1, "Вера")
+        hellos = sum(1 for direction, data in relay.seen if data.startswith(b"/sg/auth/hello"))
+        relay.drop = 0.0
+        wait(lambda: client.ack(command_id) is not None, "the waiting command acked")
+        assert client.ack(command_id).ok and client.session == sid and client.signed
+        assert sum(1 for direction, data in relay.seen if data.startswith(b"/sg/auth/hello")) > hellos
+        wait(lambda: names_applied(board, "Вера") == 1, "the name applied")
+        assert board.links.osc.status()["forged"] == 0
+    finally:
+        client.close()

@@ -129,3 +129,35 @@ def test_proto2_a_signed_sessions_address_takes_no_unsigned_command(osc_board):
         assert wait_until(lambda: [c.args for c in board.applied if c.address == "/sg/player/name"] == [(1, "Вера")])
     finally:
         peer.close()
+
+
+def test_proto2_a_retried_auth_connect_keeps_the_key_and_a_new_handshake_re_keys(osc_board):
+    """GIVEN a host's authenticated connect WHEN the same `/sg/auth/connect` arrives twice (its answer was lost and
+    the client retried) THEN both answers carry the same session and snonce, so the client's key stays the board's;
+    WHEN the client does a new handshake (a new cnonce) THEN the session is re-keyed: a command signed with the old
+    key is refused as forged, one signed with the new key is applied."""
+    links, board = osc_board
+    peer = RawPeer(("127.0.0.1", links.osc.address[1]))
+    try:
+        peer.send("/sg/auth/hello")
+        bnonce, seen_as = of(peer.receive(10.0, until=lambda m: of(m, "/sg/auth/challenge")), "/sg/auth/challenge")[0]
+        cnonce = osc_auth.new_nonce()
+        proof = osc_auth.connect_proof(PASS, "host", bnonce, cnonce, seen_as)
+        answers = []
+        for _ in range(2):
+            peer.send("/sg/auth/connect", "host", bnonce, cnonce, proof)
+            answers += of(peer.receive(10.0, until=lambda m: of(m, "/sg/connected")), "/sg/connected")
+        assert answers[0] == answers[1]
+        sid, snonce = answers[0]
+        old_key = osc_auth.session_key(PASS, sid, snonce, cnonce)
+        again = auth_connect(peer)                                   # a new handshake: a new cnonce
+        assert isinstance(again, tuple) and again[0] == sid and again[1] != old_key
+        signed(peer, sid, old_key, seen_as, 11, "/sg/player/name", 1, "Старый")
+        assert of(peer.receive(10.0, until=lambda m: of(m, "/sg/error")), "/sg/error") == [
+            ["/sg/player/name", "bad signature"]]
+        signed(peer, sid, again[1], seen_as, 12, "/sg/player/name", 1, "Новый")
+        assert [a[:2] for a in of(peer.receive(10.0, until=lambda m: of(m, "/sg/ack")), "/sg/ack")] == [[12, "ok"]]
+        assert wait_until(lambda: any(c.address == "/sg/player/name" and c.args[1] == "Новый" for c in board.applied))
+        assert not any(c.address == "/sg/player/name" and c.args[1] == "Старый" for c in board.applied)
+    finally:
+        peer.close()
