@@ -65,7 +65,7 @@ SEATS = ListOf(SEAT)
 # (a newer board may add fields; no client reads them).
 PLAYER = {"seat!": SEAT, "name!": TEXT, "score!": INT, "answered": BOOL, "pressed": BOOL,
           "locked_until": Nullable(NUM), "tiebreak_score": INT, "in_play": BOOL}
-CELL = {"value!": INT, "played!": BOOL, "auction": BOOL}
+CELL = {"value!": INT, "played!": BOOL, "auction": BOOL, "empty": BOOL}
 TOPIC = {"name!": TEXT, "cells!": ListOf(CELL)}
 ROUND = {"index!": INT, "kind": TEXT, "tiebreak": BOOL, "topic": Nullable(INT), "topics!": ListOf(TOPIC),
          "auctions": INT, "auction_waived": BOOL, "auctions_missing": INT}

@@ -198,7 +198,7 @@ class Game:
     def _load_pack(self, t: Table, cmd: Command) -> None:
         st = self.st
         fresh = st.phase == "round_intro" and st.round.index == 0 and not st.round.tiebreak and not any(
-            c.played for tp in st.round.topics for c in tp.cells)
+            c.played and not c.empty for tp in st.round.topics for c in tp.cells)
         if st.started and not fresh:
             raise Refused("a pack can be loaded only before the game starts or while the first board is full")
         plan = cmd.data

@@ -50,6 +50,8 @@ def select(t: Table, topic: int, index: int, mark: str | None = None) -> None:
     if not 1 <= index <= len(cells):
         raise Refused(f"no question {index}: a topic has questions 1–{len(cells)}")
     cell = cells[index - 1]
+    if cell.empty:
+        raise Refused(f"topic {topic} question {index} is an empty cell of the pack: nothing to play there")
     if cell.played:
         raise Refused(f"topic {topic} question {index} has been played")
     from .auction import missing

@@ -43,7 +43,9 @@ def build_round(t: Table, index: int) -> Round:
         cells = [Cell(value) for value in values]
         if ptopic is not None:
             for q, question in enumerate((ptopic.get("questions") or [])[:len(cells)]):
-                if question.get("auction") and auctions_left > 0:
+                if question.get("empty"):
+                    cells[q].played = cells[q].empty = True
+                elif question.get("auction") and auctions_left > 0:
                     cells[q].auction = True
                     auctions_left -= 1
         topics.append(Topic(name, cells))
@@ -56,7 +58,8 @@ def set_topics(t: Table, names: tuple[str, ...]) -> None:
     st = t.st
     if st.game_over:
         raise Refused("the game is over")
-    if st.round is not None and (st.round.tiebreak or any(c.played for tp in st.round.topics for c in tp.cells)):
+    if st.round is not None and (st.round.tiebreak or any(c.played and not c.empty for tp in st.round.topics
+                                                          for c in tp.cells)):
         raise Refused("topics can be named only while the round's board is still full")
     if st.round is not None and st.phase not in ("round_intro", "choosing", "topic_intro"):
         raise Refused(f"not now: the game is in {st.phase}")

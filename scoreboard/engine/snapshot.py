@@ -94,7 +94,8 @@ def _round(st) -> dict | None:
     return {"index": r.index, "kind": r.kind, "tiebreak": r.tiebreak, "topic": r.topic, "auctions": r.auctions,
             "auction_waived": r.auction_waived, "auctions_missing": _missing(r),
             "topics": [{"name": tp.name, "reserve_used": tp.reserve_used,
-                        "cells": [{"value": c.value, "played": c.played, "auction": c.auction and c.played}
+                        "cells": [{"value": c.value, "played": c.played, "auction": c.auction and c.played,
+                                   "empty": c.empty}
                                   for c in tp.cells]}
                        for tp in r.topics]}
 

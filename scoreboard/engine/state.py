@@ -27,6 +27,7 @@ class Cell:
     value: int
     played: bool = False
     auction: bool = False
+    empty: bool = False         # the pack's empty cell (SIGame price −1): played from the start, nothing to play (G7)
 
 
 @dataclass

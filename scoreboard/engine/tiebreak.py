@@ -65,9 +65,9 @@ def open_tiebreak(t: Table, tied: list[int]) -> None:
         if units:
             p, j = _take(t, units, named)
             st.pool_used += [(p, j)] if questions else [(p, q) for q in range(len(cell_values))]
-            questions = (named[p].get("questions") or [])[j:j + len(cell_values)]
+            planned = list((named[p].get("questions") or [])[j:j + len(cell_values)])   # free units have text
             topics.append(Topic(named[p]["name"], [Cell(v) for v in cell_values], pool=p, offset=j,
-                                planned=list(questions)))
+                                planned=planned))
         else:
             name = f"Доп. вопрос {st.tiebreaks}" if questions else f"Доп. тема {(st.tiebreaks - 1) * count + k + 1}"
             topics.append(Topic(name, [Cell(v) for v in cell_values]))

@@ -81,6 +81,8 @@ REFUSALS_RU: list[tuple[str, str]] = [
     (r"no topic (\d+): this round has topics 1–(\d+)", r"нет темы \1: в раунде темы 1–\2"),
     (r"no question (\d+): a topic has questions 1–(\d+)", r"нет вопроса \1: в теме вопросы 1–\2"),
     (r"topic (\d+) question (\d+) has been played", r"тема \1, вопрос \2 уже сыгран"),
+    (r"topic (\d+) question (\d+) is an empty cell of the pack: nothing to play there",
+     r"тема \1, вопрос \2 — пустая клетка пакета: играть нечего"),
     (r"select a cell \(/sg/select\)", "выберите вопрос на табло"),
     (r"judge the answer first", "сначала оцените ответ"),
     (r"a player is answering: judge the answer \(/sg/judge/right or /sg/judge/wrong\)",
