@@ -9,7 +9,9 @@ long as the journal is open, so a second board on the same file refuses to start
 SQLite's own locking is per transaction and would let two boards take turns appending to one game.
 
 A failed append (disk full, read-only, the drive pulled) raises `JournalError` and leaves the file and `len()` as
-they were, so the caller refuses that one command; the next append tries again. Rows are also kept in memory: if
+they were, so the caller refuses that one command; the next append tries again. A batch (`begin`, appends, `commit`)
+puts several appends in one transaction, so one fsync makes them all durable; a batch that fails is undone whole
+(`abort`: the file, `len()` and the rows in memory are as before `begin`). Rows are also kept in memory: if
 the file vanished with its folder and the folder comes back (a USB stick plugged in again), the next append
 writes the journal there again from memory (or appends what is missing to the copy it finds there).
 """
@@ -97,6 +99,7 @@ class Journal:
         self._rows: list[tuple] | None = None if readonly else self.db.execute(
             "SELECT seq, at, address, args, data, crc FROM events ORDER BY seq").fetchall()
         self._inode = self._file_id()
+        self._batch: list[tuple] | None = None   # rows appended since `begin`, not yet committed
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(str(self.path), isolation_level=None)
@@ -159,6 +162,15 @@ class Journal:
         payload = None if cmd.data is None else json.dumps(cmd.data, ensure_ascii=False, sort_keys=True)
         crc = zlib.crc32(_canonical(seq, cmd.at, cmd.address, args, cmd.data))
         row = (seq, cmd.at, cmd.address, json.dumps(args, ensure_ascii=False), payload, crc)
+        if self._batch is not None:   # in a batch: the row waits for `commit` (the file was checked by `begin`)
+            try:
+                self.db.execute("INSERT INTO events (seq, at, address, args, data, crc) VALUES (?, ?, ?, ?, ?, ?)",
+                                row)
+            except sqlite3.Error as error:
+                raise JournalError(f"{self.path}: cannot append ({error})") from None
+            self._seq = seq
+            self._batch.append(row)
+            return seq
         if self._file_id() != self._inode:
             self._reattach()      # the file vanished (or another one is there): raises unless it is ours again
         try:
@@ -171,6 +183,56 @@ class Journal:
         if self._rows is not None:
             self._rows.append(row)
         return seq
+
+    # -- batches: one transaction, one fsync, for every command a board turn drains ----------------------
+    def begin(self) -> None:
+        """Start a batch: the appends until `commit` share one transaction. Raises JournalError (nothing started)
+        when the file is not the one this journal wrote (then append alone: that path writes it again)."""
+        if self._batch is not None:
+            raise JournalError(f"{self.path}: a batch is already open")
+        if self._file_id() != self._inode:
+            raise JournalError(f"{self.path}: the journal file changed; not batching")
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as error:
+            raise JournalError(f"{self.path}: cannot append ({error})") from None
+        self._batch = []
+        self._batch_seq = self._seq
+
+    def commit(self) -> None:
+        """Make the batch durable (one fsync, synchronous=FULL). Raises JournalError and undoes the batch whole
+        (as `abort`) when it cannot: then none of its rows is in the journal."""
+        if self._batch is None:
+            raise JournalError(f"{self.path}: no batch is open")
+        try:
+            if self._file_id() != self._inode:   # vanished meanwhile: committing would write into a ghost
+                raise JournalError(f"{self.path}: the journal file changed during a batch")
+            self.db.execute("COMMIT")
+        except sqlite3.Error as error:
+            self.abort()
+            raise JournalError(f"{self.path}: cannot append ({error})") from None
+        except JournalError:
+            self.abort()
+            raise
+        if self._rows is not None:
+            self._rows.extend(self._batch)
+        self._batch = None
+
+    def abort(self) -> None:
+        """Undo the open batch: its rows were never durable, the next append numbers from where `begin` was."""
+        if self._batch is None:
+            return
+        try:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass   # SQLite rolled back already (a failed COMMIT) or the file is gone: nothing of the batch stays
+        self._seq = self._batch_seq
+        self._batch = None
+
+    @property
+    def in_batch(self) -> bool:
+        return self._batch is not None
 
     def _reattach(self) -> None:
         """Write the journal again at its path after the file vanished: from memory into a new file, or the
@@ -275,5 +337,6 @@ class Journal:
             raise JournalError(f"{self.path}: damaged journal ({result})")
 
     def close(self) -> None:
+        self.abort()
         self.db.close()
         self._release()

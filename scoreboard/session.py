@@ -5,6 +5,11 @@ resolves what a command needs from outside (the regulation's content, a pack's p
 command's journaled `data`, applies it, and appends it to the journal before it counts: if the append
 fails, the engine is rolled back and the command is refused. A failed append is also remembered
 (`journal_status()`: the board's alarm) until the next append succeeds; every command tries again.
+
+`submit_batch` is the board's turn: every command it drained is applied in order and journaled in one transaction,
+so one fsync makes the whole batch durable, and no outcome is reported before it is. A batch that cannot be
+committed is undone whole (engine, journal, notices) and its commands are submitted again one by one, each with its
+own transaction: exactly the ones that still cannot be journaled are refused, the others are done.
 """
 from __future__ import annotations
 
@@ -49,6 +54,12 @@ class Session:
 
     # -- the board's calls --------------------------------------------------------------------------
     def submit(self, cmd: Command) -> dict[str, Any]:
+        """Apply and journal `cmd` (raises Refused, JournalError, InternalError); the snapshot after it."""
+        self.accept(cmd)
+        return self.snapshot()
+
+    def accept(self, cmd: Command) -> None:
+        """`submit` without building the snapshot (a batch builds one after all its commands)."""
         if cmd.address in INTERNAL:
             raise Refused(f"{cmd.address} is internal to the board")
         self.advance(cmd.at)
@@ -58,7 +69,32 @@ class Session:
             self.notices += [f"pack {resolved.args[0]}: {w}" for w in resolved.data.get("warnings") or []]
             # what the engine found for this game's stage (AU1 auction cells, TB tie-break topics)
             self.notices += [f"pack {resolved.args[0]}: {w}" for w in self.snapshot().get("warnings") or []]
-        return self.snapshot()
+
+    def try_submit(self, cmd: Command) -> tuple[bool, str | None]:
+        """`submit`, as an outcome: (True, None) or (False, why). Never raises for one command (see
+        `submit_reporting`)."""
+        return outcome(self, cmd)
+
+    def submit_batch(self, cmds: list[Command]) -> list[tuple[bool, str | None]]:
+        """Each command's outcome, in order, returned once every accepted one is durable (one transaction)."""
+        if self.journal is None or len(cmds) < 2:
+            return [self.try_submit(cmd) for cmd in cmds]
+        point, notices, ignored = self.game.save_point(), len(self.notices), len(self.ignored)
+        try:
+            self.journal.begin()
+        except JournalError:
+            return [self.try_submit(cmd) for cmd in cmds]   # the file changed: each alone writes it again
+        try:
+            outcomes = [outcome(self, cmd, journal_raises=True) for cmd in cmds]
+            self.journal.commit()
+        except JournalError as error:
+            self.journal.abort()
+            self.game.restore_point(point)
+            del self.notices[notices:], self.ignored[ignored:]
+            log.info("journal: a batch of %d failed (%s); each is journaled alone", len(cmds), error)
+            return [self.try_submit(cmd) for cmd in cmds]
+        self._journal_ok()
+        return outcomes
 
     def advance(self, now: float) -> bool:
         """Fire every deadline up to `now`, in order, each at its own time."""
@@ -124,11 +160,18 @@ class Session:
         try:
             self.journal.append(cmd)
         except JournalError as error:
-            if self.journal_error is None:
-                self.journal_error_since = time.time()
-                log.error("journal: %s", error)
-            self.journal_error = str(error)
+            self._journal_failed(error)
             raise
+        if not self.journal.in_batch:   # a batch's rows count at its commit
+            self._journal_ok()
+
+    def _journal_failed(self, error: JournalError) -> None:
+        if self.journal_error is None:
+            self.journal_error_since = time.time()
+            log.error("journal: %s", error)
+        self.journal_error = str(error)
+
+    def _journal_ok(self) -> None:
         if self.journal_error is not None:
             log.warning("journal: writing again after %s", self.journal_error)
             self.journal_error = self.journal_error_since = None
@@ -183,24 +226,32 @@ def replay_snapshot(journal_path: str | Path) -> dict[str, Any]:
         journal.close()
 
 
-def submit_reporting(session: "Session", cmd: Command,
-                     on_result: Callable[[bool, str | None], None] | None = None) -> tuple[bool, str | None]:
-    """`session.submit(cmd)`, with the outcome passed to `on_result` (that is what sends an OSC ack).
-
-    Never raises for one command: a refusal, a journal that cannot be written (the command is not done: the
-    engine is rolled back) and a bug (the engine's `InternalError`, or anything else) each refuse this command
-    only, so the rest of a drained batch is still submitted and answered."""
+def outcome(session, cmd: Command, journal_raises: bool = False) -> tuple[bool, str | None]:
+    """`session.submit(cmd)` as (True, None) or (False, why). A refusal, a journal that cannot be written (the
+    command is not done: the engine is rolled back; `journal_raises`: raised instead, for a batch to undo itself)
+    and a bug (the engine's `InternalError`, or anything else) each refuse this command only, so the rest of a
+    drained batch is still submitted and answered."""
     try:
-        session.submit(cmd)
-        ok, reason = True, None
+        getattr(session, "accept", session.submit)(cmd)
+        return True, None
     except Refused as error:
-        ok, reason = False, str(error)
+        return False, str(error)
     except JournalError as error:
-        ok, reason = False, f"not journaled, not done: {error}"
+        if journal_raises:
+            raise
+        return False, f"not journaled, not done: {error}"
     except Exception as error:   # a bug: the engine rolled back; say so loudly, keep the show going
         log.exception("internal error on %s %s", cmd.address, list(cmd.args))
-        ok, reason = False, f"internal error on {cmd.address}: {error!r}"
-        session.notices.append(f"board: INTERNAL ERROR on {cmd.address}: {error!r} (logged; the command was not done)")
+        notices = getattr(session, "notices", None)
+        if notices is not None:
+            notices.append(f"board: INTERNAL ERROR on {cmd.address}: {error!r} (logged; the command was not done)")
+        return False, f"internal error on {cmd.address}: {error!r}"
+
+
+def submit_reporting(session: "Session", cmd: Command,
+                     on_result: Callable[[bool, str | None], None] | None = None) -> tuple[bool, str | None]:
+    """`outcome(session, cmd)`, passed to `on_result` too (that is what sends an OSC ack)."""
+    ok, reason = outcome(session, cmd)
     if on_result is not None:
         on_result(ok, reason)
     return ok, reason

@@ -255,6 +255,17 @@ class Game:
             setattr(st, name, log)
         self.st = st
 
+    def save_point(self) -> tuple:
+        """All a run of commands may change, to come back to exactly (`restore_point`): the board's batch that
+        could not be journaled is undone whole. The state with its logs is pickled (an undo or a new game inside
+        the run may replace or truncate them); histories and checkpoints are lists of immutable entries."""
+        return (pickle.dumps(self.st, protocol=pickle.HIGHEST_PROTOCOL), self.reg, list(self.plans),
+                list(self._effective), list(self._checkpoints), self.rev, self.time)
+
+    def restore_point(self, point: tuple) -> None:
+        blob, self.reg, plans, effective, checkpoints, self.rev, self.time = point
+        self.st, self.plans, self._effective, self._checkpoints = pickle.loads(blob), plans, effective, checkpoints
+
     def _save_whole(self) -> tuple:
         """For the rare commands that replace the state (undo, new game): keep the old one and its logs."""
         logs = None if self.st is None else [list(getattr(self.st, name)) for name in LOGS]

@@ -1,8 +1,9 @@
 """The inbox: where every link (serial box, OSC, keys) leaves commands for the board's main thread.
 
 Links run on their own threads and never touch the session; they `put` stamped commands here. The board
-loop `drain`s once a frame, submits the items in time order (that is what makes the earliest press win even
-when it arrived later), and reports each outcome through the item's `on_result` so that OSC can ack.
+loop `drain`s once a turn, submits the items in time order (that is what makes the earliest press win even
+when it arrived later) as one journal batch, and reports each outcome through the item's `on_result` once the batch
+is durable, so that OSC can ack.
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 from scoreboard.engine.commands import Command
-from scoreboard.session import submit_reporting
+from scoreboard.session import outcome, submit_reporting
 
 OnResult = Callable[[bool, Optional[str]], None]
 
@@ -80,7 +81,15 @@ class Inbox:
             items = sorted(items + list(extra), key=lambda item: (item.cmd.at, item.seq))
         if holdback is not None:
             items = holdback.due(items, now)
-        return [(item, *item.deliver(session)) for item in items]
+        # One batch: the session journals every accepted command in one transaction, and only once that is durable
+        # is anyone told (an ack means "done and journaled"); a session without batches submits one by one.
+        batch = getattr(session, "submit_batch", None)
+        cmds = [item.cmd for item in items]
+        outcomes = batch(cmds) if batch is not None else [outcome(session, cmd) for cmd in cmds]
+        for item, (ok, reason) in zip(items, outcomes):
+            if item.on_result is not None:
+                item.on_result(ok, reason)
+        return [(item, ok, reason) for item, (ok, reason) in zip(items, outcomes)]
 
     def drain(self) -> list[Item]:
         """Every queued item, earliest `cmd.at` first (arrival order among equal times)."""
