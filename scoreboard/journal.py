@@ -102,7 +102,8 @@ class Journal:
         self._batch: list[tuple] | None = None   # rows appended since `begin`, not yet committed
 
     def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(str(self.path), isolation_level=None)
+        # the board appends from its input thread and closes from the main one, one at a time (Board.lock)
+        db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
         return db

@@ -77,7 +77,7 @@ class Session:
 
     def submit_batch(self, cmds: list[Command]) -> list[tuple[bool, str | None]]:
         """Each command's outcome, in order, returned once every accepted one is durable (one transaction)."""
-        if self.journal is None or len(cmds) < 2:
+        if len(cmds) < 2 or not hasattr(self.journal, "begin"):   # (no journal, or a test's recorder)
             return [self.try_submit(cmd) for cmd in cmds]
         point, notices, ignored = self.game.save_point(), len(self.notices), len(self.ignored)
         try:
@@ -162,7 +162,7 @@ class Session:
         except JournalError as error:
             self._journal_failed(error)
             raise
-        if not self.journal.in_batch:   # a batch's rows count at its commit
+        if not getattr(self.journal, "in_batch", False):   # a batch's rows count at its commit
             self._journal_ok()
 
     def _journal_failed(self, error: JournalError) -> None:

@@ -68,7 +68,8 @@ def frame_times(size, frames: int, theme_name: str = "classic") -> dict:
 
 def idle_cpu(seconds: float) -> dict:
     """The real board loop at 60 fps with nothing happening: process CPU time over wall time."""
-    from scoreboard.display.board import MIN_FRAME_GAP, Board
+    from scoreboard.display.board import Board
+    from scoreboard.display.board_loop import Loop
     from scoreboard.display.config import default_config
     from scoreboard.display.screens import Screen, ScreenSpec
     from scoreboard.display.theme import load_theme
@@ -84,11 +85,8 @@ def idle_cpu(seconds: float) -> dict:
     from scoreboard.links import Inbox
     board = Board(config, session, time.monotonic(), screens, theme, inbox=Inbox(), out=lambda *_: None)
 
-    def one_frame():   # Board.run's turn: a frame, then the rest of the period slept (woken by the inbox)
-        started = time.perf_counter()
-        board.frame()
-        board.sleep_until(started + 1 / 60, started + MIN_FRAME_GAP)
-
+    loop = Loop(board, 1 / 60).start()   # Board.run's loop: the input thread, and drawing turns here
+    one_frame = loop.turn
     for _ in range(10):
         one_frame()
     frames_before = screens[0].frames
@@ -98,6 +96,7 @@ def idle_cpu(seconds: float) -> dict:
         one_frame()
         loops += 1
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    loop.stop()
     screens[0].close()
     return {"cpu_percent_of_core": round(100 * cpu / wall, 2), "loops": loops,
             "redraws": screens[0].frames - frames_before, "seconds": round(wall, 2)}

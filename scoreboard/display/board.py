@@ -1,23 +1,29 @@
-"""`scoreboard run`: the board loop — the only thread that touches the session and pygame.
+"""`scoreboard run`: the board — the session, the screens and the links' inbox.
 
-Each frame: handle window events (keys 1–9 as seats, Esc asks before quitting), drain the links' inbox in time order
-and submit each command (answering every item's `on_result`), fire due deadlines, publish a changed snapshot to the
-links, and let each screen redraw only if what it shows changed. Engine time is `monotonic() - epoch`: 0 at the first
-command of a new journal, continuing after the last event of a recovered one.
+A turn: handle window events (keys 1–9 as seats, Esc asks before quitting); take the input — drain the links' inbox
+in time order, apply it as one journal batch (answering every item's `on_result` once it is durable), fire due
+deadlines, publish a changed snapshot to the links; draw — each screen redraws only if what it shows changed.
+`run` takes the input on its own thread so no command waits for a frame (board_loop.py); `frame` is one whole turn
+on the calling thread. Engine time is `monotonic() - epoch`: 0 at the first command of a new journal, continuing
+after the last event of a recovered one. Starting the board is board_start.py.
 """
 from __future__ import annotations
 
+import os
+import threading
 import time
 from collections import deque
-from datetime import datetime
-from pathlib import Path
 
 import pygame
 
-from scoreboard.display.board_status import OSC_RETRY, board_status
-from scoreboard.display.screens import Screen, ScreenSpec
-from scoreboard.display.sounds import Sounds
-from scoreboard.display.theme import load_theme
+from scoreboard.display.board_loop import Loop
+from scoreboard.display.board_signals import stop_signals
+# what `scoreboard run` and the tests call board.*: the board's start lives in board_start.py
+from scoreboard.display.board_start import (_attach_setup, _links, journal_path, open_screens,  # noqa: F401
+                                            open_session, run, screens_to_open, unfinished_journal)
+from scoreboard.display.board_status import board_status, connect_hint
+from scoreboard.display.screens import Screen
+from scoreboard.display.sounds import Sounds, cues
 from scoreboard.journal import JournalError
 
 # Host keys on the board's own keyboard (rehearsal, or when the remote is down).
@@ -27,98 +33,8 @@ EXPOSED = (pygame.WINDOWEXPOSED, pygame.WINDOWSHOWN, pygame.WINDOWRESTORED, pyga
            pygame.WINDOWDISPLAYCHANGED)
 
 
-def unfinished_journal(folder: Path) -> Path | None:
-    """The newest journal in `folder` whose game has not ended (what a kiosk restart should come back to)."""
-    from scoreboard.session import replay_snapshot
-    for path in sorted(folder.glob("*.sqlite"), key=lambda p: p.stat().st_mtime, reverse=True):
-        try:
-            if not replay_snapshot(path).get("game_over"):
-                return path
-        except Exception:  # an unreadable journal is not one to resume; `scoreboard resume` explains why
-            continue
-    return None
-
-
-def journal_path(board: dict) -> tuple[Path, bool]:
-    """(path, exists): the configured journal, the newest unfinished one (`resume`), or a new one under
-    journal_dir named by the date and time."""
-    if board.get("journal"):
-        path = Path(board["journal"])
-        return path, path.exists() and path.stat().st_size > 0
-    folder = Path(board.get("journal_dir") or "games")
-    if board.get("resume") and folder.is_dir():
-        found = unfinished_journal(folder)
-        if found is not None:
-            return found, True
-    stamp = datetime.now().strftime("%Y-%m-%d_%H-%M-%S")
-    return Path(board.get("journal_dir") or "games") / f"{stamp}.sqlite", False
-
-
-def open_session(board: dict, out=print, tournament: dict | None = None):
-    """A recovered session for an existing journal (it comes back paused), else a new game: the tournament's
-    scheduled game when one is configured, else the config's regulation and stage."""
-    from scoreboard.engine.commands import make
-    from scoreboard.session import Session
-    path, exists = journal_path(board)
-    if exists:
-        session = Session.recover(path, live_seed=True)
-        out(f"board: recovered {path} at rev {session.rev} (paused: unpause to go on)")
-        return session, path, session.time
-    game = (tournament or {}).get("game")
-    commands = board.get("setup_commands") or [("/sg/game/new", (board["regulation"], board["stage"]))]
-    opened = None
-    if game:     # from the file, or from the organiser's `tournament serve`; TournamentError stops the start
-        from scoreboard.tournament.board_link import opening
-        commands, opened = opening(tournament, game, out)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    session = Session(path, live_seed=True)
-    if opened:
-        opened(path)                        # the outbox: where this journal's result goes, kept across restarts
-    for address, args in commands:
-        session.submit(make(0.0, address, *args))
-    out(f"board: new game {' '.join(map(str, commands[0][1][:2]))}"
-        f"{f' (tournament game {game})' if game else ''}, journal {path}")
-    return session, path, 0.0
-
-
-def _links(config: dict, inbox_box: list, clock, out=print):
-    """The links package's Inbox and Links, when it is installed; the board also runs without them."""
-    try:
-        from scoreboard.links import Inbox, Links
-    except ImportError as error:
-        out(f"board: links unavailable ({error}); keyboard seats only")
-        return None, None
-    inbox = Inbox()
-    inbox_box.append(inbox)
-    links_config = {k: config[k] for k in ("osc", "buttons", "remote_web") if k in config}
-    try:
-        links = Links(links_config, inbox, clock)
-    except Exception as error:  # a bad config must not stop the game
-        out(f"board: links failed to start: {error}")
-        return inbox, None
-    try:
-        links.start()
-    except OSError as error:
-        # the OSC port is taken (another board?): the buttons start now, the board retries the port
-        out(f"board: OSC failed to start ({error}); buttons only for now, retrying every {OSC_RETRY:g} s")
-        links.osc_error = str(error)
-        try:
-            links.start_buttons()
-        except Exception as second:
-            out(f"board: buttons failed to start: {second}")
-    except Exception as error:  # a bad box path must not stop the game
-        out(f"board: links failed to start: {error}")
-    _attach_setup(links, config, inbox, clock)
-    return inbox, links
-
-
-def _attach_setup(links, config: dict, inbox, clock) -> None:
-    if getattr(links, "osc", None) is not None:   # the remote's set-up screens ask the board what it has
-        from scoreboard.links.setup_desk import SetupDesk
-        links.osc.setup = SetupDesk(config, inbox, clock)
-
-
-MIN_FRAME_GAP = 0.002   # seconds: at most ~500 frames a second however fast commands come
+MIN_FRAME_GAP = 0.002   # seconds: at most ~500 frames a second however fast commands come (`frame` loops)
+STATUS_EVERY = 0.5      # seconds between looks at the links' and the journal's status
 
 
 class DigitSeats:
@@ -176,8 +92,15 @@ class Board:
         if board.get("rehearsal"):
             from scoreboard.display.reload import ThemeWatcher
             self.watcher = ThemeWatcher(theme, board.get("theme"))
+        self.lock = threading.RLock()             # the session: the input thread, or a key pressed on this one
         self.published_rev = None
         self.snapshot = session.snapshot()
+        self.host_question: dict | None = None
+        self._forced = self._drawn_forced = 0     # status changes to draw (the host's alarm), and those drawn
+        self._drawn_rev = self._drawn_answering = None
+        self.full_drawn_at = 0.0                  # perf_counter of the last redraw of a new state
+        # a bench's worst case: every frame redrawn whole (`bench links --board`: "while it draws at 60 fps")
+        self.draw_every_frame = os.environ.get("SCOREBOARD_DRAW_EVERY_FRAME") == "1"
         self.status: dict | None = None           # the links' status (badges, counters)
         self.host_status: dict | None = None      # the links' status plus the connect hint (host only)
         self.board_status: dict | None = None     # the snapshot's `status` key (docs/ENGINE_API.md)
@@ -216,11 +139,14 @@ class Board:
     def submit(self, cmd, on_result=None) -> None:
         """A command of the board's own (its keys): through the inbox's turn when there is one, so it is
         ordered with the links' items and waits out the grace like a remote's command (none: at once)."""
-        if self.inbox is None or not self.holdback.grace:
-            from scoreboard.session import submit_reporting
-            submit_reporting(self.session, cmd, on_result)
-        else:
-            self._local.append(self._item(cmd, "keys", on_result, -len(self._local) - 1))
+        with self.lock:
+            if self.inbox is None or not self.holdback.grace:
+                from scoreboard.session import submit_reporting
+                submit_reporting(self.session, cmd, on_result)
+            else:
+                self._local.append(self._item(cmd, "keys", on_result, -len(self._local) - 1))
+        if self.inbox is not None:
+            self.inbox.nudge()   # the input thread takes it now, not at its next timeout
 
     def stop(self, signum=None, frame=None) -> None:
         """SIGTERM / SIGINT (systemd stop, Ctrl-C), or the last window closed: this frame ends, the loop closes the
@@ -255,62 +181,104 @@ class Board:
                 self.submit(cmd)
 
     def frame(self) -> None:
+        """One whole turn on this thread — window events, the input, the drawing — as tests, benches and a board
+        without links run it. `run` splits it: the input on its own thread (board_loop.py), the rest here."""
+        self.events()
+        self.take_input()
+        self.draw()
+
+    def events(self) -> None:
         for event in pygame.event.get():
             self.handle(event)
-        now = self.now()
-        if self.inbox is not None:
-            local, self._local = self._local, []
-            for item, ok, reason in self.inbox.deliver_all(self.session, self.holdback, now, local):
-                if not ok:   # a remote hears its refusal in the ack; a press has no one to tell but the operator
-                    self.refused.append((item.cmd, reason))
-                    if item.on_result is None:
-                        self.out(f"board: {item.source} {item.cmd.address} {list(item.cmd.args)} refused: {reason}")
-        # deadlines fire a little late (the links' grace) so a press made just before the window closed, but
-        # delivered by a buffering USB adapter after it, still counts by its own timestamp (BZ2, BZ3)
-        try:
-            self.session.advance(now - getattr(self.links, "deadline_grace", 0.0))
-        except JournalError:
-            pass    # the deadline is not done; the alarm is up (status.journal) and the next frame tries again
-        notices = getattr(self.session, "notices", [])
-        while notices:   # a loaded pack's warnings go to the operator's console, once
-            notice = notices.pop(0)
-            if "INTERNAL ERROR" in notice:
-                self.alerts.append(notice.removeprefix("board: "))
-            self.out(notice)
-        status_changed = self._watch()
-        if self.session.rev != self.published_rev or status_changed:
-            before, self.snapshot = self.snapshot, self.session.snapshot()
+
+    def take_input(self) -> bool:
+        """Drain the inbox and apply it as one journal batch (every command answered once it is durable), fire due
+        deadlines, publish a changed state. True when the picture changed."""
+        with self.lock:
+            now = self.now()
+            if self.inbox is not None:
+                local, self._local = self._local, []
+                for item, ok, reason in self.inbox.deliver_all(self.session, self.holdback, now, local):
+                    if not ok:   # a remote hears its refusal in the ack; a press has no one to tell but the operator
+                        self.refused.append((item.cmd, reason))
+                        if item.on_result is None:
+                            self.out(f"board: {item.source} {item.cmd.address} {list(item.cmd.args)} refused: "
+                                     f"{reason}")
+            # deadlines fire a little late (the links' grace) so a press made just before the window closed, but
+            # delivered by a buffering USB adapter after it, still counts by its own timestamp (BZ2, BZ3)
+            try:
+                self.session.advance(now - getattr(self.links, "deadline_grace", 0.0))
+            except JournalError:
+                pass    # the deadline is not done; the alarm is up (status.journal) and the next turn tries again
+            notices = getattr(self.session, "notices", [])
+            while notices:   # a loaded pack's warnings go to the operator's console, once
+                notice = notices.pop(0)
+                if "INTERNAL ERROR" in notice:
+                    self.alerts.append(notice.removeprefix("board: "))
+                self.out(notice)
+            status_changed = self._watch()
+            if self.session.rev == self.published_rev and not status_changed:
+                return False
+            before, snapshot = self.snapshot, self.session.snapshot()
             if self.board_status is not None:
-                self.snapshot["status"] = self.board_status
-            if self.snapshot["game_over"] and not before["game_over"] and self.session.rev != self.published_rev:
+                snapshot["status"] = self.board_status
+            if snapshot["game_over"] and not before["game_over"] and self.session.rev != self.published_rev:
                 self._record_result()
             self.published_rev = self.session.rev
+            self.host_question = self.session.host_question()
+            self.snapshot = snapshot
+            self._forced += status_changed
             if self.links is not None:
-                self.links.publish(self.snapshot, self.session.host_question())
-            self.sounds.update(before, self.snapshot, now)
-        else:
-            self.sounds.update(None, self.snapshot, now)
+                self.links.publish(snapshot, self.host_question)
+            self.sounds.play(cues(before, snapshot))
+            return True
+
+    def draw(self) -> None:
+        """Each screen draws the latest state if what it shows changed (the input thread may move on meanwhile)."""
+        now, snapshot, host_question, forced = self.now(), self.snapshot, self.host_question, self._forced
+        self.sounds.follow(snapshot, now)
         if self.watcher is not None and (theme := self.watcher.poll()) is not None:
             self.out(f"board: theme reloaded ({len(theme.problems)} problem(s))")
             for screen in self.screens:
                 screen.set_theme(theme)
         overlay = self._quit_overlay if self.confirm_quit else None
-        host_question = None
+        force = self.draw_every_frame or forced != self._drawn_forced
+        if snapshot.get("rev") != self._drawn_rev or force:
+            self.full_drawn_at = time.perf_counter()
         for screen in self.screens:
-            if screen.spec.role == "host" and host_question is None:
-                host_question = self.session.host_question()
             status = self.host_status if screen.spec.role == "host" else self.status
-            screen.render(self.snapshot, now, status, host_question, self.tournament, overlay,
-                          force=status_changed)
+            screen.render(snapshot, now, status, host_question, self.tournament, overlay, force=force)
+        self._drawn_rev, self._drawn_forced, self._drawn_answering = snapshot.get("rev"), forced, snapshot.get(
+            "answering")
+
+    def picture_changed(self) -> bool:
+        """A new state or status is waiting to be drawn (a full redraw) — except a new answering player, which is
+        drawn at once (the press → frame target; it happens at most a few times a question)."""
+        snapshot = self.snapshot
+        if snapshot.get("answering") is not None and snapshot.get("answering") != self._drawn_answering:
+            return False
+        return snapshot.get("rev") != self._drawn_rev or self._forced != self._drawn_forced
+
+    def input_timeout(self, period: float) -> float:
+        """How long the input thread may wait for the inbox: until the next status check, a held-back command or a
+        deadline is due (an idle board's input thread sleeps; `period` bounds a clock that jumped)."""
+        due = [max(period, STATUS_EVERY - (self.clock() - self._status_at))]
+        held = self.holdback.next_due()
+        if held is not None:
+            due.append(held + self.holdback.grace - self.now())
+        deadline = self.session.next_deadline()
+        if deadline is not None:
+            due.append(deadline + getattr(self.links, "deadline_grace", 0.0) - self.now())
+        return max(0.0, min(due))
 
     def _watch(self) -> bool:
         """Twice a second (board_status.py): True when the snapshot's `status` changed."""
-        if self.clock() - self._status_at < 0.5 and self.board_status is not None:
+        if self.clock() - self._status_at < STATUS_EVERY and self.board_status is not None:
             return False
         self._status_at = self.clock()
         status = board_status(self)
         if self.status is not None:   # the passcode goes to the host's screen only, never into what is published
-            self.host_status = {**self.status, "connect": self._connect(self.status)}
+            self.host_status = {**self.status, "connect": connect_hint(self.config, self.status)}
         if status == self.board_status:
             return False
         self.board_status = status
@@ -330,17 +298,6 @@ class Board:
         if gap > 0:
             time.sleep(gap)
 
-    def _connect(self, status: dict) -> dict | None:
-        """What the host types on the remote to connect: the board's address and the passcode (host screen only)."""
-        osc = self.config.get("osc") or {}
-        if not osc.get("enabled", True) or not status.get("osc_address"):
-            return None
-        from scoreboard.display.screens import reachable_address
-        host, port = status["osc_address"][:2]
-        urls = (status.get("remote_web") or {}).get("urls") or []
-        return {"address": f"{reachable_address(host)}:{port}", "passcode": osc.get("passcode", ""),
-                "web": urls[0] if urls else ""}
-
     def _record_result(self) -> None:
         """A scheduled tournament game ended: its result goes into the tournament file from the journal."""
         tournament = self.config.get("tournament") or {}
@@ -356,138 +313,31 @@ class Board:
                     "title", canvas.theme.color("text"), tag="quit")
 
     def run(self, frames: int | None = None) -> int:
-        """Frames until Esc-Enter, SIGTERM or SIGINT (or `frames` of them: a smoke test)."""
+        """Turns until Esc-Enter, SIGTERM or SIGINT (or `frames` of them on this thread alone: a smoke test), then
+        the links, the screens and the journal are closed."""
         period = 1.0 / self.config["board"].get("fps", 60)
-        import signal
-        import threading
-        previous = {}
-        if threading.current_thread() is threading.main_thread():
-            for signum in (signal.SIGTERM, signal.SIGINT):
-                previous[signum] = signal.signal(signum, self.stop)
-        if self.running:
-            self.out("board: running (SIGTERM or Ctrl-C stops it; Esc asks)")
-        try:
-            while self.running and (frames is None or frames > 0):
-                started = time.perf_counter()
-                self.frame()
-                self.sleep_until(started + period, started + MIN_FRAME_GAP)
-                frames = None if frames is None else frames - 1
-        finally:
-            if self.links is not None:
-                self.links.stop()
-            if self.result_sender is not None:     # an unsent result stays pending in its outbox for the next start
-                self.result_sender.stop()
-            for screen in self.screens:
-                screen.close()
-            self.session.close()
-            for signum, handler in previous.items():
-                signal.signal(signum, handler)
+        loop = Loop(self, period) if frames is None and self.inbox is not None else None
+        with stop_signals(self.stop):
+            if self.running:
+                self.out("board: running (SIGTERM or Ctrl-C stops it; Esc asks)")
+            try:
+                if loop is not None:
+                    loop.start()
+                    while self.running:
+                        loop.turn()
+                while self.running and loop is None and (frames is None or frames > 0):
+                    started = time.perf_counter()
+                    self.frame()
+                    self.sleep_until(started + period, started + MIN_FRAME_GAP)
+                    frames = None if frames is None else frames - 1
+            finally:
+                if loop is not None:
+                    loop.stop()
+                if self.links is not None:
+                    self.links.stop()
+                if self.result_sender is not None:   # an unsent result stays pending in its outbox for the next start
+                    self.result_sender.stop()
+                for screen in self.screens:
+                    screen.close()
+                self.session.close()
         return 0
-
-
-def screens_to_open(config: dict, out=print) -> list[dict] | None:
-    """The configured screens whose display is there. A screen whose display is missing is never opened on
-    another one (a host screen on the projector shows the answers): the start is refused, naming it and the
-    displays there are — unless it is `optional`, then it is skipped with a warning. None: refused."""
-    from scoreboard.display.screens import displays, missing_message, place
-    found = displays()
-    placements = place(config["screens"], found)
-    for p in placements:
-        if p.missing:
-            out(f"run: {missing_message(p, found)}" + ("; optional: skipped" if p.optional else
-                                                       "; the board does not start (fix the config or connect "
-                                                       "the display; `scoreboard screens` lists them)"))
-    if any(p.missing and not p.optional for p in placements):
-        return None
-    return [spec for p, spec in zip(placements, config["screens"]) if not p.missing]
-
-
-def open_screens(specs: list[dict], theme, out=print) -> list[Screen] | None:
-    """Open each window and check it landed on its display (SDL may put it elsewhere: see window_display); one
-    that did not is closed at once, then refused like a missing display (or skipped, if optional). None: refused."""
-    from scoreboard.display.screens import window_display
-    screens = []
-    for number, spec in enumerate(specs):
-        screen = Screen(ScreenSpec(spec["role"], spec["display"], tuple(spec["size"]), spec["fullscreen"]), theme)
-        landed = window_display(screen.window)
-        if landed is not None and landed != spec["display"]:
-            screen.close()
-            out(f"run: the {spec['role']} screen for display {spec['display']} opened on display {landed} "
-                f"instead (one X screen per display? use one X screen spanning the displays)"
-                + ("; optional: skipped" if spec.get("optional") else "; the board does not start"))
-            if spec.get("optional"):
-                continue
-            for other in screens:
-                other.close()
-            return None
-        screens.append(screen)
-        if spec["fullscreen"]:
-            pygame.mouse.set_visible(False)
-    return screens
-
-
-def run(config: dict, out=print, frames: int | None = None) -> int:
-    """Start the board; a SIGTERM/SIGINT that arrives while it starts is kept, and the loop then ends at once."""
-    import signal
-    import threading
-    state: dict = {"stop": False, "board": None}
-
-    def early_stop(signum, frame):
-        state["stop"] = True
-        if state["board"] is not None:
-            state["board"].stop()
-    previous = {}
-    if threading.current_thread() is threading.main_thread():
-        previous = {signum: signal.signal(signum, early_stop) for signum in (signal.SIGTERM, signal.SIGINT)}
-    try:
-        return _run(config, out, frames, state)
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-
-
-def _run(config: dict, out, frames: int | None, state: dict) -> int:
-    import os
-    os.environ.setdefault("SDL_VIDEO_ALLOW_SCREENSAVER", "0")   # a projector must never blank mid-game
-    os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")        # SIGTERM/SIGINT are the board's (Board.stop)
-    pygame.init()
-    driver = pygame.display.get_driver()
-    if driver in ("offscreen", "dummy") and os.environ.get("SDL_VIDEODRIVER") != driver:
-        out(f"run: no usable display (SDL fell back to {driver!r}); check DISPLAY or use SDL_VIDEODRIVER=kmsdrm")
-        pygame.quit()
-        return 2
-    specs = screens_to_open(config, out)
-    if specs is None:
-        pygame.quit()
-        return 2
-    board = config["board"]
-    theme = load_theme(board.get("theme"))
-    for problem in theme.problems:
-        out(f"theme: {problem} (the default is used)")
-    screens = open_screens(specs, theme, out)   # before the journal: a refused start leaves no game behind
-    if screens is None:
-        pygame.quit()
-        return 2
-    try:
-        session, path, start = open_session(board, out, config.get("tournament"))
-    except Exception as error:   # a tournament game that cannot be set up, a journal held by another board
-        from scoreboard.tournament.errors import TournamentError
-        if not isinstance(error, (TournamentError, JournalError)):
-            raise
-        out(f"run: {error}")
-        for screen in screens:
-            screen.close()
-        pygame.quit()
-        return 2
-    if state["stop"]:   # stopped while starting: nothing to run, the journal is closed as it is
-        for screen in screens:
-            screen.close()
-        session.close()
-        pygame.quit()
-        return 0
-    epoch = time.monotonic() - start
-    holder: list = []
-    inbox, links = _links(config, holder, lambda: time.monotonic() - epoch, out)
-    board = state["board"] = Board(config, session, epoch, screens, theme, inbox, links, out=out, journal_path=path)
-    board.running = not state["stop"]
-    return board.run(frames)

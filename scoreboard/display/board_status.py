@@ -1,6 +1,7 @@
 """The board's own `status` in the snapshot it publishes (docs/ENGINE_API.md): the button box, the journal, the links'
 threads (the watchdog restarts a dead one) and a taken OSC port retried, and the internal errors the board survived.
-Read twice a second by the board loop; the host's screen draws what is wrong (roles/host.py)."""
+Read twice a second by the board loop; the host's screen draws what is wrong (roles/host.py), and what the host types
+on the remote to connect (`connect_hint`)."""
 from __future__ import annotations
 
 OSC_RETRY = 2.0         # seconds between attempts to bind an OSC port that was taken
@@ -35,9 +36,22 @@ def retry_osc(board) -> dict:
         except OSError as error:
             links.osc_error = str(error)
         else:
-            from scoreboard.display.board import _attach_setup
+            from scoreboard.display.board_start import _attach_setup
             _attach_setup(links, board.config, board.inbox, links.clock)
             board.out(f"board: OSC listening on udp {links.osc.address[0]}:{links.osc.address[1]}")
             links.osc_error = None
             return {"name": "osc", "state": "ok", "detail": "osc-server (port bound after a retry)"}
     return {"name": "osc", "state": "retrying", "detail": links.osc_error or ""}
+
+
+def connect_hint(config: dict, status: dict) -> dict | None:
+    """What the host types on the remote to connect: the board's address and the passcode (host screen only, never
+    published)."""
+    osc = config.get("osc") or {}
+    if not osc.get("enabled", True) or not status.get("osc_address"):
+        return None
+    from scoreboard.display.screens import reachable_address
+    host, port = status["osc_address"][:2]
+    urls = (status.get("remote_web") or {}).get("urls") or []
+    return {"address": f"{reachable_address(host)}:{port}", "passcode": osc.get("passcode", ""),
+            "web": urls[0] if urls else ""}

@@ -109,7 +109,8 @@ def press_to_frame(trials: int, fps: int = 60, size=(1920, 1080), theme_name: st
     if pacing not in ("board", "tick"):
         raise ValueError(f"pacing must be 'board' or 'tick', got {pacing!r}")
     import pygame
-    from scoreboard.display.board import MIN_FRAME_GAP, Board, _links, open_session
+    from scoreboard.display.board import Board, _links, open_session
+    from scoreboard.display.board_loop import Loop
     from scoreboard.display.config import default_config
     from scoreboard.display.screens import Screen, ScreenSpec
     from scoreboard.display.theme import load_theme
@@ -139,6 +140,14 @@ def press_to_frame(trials: int, fps: int = 60, size=(1920, 1080), theme_name: st
         board = Board(config, session, epoch, [screen], theme, inbox, links, out=messages.append, journal_path=path)
         player = _Player(box, 1.0 / fps)
         tick = pygame.time.Clock()
+        loop = Loop(board, 1.0 / fps) if pacing == "board" else None
+
+        def turn():   # Board.run's turn (input on its thread, drawing here), or the old fixed pacing
+            if loop is not None:
+                loop.turn()
+            else:
+                board.frame()
+                tick.tick(fps)
 
         def host(address, *args):   # what the OSC server does with a host's command: onto the inbox, stamped now
             inbox.put(make(board.now(), address, *args), "bench-host")
@@ -146,6 +155,8 @@ def press_to_frame(trials: int, fps: int = 60, size=(1920, 1080), theme_name: st
         samples: list[float] = []
         work: list[float] = []
         try:
+            if loop is not None:
+                loop.start()
             # The box said HELLO and a PONG with a tight round trip maps its clock (PROTOCOL.md §5). The fake box
             # is a thread of this process: while the board draws, its PONG can wait for the GIL, and a first
             # sample with a long round trip would map presses up to half of it too early — before the window
@@ -154,8 +165,7 @@ def press_to_frame(trials: int, fps: int = 60, size=(1920, 1080), theme_name: st
             while not ((status := links.status())["buttons_online"] and (status.get("box_rtt_ms") or 99) <= 2):
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"fake box at {box.url}: no tight clock sample in 5 s ({status})")
-                board.frame()
-                tick.tick(fps)
+                turn()
             for address, *args in [*[("/sg/player/name", seat, player_name(seat)) for seat in seats],
                                    ("/sg/game/start",), ("/sg/chooser", seats[0]), ("/sg/select", 1, 1),
                                    ("/sg/reading/done",)]:
@@ -164,7 +174,7 @@ def press_to_frame(trials: int, fps: int = 60, size=(1920, 1080), theme_name: st
             trial, waiting_since = 0, time.monotonic()
             while trial < trials:
                 frame_start = time.perf_counter()
-                board.frame()                                     # exactly Board.run's loop: frame, then tick
+                turn()                                            # exactly Board.run's turn
                 if timer.seat is None and timer.window_drawn:      # the players see the window open: press
                     timer.seat, timer.shown_at = seats[trial % len(seats)], None
                     player.ask(timer.seat)
@@ -189,15 +199,13 @@ def press_to_frame(trials: int, fps: int = 60, size=(1920, 1080), theme_name: st
                     raise RuntimeError(f"trial {trial + 1}: no frame showed seat {timer.seat} answering within "
                                        f"{trial_timeout} s (phase {snap['phase']}, answering {snap['answering']}, "
                                        f"ignored {session.ignored[-1:]}, links {links.status()})")
-                if pacing == "board":   # Board.run's own sleep: the rest of the frame, woken by the inbox
-                    board.sleep_until(frame_start + 1.0 / fps, frame_start + MIN_FRAME_GAP)
-                else:                   # the old fixed pacing, for comparison
-                    tick.tick(fps)
             status = links.status()
         finally:
             player.running = False
             if player.is_alive():
                 player.join(timeout=1)
+            if loop is not None:
+                loop.stop()
             board.run(frames=0)                                    # Board.run's shutdown: links, screens, journal
             box.stop()
     figures = _percentiles(samples)

@@ -71,6 +71,10 @@ class Sounds:
 
     def update(self, before: dict | None, after: dict, now: float) -> None:
         self.play(cues(before, after))
+        self.follow(after, now)
+
+    def follow(self, after: dict, now: float) -> None:
+        """What moves with time on the drawing thread: the question's media and the last seconds' ticks."""
         # The question's own sound and video are content, not decoration: they play even with theme sounds off.
         from scoreboard.display.video import PLAYER
         started = len(PLAYER.started)

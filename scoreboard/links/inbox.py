@@ -105,6 +105,11 @@ class Inbox:
                 self._cond.wait(timeout)
             return bool(self._items)
 
+    def nudge(self) -> None:
+        """Wake a `wait` with nothing queued (the board's own keys, or its input thread stopping)."""
+        with self._cond:
+            self._cond.notify_all()
+
     def __len__(self) -> int:
         with self._cond:
             return len(self._items)
@@ -133,6 +138,10 @@ class Holdback:
 
     def __len__(self) -> int:
         return len(self._held)
+
+    def next_due(self) -> float | None:
+        """The stamp of the earliest held item (it is due at that plus the grace), or None."""
+        return self._held[0].cmd.at if self._held else None
 
     def due(self, items: list[Item], now: float) -> list[Item]:
         """The items to submit now, in order; the rest stay held for a later turn."""

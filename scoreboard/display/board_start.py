@@ -1,0 +1,204 @@
+"""Starting `scoreboard run`: the journal (new, configured, or the newest unfinished one), the links, the screens on
+the displays they are configured for (never another: a host screen on the projector shows the answers), then the
+board loop (board.py). Every refusal to start says why and leaves no game behind.
+"""
+from __future__ import annotations
+
+import time
+from datetime import datetime
+from pathlib import Path
+
+import pygame
+
+from scoreboard.display.board_signals import EarlyStop, stop_signals
+from scoreboard.display.board_status import OSC_RETRY
+from scoreboard.display.screens import Screen, ScreenSpec
+from scoreboard.display.theme import load_theme
+from scoreboard.journal import JournalError
+
+
+def unfinished_journal(folder: Path) -> Path | None:
+    """The newest journal in `folder` whose game has not ended (what a kiosk restart should come back to)."""
+    from scoreboard.session import replay_snapshot
+    for path in sorted(folder.glob("*.sqlite"), key=lambda p: p.stat().st_mtime, reverse=True):
+        try:
+            if not replay_snapshot(path).get("game_over"):
+                return path
+        except Exception:  # an unreadable journal is not one to resume; `scoreboard resume` explains why
+            continue
+    return None
+
+
+def journal_path(board: dict) -> tuple[Path, bool]:
+    """(path, exists): the configured journal, the newest unfinished one (`resume`), or a new one under
+    journal_dir named by the date and time."""
+    if board.get("journal"):
+        path = Path(board["journal"])
+        return path, path.exists() and path.stat().st_size > 0
+    folder = Path(board.get("journal_dir") or "games")
+    if board.get("resume") and folder.is_dir():
+        found = unfinished_journal(folder)
+        if found is not None:
+            return found, True
+    stamp = datetime.now().strftime("%Y-%m-%d_%H-%M-%S")
+    return Path(board.get("journal_dir") or "games") / f"{stamp}.sqlite", False
+
+
+def open_session(board: dict, out=print, tournament: dict | None = None):
+    """A recovered session for an existing journal (it comes back paused), else a new game: the tournament's
+    scheduled game when one is configured, else the config's regulation and stage."""
+    from scoreboard.engine.commands import make
+    from scoreboard.session import Session
+    path, exists = journal_path(board)
+    if exists:
+        session = Session.recover(path, live_seed=True)
+        out(f"board: recovered {path} at rev {session.rev} (paused: unpause to go on)")
+        return session, path, session.time
+    game = (tournament or {}).get("game")
+    commands = board.get("setup_commands") or [("/sg/game/new", (board["regulation"], board["stage"]))]
+    opened = None
+    if game:     # from the file, or from the organiser's `tournament serve`; TournamentError stops the start
+        from scoreboard.tournament.board_link import opening
+        commands, opened = opening(tournament, game, out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    session = Session(path, live_seed=True)
+    if opened:
+        opened(path)                        # the outbox: where this journal's result goes, kept across restarts
+    for address, args in commands:
+        session.submit(make(0.0, address, *args))
+    out(f"board: new game {' '.join(map(str, commands[0][1][:2]))}"
+        f"{f' (tournament game {game})' if game else ''}, journal {path}")
+    return session, path, 0.0
+
+
+def _links(config: dict, inbox_box: list, clock, out=print):
+    """The links package's Inbox and Links, when it is installed; the board also runs without them."""
+    try:
+        from scoreboard.links import Inbox, Links
+    except ImportError as error:
+        out(f"board: links unavailable ({error}); keyboard seats only")
+        return None, None
+    inbox = Inbox()
+    inbox_box.append(inbox)
+    links_config = {k: config[k] for k in ("osc", "buttons", "remote_web") if k in config}
+    try:
+        links = Links(links_config, inbox, clock)
+    except Exception as error:  # a bad config must not stop the game
+        out(f"board: links failed to start: {error}")
+        return inbox, None
+    try:
+        links.start()
+    except OSError as error:
+        # the OSC port is taken (another board?): the buttons start now, the board retries the port
+        out(f"board: OSC failed to start ({error}); buttons only for now, retrying every {OSC_RETRY:g} s")
+        links.osc_error = str(error)
+        try:
+            links.start_buttons()
+        except Exception as second:
+            out(f"board: buttons failed to start: {second}")
+    except Exception as error:  # a bad box path must not stop the game
+        out(f"board: links failed to start: {error}")
+    _attach_setup(links, config, inbox, clock)
+    return inbox, links
+
+
+def _attach_setup(links, config: dict, inbox, clock) -> None:
+    if getattr(links, "osc", None) is not None:   # the remote's set-up screens ask the board what it has
+        from scoreboard.links.setup_desk import SetupDesk
+        links.osc.setup = SetupDesk(config, inbox, clock)
+
+
+def screens_to_open(config: dict, out=print) -> list[dict] | None:
+    """The configured screens whose display is there. A screen whose display is missing is never opened on
+    another one (a host screen on the projector shows the answers): the start is refused, naming it and the
+    displays there are — unless it is `optional`, then it is skipped with a warning. None: refused."""
+    from scoreboard.display.screens import displays, missing_message, place
+    found = displays()
+    placements = place(config["screens"], found)
+    for p in placements:
+        if p.missing:
+            out(f"run: {missing_message(p, found)}" + ("; optional: skipped" if p.optional else
+                                                       "; the board does not start (fix the config or connect "
+                                                       "the display; `scoreboard screens` lists them)"))
+    if any(p.missing and not p.optional for p in placements):
+        return None
+    return [spec for p, spec in zip(placements, config["screens"]) if not p.missing]
+
+
+def open_screens(specs: list[dict], theme, out=print) -> list[Screen] | None:
+    """Open each window and check it landed on its display (SDL may put it elsewhere: see window_display); one
+    that did not is closed at once, then refused like a missing display (or skipped, if optional). None: refused."""
+    from scoreboard.display.screens import window_display
+    screens = []
+    for number, spec in enumerate(specs):
+        screen = Screen(ScreenSpec(spec["role"], spec["display"], tuple(spec["size"]), spec["fullscreen"]), theme)
+        landed = window_display(screen.window)
+        if landed is not None and landed != spec["display"]:
+            screen.close()
+            out(f"run: the {spec['role']} screen for display {spec['display']} opened on display {landed} "
+                f"instead (one X screen per display? use one X screen spanning the displays)"
+                + ("; optional: skipped" if spec.get("optional") else "; the board does not start"))
+            if spec.get("optional"):
+                continue
+            for other in screens:
+                other.close()
+            return None
+        screens.append(screen)
+        if spec["fullscreen"]:
+            pygame.mouse.set_visible(False)
+    return screens
+
+
+def run(config: dict, out=print, frames: int | None = None) -> int:
+    """Start the board; a SIGTERM/SIGINT that arrives while it starts is kept, and the loop then ends at once."""
+    early = EarlyStop()
+    with stop_signals(early):
+        return _run(config, out, frames, early)
+
+
+def _run(config: dict, out, frames: int | None, early: EarlyStop) -> int:
+    import os
+    os.environ.setdefault("SDL_VIDEO_ALLOW_SCREENSAVER", "0")   # a projector must never blank mid-game
+    os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")        # SIGTERM/SIGINT are the board's (Board.stop)
+    pygame.init()
+    driver = pygame.display.get_driver()
+    if driver in ("offscreen", "dummy") and os.environ.get("SDL_VIDEODRIVER") != driver:
+        out(f"run: no usable display (SDL fell back to {driver!r}); check DISPLAY or use SDL_VIDEODRIVER=kmsdrm")
+        pygame.quit()
+        return 2
+    specs = screens_to_open(config, out)
+    if specs is None:
+        pygame.quit()
+        return 2
+    board = config["board"]
+    theme = load_theme(board.get("theme"))
+    for problem in theme.problems:
+        out(f"theme: {problem} (the default is used)")
+    screens = open_screens(specs, theme, out)   # before the journal: a refused start leaves no game behind
+    if screens is None:
+        pygame.quit()
+        return 2
+    try:
+        session, path, start = open_session(board, out, config.get("tournament"))
+    except Exception as error:   # a tournament game that cannot be set up, a journal held by another board
+        from scoreboard.tournament.errors import TournamentError
+        if not isinstance(error, (TournamentError, JournalError)):
+            raise
+        out(f"run: {error}")
+        for screen in screens:
+            screen.close()
+        pygame.quit()
+        return 2
+    if early.stopped:   # stopped while starting: nothing to run, the journal is closed as it is
+        for screen in screens:
+            screen.close()
+        session.close()
+        pygame.quit()
+        return 0
+    epoch = time.monotonic() - start
+    holder: list = []
+    inbox, links = _links(config, holder, lambda: time.monotonic() - epoch, out)
+    from scoreboard.display.board import Board
+    board = early.board = Board(config, session, epoch, screens, theme, inbox, links, out=out, journal_path=path)
+    board.running = not early.stopped
+    return board.run(frames)
