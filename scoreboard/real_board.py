@@ -24,10 +24,17 @@ def free_port(kind: int = socket.SOCK_DGRAM) -> int:
         return probe.getsockname()[1]
 
 
-def write_config(folder: Path, osc_port: int, passcode: str, web_port: int | None) -> Path:
-    """A novosibirsk 1/9 board: one 1920×1080 audience window at 60 fps, OSC (and the page) on loopback."""
+VIEW_PASSCODE = "bench-view"
+
+
+def write_config(folder: Path, osc_port: int, passcode: str, web_port: int | None, box: str | None = None) -> Path:
+    """A novosibirsk 1/9 board: one 1920×1080 audience window at 60 fps, OSC (and the page) on loopback, a view
+    passcode, and the button box at `box` (events mode) if given."""
     web = (f'\n[remote_web]\nbind = "127.0.0.1"\nport = {web_port}\n' if web_port is not None
            else "\n[remote_web]\nenabled = false\n")
+    if box is not None:
+        web += f'\n[buttons]\nport = "{box}"\nmode = "events"\n'
+
     path = folder / "scoreboard.toml"
     path.write_text(f'''
 [board]
@@ -47,6 +54,8 @@ fullscreen = false
 bind = "127.0.0.1"
 port = {osc_port}
 passcode = "{passcode}"
+view_passcode = "{VIEW_PASSCODE}"
+advertise = false
 {web}''', encoding="utf-8")
     return path
 
@@ -60,16 +69,18 @@ class RealBoard:
 
 
 @contextmanager
-def real_board(passcode: str, web: bool = False) -> Iterator[RealBoard]:
-    """Start the board (its Python may be wrapped by SCOREBOARD_BENCH_PYTHON_ARGS, e.g. "-m cProfile -o F");
-    stop it with SIGINT, as `systemctl stop` or Ctrl-C would."""
+def real_board(passcode: str, web: bool = False, box: str | None = None,
+               env: dict | None = None) -> Iterator[RealBoard]:
+    """Start the board (its Python may be wrapped by SCOREBOARD_BENCH_PYTHON_ARGS, e.g. "-m cProfile -o F"), with
+    the button box at `box` and `env` added to its environment; stop it with SIGINT, as `systemctl stop` or Ctrl-C
+    would."""
     from scoreboard.xdisplay import virtual_display
     with tempfile.TemporaryDirectory(prefix="real-board-") as tmp, virtual_display() as display:
         folder = Path(tmp)
         osc_port = free_port(socket.SOCK_DGRAM)
         web_port = free_port(socket.SOCK_STREAM) if web else None
-        config = write_config(folder, osc_port, passcode, web_port)
-        env = {**os.environ, "DISPLAY": display, "SDL_AUDIODRIVER": "dummy"}
+        config = write_config(folder, osc_port, passcode, web_port, box)
+        env = {**os.environ, **(env or {}), "DISPLAY": display, "SDL_AUDIODRIVER": "dummy"}
         env.pop("SDL_VIDEODRIVER", None)
         wrap = os.environ.get("SCOREBOARD_BENCH_PYTHON_ARGS", "").split()
         process = subprocess.Popen([sys.executable, *wrap, "-m", "scoreboard", "run", "--config", str(config)],

@@ -1,8 +1,10 @@
 """`scoreboard bench display`: frame times of each scene at 1080p and 4K, idle CPU, start-up to the first frame, and
 press → first frame showing the answering player through the real board loop (`press_bench.py`).
 
-Runs on SDL's dummy video driver (one core, no GPU): a frame is a full redraw into a `pygame.Window` surface plus
-its flip, with the clock moving so the countdown digits change every frame — the worst case the loop meets.
+Runs on SDL's dummy video driver (one core, no GPU): a frame is a redraw into a `pygame.Window` surface plus its
+flip. Every scene the audience sees is measured at 1080p and 4K: drawn whole, a clock tick, and for the scenes a
+result opens the 0.6 s reveal fade (its first frame and its ticks); the 4K target (issue 9 item 3) is on the worst
+p99 of all of them.
 """
 from __future__ import annotations
 
@@ -19,12 +21,17 @@ def _percentile(samples: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
+FADING = ("reveal", "final_reveal", "game_over", "screen:chart")   # scenes a result opens: the 0.6 s fade runs
+
+
 def _scenes():
-    """One real snapshot per busy scene, from a simulated novosibirsk final-stage game (6 topics a round)."""
+    """One real snapshot per scene — every phase the audience sees and the between-plays screens — from a simulated
+    novosibirsk final-stage game (6 topics a round); each with the engine time it was reached."""
     from scoreboard.display.demo_game import play
+    from scoreboard.display.scenes import PHASE_SCENES, SCREEN_SCENES
     from scoreboard.display.simulated import Director
     from scoreboard.session import Session
-    wanted = {"choosing": None, "answering": None, "auction": None, "final_reveal": None, "after_wrong": None}
+    wanted: dict = dict.fromkeys(PHASE_SCENES)
     session = Session()
 
     def keep(at, snap, step):
@@ -32,35 +39,67 @@ def _scenes():
         if phase in wanted and (wanted[phase] is None or phase == "final_reveal" or
                                 (phase == "after_wrong" and any(p["locked_until"] for p in snap["players"]))):
             wanted[phase] = (snap, at)
+        if phase == "choosing" and "between" not in wanted:
+            wanted["between"] = (snap, at)
     play(session, Director("novosibirsk-2007", "final"), keep)
-    chart = session.snapshot()
-    wanted["screen:chart"] = (dict(chart, screen="chart"), chart["time"])
+    between = wanted.pop("between", None)
+    for screen in SCREEN_SCENES:
+        if screen == "chart":
+            over = session.snapshot()
+            wanted["screen:chart"] = (dict(over, screen="chart"), float(over["time"]))
+        elif between is not None:
+            wanted[f"screen:{screen}"] = (dict(between[0], screen=screen), between[1])
     return {name: value for name, value in wanted.items() if value is not None}
 
 
 def frame_times(size, frames: int, theme_name: str = "classic") -> dict:
+    """Per scene: a full redraw (a new snapshot, drawn whole), a clock tick (only the time moved: the live boxes),
+    and for the scenes a result opens the 0.6 s fade — its first frame (drawn whole, the picture kept) and its ticks
+    (the kept picture blended, fade.py)."""
     import pygame
     from scoreboard.display.screens import Screen, ScreenSpec
     from scoreboard.display.theme import load_theme
     theme = load_theme(theme_name)
     screen = Screen(ScreenSpec("audience", size=size), theme)
+    fade_s = theme.seconds("reveal")
     results = {}
     for name, (snap, at) in _scenes().items():
-        full, tick = [], []
+        fades = name in FADING and fade_s > 0
+        # whole frames after the fade (a fading scene's own first frames are measured as the fade's)
+        base = float(snap.get("time") or at) + fade_s + 0.05 if fades else at
+        full, tick, fade_first, fade_tick = [], [], [], []
         for i in range(frames + 10):
             start = time.perf_counter()
-            screen.render(snap, at + i * 0.1, force=True)          # a new snapshot: everything redrawn
+            screen.render(snap, base + i * 0.1, force=True)          # a new snapshot: everything redrawn
             elapsed = time.perf_counter() - start
             if i >= 10:  # the first frames fill the text and image caches
                 full.append(elapsed * 1000)
         for i in range(frames):
             start = time.perf_counter()
-            drew = screen.render(snap, at + 0.05 + i * 0.1)          # the clock moved: only its boxes redrawn
+            drew = screen.render(snap, base + 0.05 + i * 0.1)         # the clock moved: only its boxes redrawn
             if drew:
                 tick.append((time.perf_counter() - start) * 1000)
-        results[name] = {"p50_ms": round(statistics.median(full), 3), "p99_ms": round(_percentile(full, 0.99), 3),
+        if fades:   # the fade as the loop draws it: its first frame, then one frame a step until it has ended
+            started_at = float(snap["time"])
+            for _ in range(max(2, frames // 10)):
+                start = time.perf_counter()
+                screen.render(snap, started_at, force=True)
+                fade_first.append((time.perf_counter() - start) * 1000)
+                for step in range(1, 21):
+                    start = time.perf_counter()
+                    if screen.render(snap, started_at + fade_s * step / 20 + 0.001):
+                        fade_tick.append((time.perf_counter() - start) * 1000)
+        pick = lambda xs, q: round(_percentile(xs, q), 3) if xs else None   # noqa: E731
+        results[name] = {"p50_ms": round(statistics.median(full), 3), "p99_ms": pick(full, 0.99),
                          "tick_p50_ms": round(statistics.median(tick), 3) if tick else None,
-                         "tick_p99_ms": round(_percentile(tick, 0.99), 3) if tick else None}
+                         "tick_p99_ms": pick(tick, 0.99),
+                         "fade_first_p50_ms": round(statistics.median(fade_first), 3) if fade_first else None,
+                         "fade_first_p99_ms": pick(fade_first, 0.99),
+                         "fade_tick_p50_ms": round(statistics.median(fade_tick), 3) if fade_tick else None,
+                         "fade_tick_p99_ms": pick(fade_tick, 0.99)}
+        every = [x for x in (results[name]["p99_ms"], results[name]["tick_p99_ms"],
+                             results[name]["fade_first_p99_ms"], results[name]["fade_tick_p99_ms"]) if x is not None]
+        results[name]["worst_p99_ms"] = max(every)
     screen.close()
     pygame.event.pump()
     return results
@@ -158,9 +197,12 @@ def run(args) -> int:
         busiest = max(figures[size], key=lambda name: figures[size][name]["p50_ms"])  # the costliest scene
         figures[size + "_busiest"] = {"scene": busiest, **figures[size][busiest]}
     b1080, b4k = figures["1920x1080_busiest"], figures["3840x2160_busiest"]
-    targets = {  # issue 3 item 8 and issue 4 item 6
+    worst4k = max(figures["3840x2160"].items(), key=lambda item: item[1]["worst_p99_ms"])
+    figures["3840x2160_worst"] = {"scene": worst4k[0], "p99_ms": worst4k[1]["worst_p99_ms"]}
+    targets = {  # issue 3 item 8, issue 4 item 6, issue 9 item 3
         "frame p99 <= 4 ms at 1920x1080 (busiest scene)": b1080["p99_ms"] <= 4.0,
         "frame p99 <= 12 ms at 3840x2160 (busiest scene)": b4k["p99_ms"] <= 12.0,
+        "every scene at 3840x2160, fades and ticks included, p99 <= 8 ms": worst4k[1]["worst_p99_ms"] <= 8.0,
         "idle <= 3% of a core": figures["idle"]["cpu_percent_of_core"] <= 3.0,
         "first frame <= 1.5 s": figures["first_frame"]["process_to_first_frame_s"] <= 1.5,
         "press -> first frame p99 <= 20 ms": figures["press_to_frame"]["p99_ms"] <= 20.0,
@@ -170,14 +212,17 @@ def run(args) -> int:
     if getattr(args, "json", False):
         print(json.dumps(figures, indent=1))
         return status
+    pair = lambda f, k: (f"{f[k + 'p50_ms']:6.2f} / {f[k + 'p99_ms']:6.2f}" if f[k + "p50_ms"] is not None  # noqa
+                         else "        —      ")
     for size in ("1920x1080", "3840x2160"):
-        print(f"frame time at {size} (ms, p50 / p99): full redraw | clock tick")
+        print(f"frame time at {size} (ms, p50 / p99): full redraw | clock tick | fade: first frame | fade tick")
         for name, f in figures[size].items():
-            tick = (f"{f['tick_p50_ms']:7.2f} / {f['tick_p99_ms']:7.2f}" if f["tick_p50_ms"] is not None
-                    else "   (nothing moves)")
-            print(f"  {name:<14} {f['p50_ms']:7.2f} / {f['p99_ms']:7.2f} | {tick}")
+            print(f"  {name:<15} {pair(f, '')} | {pair(f, 'tick_')} | {pair(f, 'fade_first_')} | "
+                  f"{pair(f, 'fade_tick_')}")
         b = figures[size + "_busiest"]
-        print(f"  busiest: {b['scene']} p99 {b['p99_ms']:.2f} ms")
+        print(f"  busiest full redraw: {b['scene']} p99 {b['p99_ms']:.2f} ms")
+    w = figures["3840x2160_worst"]
+    print(f"  worst p99 of any frame at 3840x2160: {w['scene']} {w['p99_ms']:.2f} ms")
     idle = figures["idle"]
     print(f"idle: {idle['cpu_percent_of_core']:.2f}% of a core over {idle['seconds']} s "
           f"({idle['loops']} loops, {idle['redraws']} redraws)")

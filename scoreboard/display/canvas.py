@@ -133,6 +133,9 @@ class Canvas:
         """A translucent plain colour over `rect`: one cached surface with surface alpha (much faster than
         per-pixel alpha at 4K)."""
         rect = pygame.Rect(rect)
+        if alpha >= 255:   # opaque: a plain fill, not a blend
+            self.surface.fill(color, rect)
+            return
         key = ("veil", rect.size, tuple(color))
         veil = _IMAGES.get(key)
         if veil is None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import pygame
 
 from scoreboard.display import scenes
+from scoreboard.display.fade import FadeCache
 
 
 @dataclass(frozen=True)
@@ -188,6 +189,7 @@ class Screen:
             self.surface = pygame.Surface(spec.size)
         self._last_key: tuple | None = None
         self._live: list[pygame.Rect] = []
+        self._fade = FadeCache()
         self.last_log: list = []
         self.error: str | None = None
         self.frames = 0
@@ -226,7 +228,14 @@ class Screen:
         same_frame = (self._last_key is not None and key[0] == self._last_key[0] and key[2:] == self._last_key[2:]
                       and not key[1][-1] and not self._last_key[1][-1]    # [-1]: the fade step, full when fading
                       and overlay is None)                                  # an overlay veils the whole frame
+        # only the fade step moved: the picture kept at the fade's start, under this step's veil (fade.py)
+        fade_tick = (self._fade.rect is not None and not force and overlay is None and self._last_key is not None
+                     and key[0] == self._last_key[0] and key[2:] == self._last_key[2:]
+                     and key[1][:-1] == self._last_key[1][:-1] and not snapshot.get("paused"))
         self._last_key = key
+        if fade_tick:
+            return self._fade_tick(snapshot, now, status, key[1][-1])
+        self._fade.forget()
         args = dict(status=status, host_question=host_question if self.spec.role == "host" else None,
                     tournament=tournament, record=True)
         try:
@@ -238,7 +247,8 @@ class Screen:
                 self.surface.set_clip(None)
                 drawn = live_boxes(canvas.log) == self._live   # the layout moved (a lockout ended): draw it all
             if not drawn:
-                canvas = scenes.draw(self.surface, snapshot, self.theme, now, self.spec.role, **args)
+                canvas = scenes.draw(self.surface, snapshot, self.theme, now, self.spec.role, fade_cache=self._fade,
+                                     **args)
                 self._live = live_boxes(canvas.log)
             self.last_log = canvas.log   # what the last frame drew (for tests and diagnostics)
             self.error = None
@@ -248,6 +258,19 @@ class Screen:
             self._draw_error()
         if overlay:
             overlay(self.surface)
+        if self.window is not None:
+            self.window.flip()
+        self.frames += 1
+        return True
+
+    def _fade_tick(self, snapshot: dict, now: float, status: dict | None, step: int) -> bool:
+        try:
+            scenes.fade_tick(self.surface, snapshot, self.theme, now, status, self._fade)
+        except Exception as error:   # as for any frame: say so on screen, keep the loop alive
+            self._live, self.error = [], f"{type(error).__name__}: {error}"
+            self._draw_error()
+        if not step:                 # the fade is over: the kept picture is the frame now
+            self._fade.forget()
         if self.window is not None:
             self.window.flip()
         self.frames += 1

@@ -1,32 +1,40 @@
-"""`scoreboard bench links --board`: OSC command → ack measured on the real board process.
+"""`scoreboard bench links --board`: OSC command → ack, a burst, and box press → state, on the real board process.
 
-The real `scoreboard run` on an Xvfb display (one audience window at 1920×1080, 60 fps), OSC on loopback, and
-plain UDP host clients (`OscClient`) on this machine:
-- steady: 3 clients, each sending `/sg/player/name` (a state change the board journals and draws) at 10 a
-  second; command → `/sg/ack` per command (target p99 ≤ 5 ms);
-- burst: 1,000 commands sent back to back from one client; first send → last ack (target ≤ 1 s).
-Unlike `bench links` (the same OSC path with a loop thread and no display), here every command also costs a
-frame of the real board's drawing on this loop. Exit status 1 when a target is missed, 2 when Xvfb is missing.
-To see where the board spends its loop, run it under a profiler:
-`SCOREBOARD_BENCH_PYTHON_ARGS="-m cProfile -o board.prof" scoreboard bench links --board --quick`.
+The real `scoreboard run` on an Xvfb display (one audience window at 1920×1080, 60 fps), OSC on loopback, and plain
+UDP clients (`OscClient`) on this machine (issue 11 item 9):
+- steady: 3 host clients, each sending `/sg/player/name` (a state change the board journals and draws) at 10 a
+  second, while the board redraws its whole window every frame (SCOREBOARD_DRAW_EVERY_FRAME=1: it draws at 60 fps
+  whatever happens); command → `/sg/ack` per command (target p99 ≤ 5 ms);
+- burst: 1,000 commands sent back to back from one client, re-sent (same ids) every 0.25 s until acked as
+  `OscClient.command` does; first send → last ack (target ≤ 1 s);
+- press: a second board whose serial port is a fake box on a pty (`fake_box.py`, events mode); a host client opens
+  the 5 s window, a view client times box press → the first `/sg/state` it receives showing that seat answering
+  (target p99 ≤ 20 ms). The host then takes the press back (`/sg/undo`) and opens the window again.
+Exit status 1 when a target is missed, 2 when Xvfb is missing. To see where the board spends its loop, run it under
+a profiler: `SCOREBOARD_BENCH_PYTHON_ARGS="-m cProfile -o board.prof" scoreboard bench links --board --quick`.
 """
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
 from scoreboard.links.bench import percentiles
 from scoreboard.links.osc_client import NotConnected, OscClient
 
-TARGETS = {"ack_p99_ms": 5.0, "burst_s": 1.0}
+TARGETS = {"ack_p99_ms": 5.0, "burst_s": 1.0, "press_p99_ms": 20.0}
 PASSCODE = "bench-board"
+RESEND = 0.25      # seconds, as OscClient.command
 
 
-def _connect(port: int, board: subprocess.Popen, deadline: float) -> OscClient:
-    client = OscClient("127.0.0.1", port, PASSCODE, bind=("127.0.0.1", 0))
+def _connect(port: int, board: subprocess.Popen, deadline: float, role: str = "host") -> OscClient:
+    from scoreboard.real_board import VIEW_PASSCODE
+    client = OscClient("127.0.0.1", port, PASSCODE if role == "host" else VIEW_PASSCODE, role=role,
+                       bind=("127.0.0.1", 0))
     while True:
         if board.poll() is not None:
             client.close()
@@ -55,24 +63,97 @@ def _steady(client: OscClient, seat: int, count: int, gap: float, samples: list,
 
 def _burst(client: OscClient, count: int) -> dict:
     ids = [client.new_id() for _ in range(count)]
+    names = {cid: (1 + i % 3, f"burst-{i}") for i, cid in enumerate(ids)}
     start = time.perf_counter()
-    for i, cid in enumerate(ids):
-        client.send_with_id(cid, "/sg/player/name", 1 + i % 3, f"burst-{i}")
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        missing = [cid for cid in ids if client.ack(cid) is None]
-        if not missing:
-            break
+    for cid in ids:
+        client.send_with_id(cid, "/sg/player/name", *names[cid])
+    deadline, resent, sends = time.monotonic() + 10, time.monotonic(), count
+    missing = ids
+    while missing and time.monotonic() < deadline:
         time.sleep(0.002)
-    else:
-        missing = [cid for cid in ids if client.ack(cid) is None]
+        missing = [cid for cid in missing if client.ack(cid) is None]
+        if missing and time.monotonic() - resent >= RESEND:   # lost datagrams: the same ids again (exactly once)
+            resent = time.monotonic()
+            for cid in missing:
+                client.send_with_id(cid, "/sg/player/name", *names[cid])
+            sends += len(missing)
     # all acked: first send → last ack; otherwise how long it waited (10 s) with `acked` short of `commands`
-    return {"commands": count, "seconds": round(time.perf_counter() - start, 3), "acked": count - len(missing)}
+    return {"commands": count, "seconds": round(time.perf_counter() - start, 3), "acked": count - len(missing),
+            "datagrams_sent": sends}
 
 
-def run(per_client: int = 300, clients: int = 3, burst: int = 1000) -> dict:
+class _StateTimes:
+    """A view client's states as they arrive: `expect(test)` → the arrival time of the first one that passes."""
+
+    def __init__(self, client: OscClient):
+        self._cond = threading.Condition()
+        self._test = None
+        self._arrived: float | None = None
+        client.on_state = self._state
+
+    def _state(self, rev: int, snapshot: dict) -> None:
+        now = time.perf_counter()
+        with self._cond:
+            if self._test is not None and self._arrived is None and self._test(snapshot):
+                self._arrived = now
+                self._cond.notify_all()
+
+    def arm(self, test) -> None:
+        with self._cond:
+            self._test, self._arrived = test, None
+
+    def wait(self, timeout: float = 10.0) -> float:
+        with self._cond:
+            if not self._cond.wait_for(lambda: self._arrived is not None, timeout=timeout):
+                raise RuntimeError("the view client saw no state showing the press within 10 s")
+            return self._arrived
+
+
+def _press(trials: int) -> dict:
+    """Box press → /sg/state at a view client, on a board whose serial port is a fake box on a pty."""
+    from scoreboard.links.fake_box import FakeBox
     from scoreboard.real_board import real_board
-    with real_board(PASSCODE) as real:
+    rng = random.Random(7)
+    with tempfile.TemporaryDirectory(prefix="bench-box-") as tmp:
+        box = FakeBox(players=3, link=os.path.join(tmp, "box")).start()
+        try:
+            with real_board(PASSCODE, box=box.url) as real:
+                deadline = time.monotonic() + 60
+                host = _connect(real.osc_port, real.process, deadline)
+                view = _connect(real.osc_port, real.process, deadline, role="view")
+                try:
+                    view.wait_state(lambda s: (s.get("status") or {}).get("box", {}).get("state") == "online", 60)
+                    for address, *args in [("/sg/game/start",), ("/sg/chooser", 1), ("/sg/select", 1, 1),
+                                           ("/sg/reading/done",)]:
+                        ok, reason = host.command(address, *args)
+                        if not ok:
+                            raise RuntimeError(f"{address} refused: {reason}")
+                    times, samples, load_before = _StateTimes(view), [], os.getloadavg()
+                    for trial in range(trials):
+                        seat = 1 + trial % 3
+                        view.wait_state(lambda s: s.get("phase") == "buzz_window" and s.get("buttons_live")
+                                        and s.get("answering") is None, 10)
+                        time.sleep(rng.uniform(0, 2 / 60))   # anywhere between the board's frames
+                        times.arm(lambda s, seat=seat: s.get("answering") == seat)
+                        pressed = time.perf_counter()
+                        box.press(seat)
+                        samples.append(times.wait() - pressed)
+                        for address in ("/sg/undo", "/sg/reading/done"):   # the press taken back, window again
+                            ok, reason = host.command(address)
+                            if not ok:
+                                raise RuntimeError(f"trial {trial + 1}: {address} refused: {reason}")
+                    load = os.getloadavg()
+                finally:
+                    host.close()
+                    view.close()
+        finally:
+            box.stop()
+    return {**percentiles(samples), "load_average": [round(load_before[0], 2), round(load[0], 2)]}
+
+
+def run(per_client: int = 300, clients: int = 3, burst: int = 1000, presses: int = 200) -> dict:
+    from scoreboard.real_board import real_board
+    with real_board(PASSCODE, env={"SCOREBOARD_DRAW_EVERY_FRAME": "1"}) as real:
         board, port = real.process, real.osc_port
         hosts: list[OscClient] = []
         try:
@@ -87,16 +168,21 @@ def run(per_client: int = 300, clients: int = 3, burst: int = 1000) -> dict:
                 t.start()
             for t in threads:
                 t.join()
+            load_steady = os.getloadavg()
             burst_figures = _burst(hosts[0], burst)
             load = os.getloadavg()
         finally:
             for c in hosts:
                 c.close()
+    press = _press(presses)
     figures = {"where": "real board under Xvfb (1920×1080 audience window, 60 fps)", "clients": clients,
-               "rate_per_client_per_s": 10, "ack": {**percentiles(samples), "lost": len(lost)},
-               "burst": burst_figures, "load_average": [round(x, 2) for x in (*load_before, *load)][:3]}
+               "rate_per_client_per_s": 10, "drawing": "whole window every frame (SCOREBOARD_DRAW_EVERY_FRAME=1)",
+               "ack": {**percentiles(samples), "lost": len(lost),
+                       "load_average": [round(load_before[0], 2), round(load_steady[0], 2)]},
+               "burst": {**burst_figures, "load_average": round(load[0], 2)}, "press_to_state": press}
     figures["ok"] = (figures["ack"]["p99_ms"] <= TARGETS["ack_p99_ms"] and not lost
-                     and burst_figures["acked"] == burst and burst_figures["seconds"] <= TARGETS["burst_s"])
+                     and burst_figures["acked"] == burst and burst_figures["seconds"] <= TARGETS["burst_s"]
+                     and press["p99_ms"] <= TARGETS["press_p99_ms"])
     return figures
 
 
@@ -105,19 +191,22 @@ def bench_board(args) -> int:
     from scoreboard.xdisplay import NoXvfb
     quick = getattr(args, "quick", False)
     try:
-        figures = run(per_client=30 if quick else 300, burst=200 if quick else 1000)
+        figures = run(per_client=30 if quick else 300, burst=200 if quick else 1000, presses=30 if quick else 200)
     except NoXvfb as error:
         print(f"bench links --board: {error}", file=sys.stderr)
         return 2
     if getattr(args, "json", False):
         print(json.dumps(figures, ensure_ascii=False, indent=1))
     else:
-        a, b = figures["ack"], figures["burst"]
-        print(f"links on the {figures['where']}: {figures['clients']} OSC host clients over loopback, "
-              f"10 commands/s each (load average {figures['load_average'][0]})")
-        print(f"  command → ack: median {a['median_ms']} ms, p99 {a['p99_ms']} ms, max {a['max_ms']} ms "
+        a, b, p = figures["ack"], figures["burst"], figures["press_to_state"]
+        print(f"links on the {figures['where']}, drawing the {figures['drawing']}")
+        print(f"  command → ack ({figures['clients']} host clients × 10/s, load {a['load_average'][0]} → "
+              f"{a['load_average'][1]}): median {a['median_ms']} ms, p99 {a['p99_ms']} ms, max {a['max_ms']} ms "
               f"({a['n']} acks, {a['lost']} lost; target p99 ≤ {TARGETS['ack_p99_ms']:.0f} ms)")
-        print(f"  burst of {b['commands']}: {b['acked']} acked in {b['seconds']} s "
-              f"(target ≤ {TARGETS['burst_s']:.0f} s)")
+        print(f"  burst of {b['commands']} (load {b['load_average']}): {b['acked']} acked in {b['seconds']} s, "
+              f"{b['datagrams_sent']} datagrams sent (target ≤ {TARGETS['burst_s']:.0f} s)")
+        print(f"  box press → /sg/state at a view client (load {p['load_average'][0]} → {p['load_average'][1]}): "
+              f"median {p['median_ms']} ms, p99 {p['p99_ms']} ms, max {p['max_ms']} ms ({p['n']} presses; "
+              f"target p99 ≤ {TARGETS['press_p99_ms']:.0f} ms)")
         print("  all targets met" if figures["ok"] else "  TARGET MISSED")
     return 0 if figures["ok"] else 1

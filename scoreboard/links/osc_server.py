@@ -37,6 +37,7 @@ CMD_PREFIX = "/sg/cmd/"
 MAX_DATAGRAM = 65_000
 NOT_CONNECTED_EVERY = 0.5     # seconds between "not connected" replies to one address
 UNSIGNED_REQUESTS = frozenset({"/sg/setup/catalog"})    # read-only: a signed session may still send them plainly
+RECEIVE_BUFFER = 2 << 20      # bytes of UDP receive buffer asked for
 COUNTERS = ("packets", "bad_packets", "unauthorized", "denied", "bad_commands", "internal_refused",
             "view_refused", "duplicates", "commands", "acks_sent", "states_sent", "send_errors",
             "state_too_big", "forged", "unsigned_refused")
@@ -105,6 +106,10 @@ class OscServer:
         # Non-blocking: an ack or a state that does not fit the send buffer is dropped (the client retries,
         # the state is re-sent), never a stall of the board's frame loop that sent it.
         sock.setblocking(False)
+        try:   # room for a controller's burst (1,000 commands ≈ 1 MB of kernel buffers); capped by rmem_max
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)
+        except OSError:
+            pass
         self._sock = sock
         if self.config.get("tcp"):
             from scoreboard.links.osc_tcp import SlipServer

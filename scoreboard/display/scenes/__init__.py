@@ -54,8 +54,9 @@ def scene_name(snapshot: dict, role: str = "audience") -> str:
 
 def draw(surface: pygame.Surface, snapshot: dict, theme, now: float, role: str = "audience", *,
          status: dict | None = None, host_question: dict | None = None, tournament=None,
-         animate: bool = True, record: bool = False) -> Canvas:
-    """Draw one frame for `role`. Returns the canvas (its `.log` lists what was drawn when `record`)."""
+         animate: bool = True, record: bool = False, fade_cache=None) -> Canvas:
+    """Draw one frame for `role`. Returns the canvas (its `.log` lists what was drawn when `record`). While the
+    reveal fades, `fade_cache` (fade.FadeCache) keeps the main area as drawn before its veil, for the next ticks."""
     if role == "host":
         from scoreboard.display.roles import host
         canvas = Canvas(surface, theme, record=record, min_fraction=0.022)
@@ -82,9 +83,28 @@ def draw(surface: pygame.Surface, snapshot: dict, theme, now: float, role: str =
     if not full_screen:
         score_bar(canvas, snapshot, now, layout.bar)
     if animate:
-        _reveal_fade(canvas, snapshot, now, layout)
+        _reveal_fade(canvas, snapshot, now, layout, fade_cache)
     overlays(canvas, snapshot, status)
     return canvas
+
+
+def fade_tick(surface: pygame.Surface, snapshot: dict, theme, now: float, status: dict | None, fade_cache) -> Canvas:
+    """A tick of a running fade: the kept picture under this step's veil, then the overlays again (the badges are
+    opaque, so drawing them twice changes nothing; a paused game has no ticks)."""
+    fade_cache.show(surface, fade_alpha(snapshot, now, theme), theme.color("background"))
+    canvas = Canvas(surface, theme, record=True)
+    overlays(canvas, snapshot, status)
+    return canvas
+
+
+FADE_STEPS = 20   # steps of the reveal fade a frame key tells apart (the loop draws at most one a step)
+
+
+def fade_alpha(snapshot: dict, now: float, theme) -> int:
+    """The veil's alpha at `now`: opaque for the first step (the frame that starts the fade is then a plain fill, not
+    a blend: a 4K frame that also keeps its picture stays within a frame's budget), then falling with the share."""
+    share = _fade_share(snapshot, now, theme)
+    return 255 if math.ceil(share * FADE_STEPS) == FADE_STEPS else int(255 * share)
 
 
 def _fade_share(snapshot: dict, now: float, theme) -> float:
@@ -98,10 +118,12 @@ def _fade_share(snapshot: dict, now: float, theme) -> float:
     return max(0.0, min(1.0, 1.0 - age / duration))
 
 
-def _reveal_fade(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> None:
+def _reveal_fade(canvas: Canvas, snapshot: dict, now: float, layout: Layout, fade_cache=None) -> None:
     share = _fade_share(snapshot, now, canvas.theme)
     if share > 0:
-        canvas.veil(layout.main, canvas.theme.color("background"), int(255 * share))
+        if fade_cache is not None:
+            fade_cache.keep(canvas.surface, layout.main)
+        canvas.veil(layout.main, canvas.theme.color("background"), fade_alpha(snapshot, now, canvas.theme))
 
 
 def frame_key(snapshot: dict, now: float, theme, role: str = "audience") -> tuple:
@@ -124,5 +146,5 @@ def frame_key(snapshot: dict, now: float, theme, role: str = "audience") -> tupl
         from scoreboard.display.video import PLAYER
         parts.append(("video", PLAYER.frame_time(snapshot, now)))
     share = _fade_share(snapshot, now, theme)
-    parts.append(math.ceil(share * 20))
+    parts.append(math.ceil(share * FADE_STEPS))
     return tuple(parts)
