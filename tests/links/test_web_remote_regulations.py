@@ -1,5 +1,6 @@
 """The browser remote drives what only some regulations have (issue 13 item 3): sequential play, the answer clock's
-extension and «Уточните» and the super-question (america, G4, BZ5, BZ10, FN3), and a tie-break (samara, TB3).
+extension and «Уточните», the super-question and its tie-break (america, G4, BZ5, BZ10, FN3, TB2), and samara's
+extra topic (TB3).
 Each board is the real `scoreboard run` under Xvfb resuming a hand-checked example script's journal near the
 moment the test is about; one Chromium at a phone's size serves the module."""
 from __future__ import annotations
@@ -32,13 +33,15 @@ def look(page: Page, name: str) -> dict:
     return point
 
 
-def test_g4_bz5_bz10_fn3_america_sequential_play_extension_and_the_super_question(phone, tmp_path):
-    """G4, BZ5, BZ10, FN3: GIVEN the real board resuming america's final (examples/america-2005-final.txt) at the
+def test_g4_bz5_bz10_fn3_tb2_america_sequential_play_extension_super_question_and_tie_break(phone, tmp_path):
+    """G4, BZ5, BZ10, FN3, TB2: GIVEN the real board resuming america's final (examples/america-2005-final.txt) at the
     end of a red topic WHEN the page goes on to the next topic and its first question (sequential: «Дальше», never
     a cell), ends the reading, extends seat 1's 3 s answer and asks it to clarify, judges it right, and (the
     topic's other questions fast-forwarded over OSC) takes the super-question's stakes, starts it, ends the
-    writing, judges and reveals THEN the journal holds each tap once in that order, the slots of the answer stay
-    put while the clock is extended, the countdown shows the 20 s of the super-question, and the game ends."""
+    writing, judges and reveals — a 270–270 tie — and plays the extra question among the tied two
+    THEN the journal holds each tap once in that order, the slots of the answer stay put while the clock is
+    extended, the countdown shows the 20 s of the super-question, seat 3 is out of the extra question, and the
+    game ends with its winner, the scores untouched by it."""
     journal = scripted_journal(tmp_path / "game.sqlite", "america-2005-final.txt", lambda line: line.at == 186.5)
     scripted = len(journal_commands(journal))
     with real_board(tmp_path, journal) as (url, osc_port, journal, _):
@@ -67,7 +70,7 @@ def test_g4_bz5_bz10_fn3_america_sequential_play_extension_and_the_super_questio
                 osc.command("/sg/time")
             osc.command("/sg/next")
             wait_for(lambda: page.phase().startswith("ставки · суперфинал"), 20, "the super-question's stakes")
-            for seat, stake in ((1, 120), (2, 0), (3, 10)):        # FN3: from 0 up to the score
+            for seat, stake in ((1, 100), (2, 0), (3, 10)):        # FN3: from 0 up to the score; 270–270 after it
                 assert page.amount(f"stake:{seat}", stake, "/sg/final/stake") == (seat, stake)
                 wait_for(lambda: page.el(f'[data-key="stake:{seat}"]').text.endswith("✓"), 20, "stake in")
             look(page, "super-question-stakes")
@@ -80,7 +83,17 @@ def test_g4_bz5_bz10_fn3_america_sequential_play_extension_and_the_super_questio
                 page.tap(key, "/sg/final/judge")
             for seat in (1, 2, 3):
                 page.tap(f"final_reveal:{seat}", "/sg/final/reveal")
-            wait_for(lambda: page.phase().startswith("игра окончена"), 20, "game over")
+            # TB2: the tie for first after the super-question: one extra question at a time among the tied.
+            wait_for(lambda: page.phase().startswith("начало раунда · доп. тема"), 20, "the extra question")
+            assert "out" in page.el('[data-key="p:3"]').get_attribute("class")
+            page.tap("next", "/sg/next", "тема")
+            page.tap("next", "/sg/next", "чтение")
+            page.tap("read", "/sg/reading/done", "жмите")
+            osc.press(2)
+            page.tap("right", "/sg/judge/right", "ответ показан")
+            look(page, "america-tiebreak")
+            page.tap("next", "/sg/next", "игра окончена")
+            assert page.el('[data-key="p:2"] .mark').text == "★"
             look(page, "america-game-over")
         finally:
             osc.close()
@@ -89,7 +102,8 @@ def test_g4_bz5_bz10_fn3_america_sequential_play_extension_and_the_super_questio
     assert applied[:7] == ["/sg/unpause", "/sg/next", "/sg/next", "/sg/reading/done", "/sg/button",
                            "/sg/answer/extend", "/sg/answer/clarify"], applied
     snapshot = replay_snapshot(journal)
-    assert snapshot["game_over"] and snapshot["final"]["kind"] == "super_question" and snapshot["winner"] == 1
+    assert snapshot["game_over"] and snapshot["final"]["kind"] == "super_question" and snapshot["winner"] == 2
+    assert [p["score"] for p in snapshot["players"]] == [270, 270, 0]
 
 
 def test_tb3_samara_tie_break_topic_played_from_the_page(phone, tmp_path):

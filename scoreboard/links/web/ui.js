@@ -11,6 +11,7 @@ const UI = (() => {
   const actions = new Map();        // key -> the action its element stands for now
 
   const $ = (id) => document.getElementById(id);
+  const FINAL_PHASES = ["final_stakes", "final_answer", "final_reveal"];
   const name = (p) => (p && p.name) || `${T.seat} ${p.seat}`;
   const players = () => ((state && state.players) || []).filter((p) => p && Number.isInteger(p.seat));
 
@@ -108,7 +109,9 @@ const UI = (() => {
     const journal = st.journal || {};
     $("journal").textContent = journal.ok === false ? `${T.journal_bad}: ${journal.error || ""}` : "";
     $("journal").className = journal.ok === false ? "bad" : "";
-    const tiebreak = !!(state.round || {}).tiebreak, superq = (state.final || {}).kind === "super_question";
+    const finalPhase = FINAL_PHASES.includes(state.phase);
+    const tiebreak = !!(state.round || {}).tiebreak && !finalPhase;
+    const superq = finalPhase && (state.final || {}).kind === "super_question";
     $("phase").textContent = (T.phase[state.phase] || state.phase) + (tiebreak ? ` · ${T.tiebreak}` : "") +
       (superq ? ` · ${T.super_question}` : "") + (state.paused ? ` · ${T.paused}` : "");
     $("status").textContent = Link.pending ? `${status} (${Link.pending})` : status;
@@ -151,8 +154,12 @@ const UI = (() => {
 
   function drawPlayers() {
     const q = state.question || {};
-    const marks = new Map((q.answered || []).map((a) => [a.seat, a.verdict === "right" ? "✓" : "✗"]));
-    for (const r of ((state.final || {}).revealed || [])) marks.set(r.seat, r.verdict === "right" ? "✓" : "✗");
+    // The marks of what is being judged now: the open question's, else the last one's while it is shown, else the
+    // final's reveals (kept to the end of the game unless a tie-break question came after them).
+    const verdicts = q.answered || (state.phase === "reveal" ? (state.last || {}).answers : null) ||
+      (FINAL_PHASES.includes(state.phase) || (state.phase === "game_over" && !(state.round || {}).tiebreak)
+        ? (state.final || {}).revealed : null) || [];
+    const marks = new Map(verdicts.map((a) => [a.seat, a.verdict === "right" ? "✓" : "✗"]));
     sync($("players"), players().map((p) => ({ key: `p:${p.seat}`, p })), (item) => {
       const el = document.createElement("div");
       el.dataset.key = item.key;
