@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from scoreboard.engine.phases import Phase
+
 from .strings import t
 
-PHASES = ("setup", "round_intro", "choosing", "topic_intro", "reading", "buzz_window", "answering", "after_wrong",
-          "reveal", "auction", "auction_answer", "final_stakes", "final_answer", "final_reveal", "game_over")
+PHASES = tuple(phase.value for phase in Phase)   # the engine's one enumeration (the snapshot's `phase`)
 
 # Groups, in the order the UI lays them out.
 FLOW = "flow"      # the big buttons of the current phase

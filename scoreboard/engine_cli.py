@@ -1,4 +1,5 @@
-"""`scoreboard simulate`, `scoreboard resume`, `scoreboard regulation check`, `scoreboard bench engine`."""
+"""`scoreboard simulate`, `scoreboard resume`, `scoreboard regulation check`, `scoreboard phases`,
+`scoreboard bench engine`."""
 from __future__ import annotations
 
 import json
@@ -30,6 +31,16 @@ def register(sub) -> None:
     c = rsub.add_parser("check", help="validate a regulation file, listing every problem")
     c.add_argument("file")
     c.set_defaults(func=cmd_regulation_check)
+
+    p = sub.add_parser("phases", help="the engine's phases and the commands each accepts")
+    p.add_argument("--markdown", action="store_true", help="print the section of docs/ENGINE.md it generates")
+    p.set_defaults(func=cmd_phases)
+
+
+def cmd_phases(args) -> int:
+    from scoreboard.engine import phases
+    sys.stdout.write(phases.markdown() if args.markdown else phases.text())
+    return 0
 
 
 def _bench(args) -> int:

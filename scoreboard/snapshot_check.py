@@ -16,13 +16,14 @@ import reprlib
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from scoreboard.engine.phases import Phase
+
 MAX_PROBLEMS = 10        # enough to name every fault a real bug makes; a hostile flood stops early
 MAX_LIST = 1000          # players, topics, cells, history rows… (history keeps 400 rows)
 MAX_TEXT = 2000          # names, topics, question text
 MAX_SEAT = 99
 
-PHASES = ("setup", "round_intro", "choosing", "topic_intro", "reading", "buzz_window", "answering", "after_wrong",
-          "reveal", "auction", "auction_answer", "final_stakes", "final_answer", "final_reveal", "game_over")
+PHASES = tuple(phase.value for phase in Phase)   # the engine's one enumeration
 
 
 # ---- the vocabulary of the declarative shape ---------------------------------------------------------------------

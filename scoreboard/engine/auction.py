@@ -9,6 +9,7 @@ highest bidder is left, that player answers alone with 15 s (AU5).
 from __future__ import annotations
 
 from .commands import Refused
+from .phases import Phase
 from .state import Auction
 from .table import Table
 
@@ -18,7 +19,7 @@ def open_auction(t: Table) -> None:
     chooser = st.chooser
     others = sorted((s for s in st.in_play() if s != chooser), key=lambda s: (st.player(s).score, s))
     st.auction = Auction(nominal=q.value, stake=q.value, holder=chooser, order=[chooser] + others, turn=chooser)
-    st.phase = "auction"
+    st.phase = Phase.AUCTION
     _settle(t, start=chooser, include_start=True)
 
 
@@ -54,15 +55,13 @@ def _close(t: Table) -> None:
     a.turn = None
     q.stake = a.stake
     st.answering = a.holder
-    st.phase = "auction_answer"
+    st.phase = Phase.AUCTION_ANSWER
     q.reading = True
     for p in st.players:
         p.pressed = p.seat == a.holder
 
 
 def _need_turn(t: Table, seat: int) -> None:
-    t.need_seat(seat)
-    t.need_phase("auction")
     a = t.st.auction
     if seat in a.passed:
         raise Refused(f"seat {seat} has passed in this auction (AU3)")
@@ -109,7 +108,6 @@ def missing(t: Table) -> int:
 
 def waive(t: Table) -> None:
     """/sg/auction/waive (AU1 Decision): the host confirms this round ends without its auction (journaled)."""
-    t.need_phase("round_intro", "choosing", "topic_intro", "reveal")
     rnd = t.st.round
     if rnd.auction_waived:
         raise Refused("the auction of this round is waived already (AU1)")

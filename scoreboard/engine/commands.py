@@ -19,6 +19,15 @@ class BadCommand(Refused):
     """A command whose address or arguments are malformed."""
 
 
+class NotNow(Refused):
+    """A command the game's phase does not accept (phases.ACCEPTS); the reason says which phases do."""
+
+
+class Ignored(Exception):
+    """A well-formed command that has no effect by the rules (a press after "Время", BZ8): the game is unchanged,
+    the board logs it, the journal does not replay it."""
+
+
 class InternalError(Exception):
     """A bug in the engine, never a refusal: the command was rolled back and the error is raised on, so that the
     board reports it as a fault and tests fail on it (a `Refused` would pass for a rule saying no)."""

@@ -5,19 +5,16 @@ All of them are new ledger entries, never edits of old ones, so a score stays th
 from __future__ import annotations
 
 from .commands import Refused
+from .phases import Phase
 from .question import chooser_after, open_cell
 from .state import Answer
 from .table import Table
 
 
 def adjust(t: Table, seat: int, delta: int, reason: str | None) -> None:
-    """G8: the host corrects a score by a signed amount, with a reason that the protocol shows."""
-    t.need_seat(seat)
+    """G8: the host corrects a score by a signed amount, with a reason that the protocol shows (between the start
+    and the end of the game: after it, the result stands, phases.py)."""
     st = t.st
-    if not st.started:
-        raise Refused("the game has not started")
-    if st.game_over:
-        raise Refused("the game is over: undo the last command to change the result")
     if delta == 0:
         raise Refused("an adjustment of 0 changes nothing")
     if abs(delta) > 100000:
@@ -28,11 +25,9 @@ def adjust(t: Table, seat: int, delta: int, reason: str | None) -> None:
 
 def rejudge(t: Table, seat: int, verdict: str) -> None:
     """G8: change a verdict on the last resolved question before the next one opens; scores and the
-    choice are recomputed as if it had been judged so (a right verdict ends the question there)."""
-    t.need_seat(seat)
+    choice are recomputed as if it had been judged so (a right verdict ends the question there). Only in reveal:
+    the question has just resolved (phases.py)."""
     st = t.st
-    if st.phase != "reveal" or st.last is None:
-        raise Refused("only the last resolved question can be re-judged, before the next one opens (G8)")
     q = st.last.question
     if seat not in [a.seat for a in q.answers]:
         raise Refused(f"seat {seat} did not answer this question")
@@ -62,14 +57,9 @@ def rejudge(t: Table, seat: int, verdict: str) -> None:
 
 def replace(t: Table) -> None:
     """G9: the current or last question is withdrawn; everything scored on it is undone and the
-    topic's reserve is played at the same value."""
+    topic's reserve is played at the same value (phases.py: while a question is open, or at its reveal)."""
     st = t.st
-    if st.phase in ("reading", "buzz_window", "answering", "after_wrong", "auction", "auction_answer"):
-        q = st.question
-    elif st.phase == "reveal" and st.last is not None:
-        q = st.last.question
-    else:
-        raise Refused("no question to replace: only the open or the last resolved question (G9)")
+    q = st.last.question if st.phase is Phase.REVEAL else st.question
     topic = st.round.topics[q.topic - 1]
     if topic.reserve_used:
         raise Refused(f"topic {topic.name!r} has no reserve question left (G9)")

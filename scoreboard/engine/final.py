@@ -8,6 +8,7 @@ host judges and reveals one player at a time (`final_reveal`, FN4). The last rev
 from __future__ import annotations
 
 from .commands import Refused
+from .phases import Phase
 from .rounds import decide, finish
 from .state import Final
 from .table import Table
@@ -37,21 +38,17 @@ def open_final(t: Table) -> None:
     for seat in eligible:
         if st.player(seat).score <= 0:
             st.final.stakes[seat] = 0    # FN3: a player with no points stakes 0
-    st.phase = "final_stakes"
+    st.phase = Phase.FINAL_STAKES
     st.chooser = None
 
 
 def set_topic(t: Table, name: str) -> None:
-    if t.st.phase in ("final_answer", "final_reveal", "game_over"):
-        raise Refused("the final topic can be set only before the final question")
     t.st.final_topic = name
     if t.st.final is not None:
         t.st.final.topic = name
 
 
 def stake(t: Table, seat: int, amount: int) -> None:
-    t.need_seat(seat)
-    t.need_phase("final_stakes")
     f = t.st.final
     if seat not in f.eligible:
         raise Refused(f"seat {seat} is not in the final round (FN1)")
@@ -65,26 +62,23 @@ def stake(t: Table, seat: int, amount: int) -> None:
 
 
 def start(t: Table) -> None:
-    t.need_phase("final_stakes")
     f = t.st.final
     missing = [s for s in f.eligible if s not in f.stakes]
     if missing:
         raise Refused(f"stakes missing from seat(s) {', '.join(map(str, missing))} (FN2)")
     f.writing = True
     f.deadline, f.duration = t.now + t.reg.final_answer_time, t.reg.final_answer_time
-    t.st.phase = "final_answer"
+    t.st.phase = Phase.FINAL_ANSWER
 
 
 def end_writing(t: Table) -> None:
     f = t.st.final
     f.writing = False
     f.deadline = f.duration = None
-    t.st.phase = "final_reveal"
+    t.st.phase = Phase.FINAL_REVEAL
 
 
 def _unrevealed_finalist(t: Table, seat: int, already: str) -> None:
-    t.need_seat(seat)
-    t.need_phase("final_reveal")
     f = t.st.final
     if seat not in f.eligible:
         raise Refused(f"seat {seat} is not in the final round")

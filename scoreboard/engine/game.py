@@ -1,8 +1,9 @@
 """The game: applies commands to the state, all or nothing, and takes them back.
 
-Theory of operation. `Game.apply(command)` checks the command's time and arguments, runs the rule handler
-for its address on the state, and either keeps the result (rev + 1) or restores the state exactly and
-raises `Refused` (a rule says no) — or returns `changed=False` when the rules ignore it (`Ignored`, BZ8).
+Theory of operation. `Game.apply(command)` checks the command's time and arguments, asks the phase table
+whether the game's phase takes it (phases.py), runs the rule handler for its address on the state, and either
+keeps the result (rev + 1) or restores the state exactly and raises `Refused` (a rule says no) — or returns
+`changed=False` when the rules ignore it (`Ignored`, BZ8).
 Nothing reads a clock: deadlines live in the state and fire only through `/sg/clock` commands stamped with
 the deadline's own time, so a list of commands always folds into the same state.
 
@@ -19,13 +20,14 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from . import rounds, stakes, tiebreak
-from .commands import NOT_HOST, BadCommand, Command, InternalError, Refused, parse
-from .handlers import HANDLERS, OVER_OK, SETUP_OK
+from .commands import NOT_HOST, BadCommand, Command, Ignored, InternalError, Refused, parse
+from .handlers import HANDLERS
 from .media import follow as media_clock
+from .phases import Phase, admit
 from .regulation import Regulation, RegulationError, parse_regulation
 from .snapshot import build_snapshot, host_view
 from .state import Player, State
-from .table import Ignored, Table
+from .table import Table
 
 CHECKPOINT_EVERY = 32
 LOGS = ("ledger", "history", "adjustments", "lots")
@@ -146,8 +148,8 @@ class Game:
 
     # -- commands -----------------------------------------------------------------------------------
     def _new_game(self, cmd: Command) -> None:
-        if self.st is not None and not (self.st.phase == "setup" or self.st.game_over):
-            raise Refused("a game is in progress: finish it (or undo) before /sg/game/new")
+        if self.st is not None:
+            admit(Table(self.st, self.reg, self.plan, cmd.at), cmd.address, cmd.args)
         name, stage = cmd.args[0], cmd.args[1]
         try:
             if isinstance(cmd.data, dict) and isinstance(cmd.data.get("regulation"), dict):
@@ -176,31 +178,25 @@ class Game:
         t = Table(self.st, self.reg, self.plan, cmd.at)
         a = cmd.args
         address = cmd.address
+        admit(t, address, a)    # the one check of the phase (and the state it needs) before any rule runs
         if address == "/sg/pack/load":
             self._load_pack(t, cmd)
             return
         handler = HANDLERS.get(address)
         if handler is None:
             raise BadCommand(f"unknown address {address!r}")
-        if address not in SETUP_OK and not self.st.started:
-            raise Refused("the game has not started: /sg/game/start first")
-        if address not in OVER_OK and self.st.game_over:
-            raise Refused("the game is over")
         scores, phase = [p.score for p in self.st.players], self.st.phase
         handler(t, *a)
         media_clock(t)
         now = [p.score for p in self.st.players]
         if now != scores:
             stakes.enforce(t)   # FN5: a correction never leaves a stake above its limit
-        if now != scores or (self.st.phase == "reveal" and phase != "reveal"):
+        if now != scores or (self.st.phase is Phase.REVEAL and phase is not Phase.REVEAL):
             self.st.history.append(now)   # the chart: every score after each resolution or correction
 
     def _load_pack(self, t: Table, cmd: Command) -> None:
+        """In setup, or while the first board is full (phases.NEEDS)."""
         st = self.st
-        fresh = st.phase == "round_intro" and st.round.index == 0 and not st.round.tiebreak and not any(
-            c.played and not c.empty for tp in st.round.topics for c in tp.cells)
-        if st.started and not fresh:
-            raise Refused("a pack can be loaded only before the game starts or while the first board is full")
         plan = cmd.data
         problem = check_plan(plan) or self._plan_fits(plan)
         if problem:
@@ -287,6 +283,7 @@ class Game:
     def _undo(self, cmd: Command) -> None:
         if self.st is None:
             raise Refused("nothing to undo")
+        admit(Table(self.st, self.reg, self.plan, cmd.at), cmd.address, cmd.args)   # every phase takes it
         target = None
         for i in range(len(self._effective) - 1, 0, -1):
             if self._effective[i].address not in NOT_HOST:

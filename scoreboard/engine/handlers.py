@@ -1,16 +1,18 @@
 """The command table: which rule handler each address runs, and the small housekeeping commands
-(`/sg/next`, names, pause, screen, the internal clock)."""
+(`/sg/next`, names, pause, screen, the internal clock). Which phase takes which command is phases.py's: a handler
+runs only where `phases.admit` let the command in."""
 from __future__ import annotations
 
 from typing import Callable
 
 from . import auction, corrections, final, media, question, rounds
-from .commands import INTERNAL, Refused
+from .commands import INTERNAL, SPEC, Refused
+from .phases import ACCEPTS, Phase
 from .table import Table
 
 
 def _to_choosing(t: Table) -> None:
-    t.st.phase = "choosing"
+    t.st.phase = Phase.CHOOSING
 
 
 def _after_reveal(t: Table) -> None:
@@ -22,39 +24,27 @@ def _after_reveal(t: Table) -> None:
         question.next_in_order(t)
 
 
-def _auction_read(t: Table) -> None:
-    if not t.st.question.reading:
-        raise Refused("judge the answer first")
-    question.reading_done(t)
-
-
-# /sg/next: the one obvious next step of each phase (docs/PROTOCOL.md has the same table).
-NEXT_STEP: dict[str, Callable[[Table], None]] = {
-    "setup": rounds.start,
-    "round_intro": lambda t: _to_choosing(t) if t.reg.order == "choice" else question.next_in_order(t),
-    "topic_intro": question.next_in_order,
-    "reveal": _after_reveal,
-    "reading": question.reading_done,
-    "buzz_window": question.call_time,
-    "after_wrong": question.resume,
-    "auction_answer": _auction_read,
-    "final_stakes": final.start,
-    "final_answer": final.end_writing,
-    "final_reveal": final.reveal_next,
+# /sg/next: the one obvious next step of each phase that takes it (docs/PROTOCOL.md has the same table).
+NEXT_STEP: dict[Phase, Callable[[Table], None]] = {
+    Phase.SETUP: rounds.start,
+    Phase.ROUND_INTRO: lambda t: _to_choosing(t) if t.reg.order == "choice" else question.next_in_order(t),
+    Phase.TOPIC_INTRO: question.next_in_order,
+    Phase.REVEAL: _after_reveal,
+    Phase.READING: question.reading_done,
+    Phase.BUZZ_WINDOW: question.call_time,
+    Phase.AFTER_WRONG: question.resume,
+    Phase.AUCTION_ANSWER: question.reading_done,   # phases.NEEDS: only while the auction question is being read
+    Phase.FINAL_STAKES: final.start,
+    Phase.FINAL_ANSWER: final.end_writing,
+    Phase.FINAL_REVEAL: final.reveal_next,
 }
-NO_NEXT_STEP = {"choosing": "select a cell (/sg/select)", "answering": "judge the answer first",
-                "auction": "the auction is on: bid or pass"}
 
 
 def _next(t: Table) -> None:
-    step = NEXT_STEP.get(t.st.phase)
-    if step is None:
-        raise Refused(NO_NEXT_STEP.get(t.st.phase, f"no next step in {t.st.phase}"))
-    step(t)
+    NEXT_STEP[t.st.phase](t)
 
 
 def _name(t: Table, seat: int, name: str) -> None:
-    t.need_seat(seat)
     if len(name) > 80:
         raise Refused("a name is at most 80 characters")
     if t.st.player(seat).name == name:
@@ -63,15 +53,11 @@ def _name(t: Table, seat: int, name: str) -> None:
 
 
 def _pause(t: Table) -> None:
-    if t.st.paused:
-        raise Refused("the game is paused already")
     t.st.paused, t.st.paused_at = True, t.at
 
 
 def _unpause(t: Table) -> None:
     st = t.st
-    if not st.paused:
-        raise Refused("the game is not paused")
     shift = t.at - st.paused_at
     media.shift(t, shift)
     if st.question is not None and st.question.deadline is not None:
@@ -94,8 +80,6 @@ def _screen(t: Table, scene: str) -> None:
 
 def _clock(t: Table) -> None:
     st = t.st
-    if st.paused:
-        raise Refused("the game is paused: no clock runs")
     if st.final is not None and st.final.deadline is not None and st.final.deadline <= t.at:
         final.end_writing(t)
     elif st.question is not None and st.question.deadline is not None and st.question.deadline <= t.at:
@@ -145,8 +129,7 @@ HANDLERS: dict[str, Callable[..., None]] = {
     "/sg/button": question.press,
     "/sg/clock": _clock,
 }
-SETUP_OK = frozenset({"/sg/player/name", "/sg/topics", "/sg/game/start", "/sg/chooser", "/sg/next",
-                      "/sg/final/topic", "/sg/pause", "/sg/unpause", "/sg/screen", "/sg/buttons/manual",
-                      "/sg/button"})
-OVER_OK = frozenset({"/sg/player/name", "/sg/screen", "/sg/pause", "/sg/unpause"})
-assert not INTERNAL - set(HANDLERS)
+# Game.apply runs these three itself (they replace or point the state): every other address has a handler.
+BY_GAME = frozenset({"/sg/game/new", "/sg/undo", "/sg/pack/load"})
+assert not INTERNAL - set(HANDLERS) and set(HANDLERS) | BY_GAME == set(SPEC)
+assert set(NEXT_STEP) == {phase for phase in Phase if "/sg/next" in ACCEPTS[phase]}

@@ -7,10 +7,8 @@ when its answer opens). The host pauses, plays on and replays it; a game pause f
 from __future__ import annotations
 
 from .commands import Refused
+from .phases import SHOWN
 from .table import Table
-
-# Phases in which the open question's media is shown (the engine sends none during the auction's bidding).
-SHOWN = ("reading", "buzz_window", "answering", "after_wrong", "auction_answer")
 
 
 def follow(t: Table) -> None:
@@ -21,10 +19,9 @@ def follow(t: Table) -> None:
 
 
 def _need_media(t: Table):
+    """The open question's media, shown in phases.SHOWN (the only phases that take the media commands)."""
     from .snapshot import planned_question
     q = t.st.question
-    if q is None or t.st.phase not in SHOWN:
-        raise Refused("no question with a video or a sound is open")
     planned = planned_question(t.st, t.plan) or {}
     if not any(isinstance(m, dict) and m.get("kind") in ("video", "audio") for m in planned.get("media") or []):
         raise Refused("the open question has no video or sound")

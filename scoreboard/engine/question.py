@@ -9,11 +9,10 @@ left to answer, or on "Время". Every clock is a deadline in the state; `/sg
 """
 from __future__ import annotations
 
-from .commands import Refused
+from .commands import Ignored, Refused
+from .phases import LIVE, Phase
 from .state import Answer, Question
-from .table import Ignored, Table
-
-LIVE = ("reading", "buzz_window")
+from .table import Table
 
 
 def open_cell(t: Table, topic: int, index: int, replaced: bool = False) -> None:
@@ -32,17 +31,12 @@ def open_cell(t: Table, topic: int, index: int, replaced: bool = False) -> None:
         from .auction import open_auction
         open_auction(t)
     else:
-        st.phase = "reading"
+        st.phase = Phase.READING
 
 
 def select(t: Table, topic: int, index: int, mark: str | None = None) -> None:
     """/sg/select (choice mode, G4): open an unplayed cell; `auction` marks it when there is no pack (AU1)."""
     st = t.st
-    if t.reg.order != "choice":
-        raise Refused("this regulation plays topics in order: use /sg/next (G4)")
-    t.need_phase("round_intro", "choosing", "reveal")
-    if st.chooser is None:
-        raise Refused("nobody holds the choice: the host sets the chooser first (/sg/chooser, G5)")
     topics = st.round.topics
     if not 1 <= topic <= len(topics):
         raise Refused(f"no topic {topic}: this round has topics 1–{len(topics)}")
@@ -78,16 +72,16 @@ def select(t: Table, topic: int, index: int, mark: str | None = None) -> None:
 def next_in_order(t: Table) -> None:
     """Sequential play (G4): the next question of the topic, else the next topic's intro."""
     st, rnd = t.st, t.st.round
-    if st.phase == "round_intro" or rnd.topic is None:
+    if st.phase is Phase.ROUND_INTRO or rnd.topic is None:
         rnd.topic = 1
-        st.phase = "topic_intro"
+        st.phase = Phase.TOPIC_INTRO
         return
     pending = [i for i, c in enumerate(rnd.topics[rnd.topic - 1].cells, start=1) if not c.played]
     if pending:
         open_cell(t, rnd.topic, pending[0])
         return
     rnd.topic += 1
-    st.phase = "topic_intro"
+    st.phase = Phase.TOPIC_INTRO
 
 
 def eligible_to_press(t: Table, seat: int) -> bool:
@@ -98,14 +92,10 @@ def eligible_to_press(t: Table, seat: int) -> bool:
 
 
 def press(t: Table, seat: int) -> None:
-    """/sg/button: the first live press wins the right to answer (BZ3); the rest is BZ4, BZ7, BZ8."""
-    t.need_seat(seat)
+    """/sg/button: the first live press wins the right to answer (BZ3); the rest is BZ4, BZ7, BZ8 (a press while
+    paused, in manual mode or outside the question is ignored by phases.py)."""
     st = t.st
     player = st.player(seat)
-    if st.paused:
-        raise Ignored("the game is paused")
-    if st.buttons_manual:
-        raise Ignored("manual mode: the host names who answers (BZ9)")
     if not player.in_play:
         raise Ignored(f"seat {seat} is not playing this round")
     if st.phase in LIVE:
@@ -117,10 +107,10 @@ def press(t: Table, seat: int) -> None:
             raise Ignored(f"seat {seat} is locked out after a false start (BZ7)")
         give_answer(t, seat)
         return
-    if st.phase == "answering" and t.reg.one_press_per_question and not player.pressed and not player.answered:
+    if st.phase is Phase.ANSWERING and t.reg.one_press_per_question and not player.pressed and not player.answered:
         player.pressed = True   # america: a press that lost the race still uses up the player's press
         return
-    if st.phase == "after_wrong" and t.reg.false_start_lockout > 0 and not player.answered:
+    if st.phase is Phase.AFTER_WRONG and t.reg.false_start_lockout > 0 and not player.answered:
         player.locked_until = t.at + t.reg.false_start_lockout
         return
     raise Ignored(f"buttons are not live in {st.phase} (BZ8)")
@@ -132,7 +122,7 @@ def give_answer(t: Table, seat: int) -> None:
     st.answering = seat
     q.reading = False
     q.answer_started = t.now
-    st.phase = "answering"
+    st.phase = Phase.ANSWERING
     if t.reg.answer_limit > 0:
         q.deadline, q.deadline_kind, q.duration = t.now + t.reg.answer_limit, "answer", t.reg.answer_limit
     else:
@@ -143,10 +133,7 @@ def give_answer(t: Table, seat: int) -> None:
 
 def clarify(t: Table) -> None:
     """/sg/answer/clarify (BZ10 Decision): the host finds the answer close and says «Уточните»; the board shows it
-    for the answering player and the answer time (BZ5) starts again."""
-    t.need_phase("answering")
-    if not t.reg.clarify:
-        raise Refused("this regulation has no «Уточните»: judge the answer (BZ10)")
+    for the answering player and the answer time (BZ5) starts again (where the regulation has it, phases.NEEDS)."""
     q = t.st.question
     q.clarify += 1
     q.answer_started = t.now
@@ -157,10 +144,6 @@ def clarify(t: Table) -> None:
 
 def assign(t: Table, seat: int) -> None:
     """/sg/assign (BZ9): in manual mode the host names the player who answers."""
-    t.need_seat(seat)
-    if not t.st.buttons_manual:
-        raise Refused("buttons are live: switch to manual mode first (/sg/buttons/manual 1, BZ9)")
-    t.need_phase("reading", "buzz_window", "after_wrong")
     player = t.st.player(seat)
     if not player.in_play:
         raise Refused(f"seat {seat} is not playing this round")
@@ -176,16 +159,14 @@ def manual(t: Table, on: bool) -> None:
 
 
 def reading_done(t: Table) -> None:
+    """The host has read the question: the window opens (BZ2); an auction question's 15 s start (AU5)."""
     st, q = t.st, t.st.question
-    if st.phase == "auction_answer":
-        if not q.reading:
-            raise Refused("the auction question has been read already")
+    if st.phase is Phase.AUCTION_ANSWER:
         q.reading = False
         q.reading_done = True
         q.answer_started = t.now
         q.deadline, q.deadline_kind, q.duration = t.now + t.reg.auction_answer, "auction_answer", t.reg.auction_answer
         return
-    t.need_phase("reading")
     open_window(t)
 
 
@@ -194,12 +175,11 @@ def open_window(t: Table) -> None:
     q.reading = False
     q.reading_done = True
     q.deadline, q.deadline_kind, q.duration = t.now + t.reg.buzz_window, "window", t.reg.buzz_window
-    t.st.phase = "buzz_window"
+    t.st.phase = Phase.BUZZ_WINDOW
 
 
 def judge(t: Table, verdict: str) -> None:
     st, q = t.st, t.st.question
-    t.need_phase("answering", "auction_answer")
     seat = st.answering
     amount = q.stake if q.kind == "auction" else q.value
     delta = amount if verdict == "right" else -amount
@@ -228,38 +208,31 @@ def after_wrong(t: Table) -> None:
     if not any(eligible_to_press(t, s) for s in st.seats()):
         resolve(t)
         return
-    st.phase = "after_wrong"
+    st.phase = Phase.AFTER_WRONG
 
 
 def resume(t: Table) -> None:
     """/sg/resume (BZ6): reading goes on if it had not ended, else a new 5 s window; where the regulation's
     restart is a new window (america: «сбрасывает отсчет времени»), the window opens at once either way."""
-    t.need_phase("after_wrong")
     if t.st.question.reading_done or t.reg.restart == "new_window":
         open_window(t)
     else:
         t.st.question.reading = True
-        t.st.phase = "reading"
+        t.st.phase = Phase.READING
 
 
 def call_time(t: Table) -> None:
-    """/sg/time: the host calls "Время" — the question closes unanswered (BZ2)."""
-    if t.st.phase in ("final_answer",):
+    """/sg/time: the host calls "Время" — the question closes unanswered (BZ2), or the final's writing ends."""
+    if t.st.phase is Phase.FINAL_ANSWER:
         from .final import end_writing
         end_writing(t)
         return
-    if t.st.phase in ("answering", "auction_answer"):
-        raise Refused("a player is answering: judge the answer (/sg/judge/right or /sg/judge/wrong)")
-    t.need_phase("reading", "buzz_window", "after_wrong")
     resolve(t)
 
 
 def extend(t: Table, seconds: float) -> None:
     """/sg/answer/extend (BZ5): more time for the current answer, where there is an answer clock."""
     q = t.st.question
-    t.need_phase("answering", "auction_answer")
-    if q.deadline is None:
-        raise Refused("no answer clock is running: nothing to extend (BZ5)")
     if seconds <= 0 or seconds > 600:
         raise Refused(f"extension must be more than 0 and at most 600 seconds, got {seconds:g}")
     q.deadline += seconds
@@ -295,7 +268,7 @@ def resolve(t: Table) -> None:
     if t.reg.order == "choice":
         st.chooser = chooser_after(q)
     st.last = Resolved(q, st.chooser)
-    st.phase = "reveal"
+    st.phase = Phase.REVEAL
 
 
 def chooser_after(q: Question) -> int | None:

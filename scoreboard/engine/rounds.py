@@ -6,6 +6,7 @@ TB1–TB5 (ties and who wins). The final round itself is in final.py.
 from __future__ import annotations
 
 from .commands import Refused
+from .phases import Phase
 from .state import Cell, Round, Topic
 from .table import Table
 
@@ -54,15 +55,8 @@ def build_round(t: Table, index: int) -> Round:
 
 
 def set_topics(t: Table, names: tuple[str, ...]) -> None:
-    """/sg/topics: names for the current round while its board is still full (P3)."""
+    """/sg/topics: names for the current round while its board is still full (P3, phases.NEEDS)."""
     st = t.st
-    if st.game_over:
-        raise Refused("the game is over")
-    if st.round is not None and (st.round.tiebreak or any(c.played and not c.empty for tp in st.round.topics
-                                                          for c in tp.cells)):
-        raise Refused("topics can be named only while the round's board is still full")
-    if st.round is not None and st.phase not in ("round_intro", "choosing", "topic_intro"):
-        raise Refused(f"not now: the game is in {st.phase}")
     index = st.round.index if st.round is not None else 0
     spec = t.stage.rounds[index]
     if not names:
@@ -85,11 +79,10 @@ def set_topics(t: Table, names: tuple[str, ...]) -> None:
 
 def start(t: Table) -> None:
     """/sg/game/start: the first round's board, in round_intro; the first chooser by the regulation (G5)."""
-    t.need_phase("setup")
     st = t.st
     st.started = True
     st.round = build_round(t, 0)
-    st.phase = "round_intro"
+    st.phase = Phase.ROUND_INTRO
     st.history.append([p.score for p in st.players])
     if t.reg.order == "choice":
         rule = t.reg.first_chooser
@@ -108,10 +101,6 @@ def lowest_score(t: Table) -> int | None:
 
 
 def set_chooser(t: Table, seat: int) -> None:
-    t.need_seat(seat)
-    if t.reg.order != "choice":
-        raise Refused("this regulation plays topics in order: there is no chooser (G4)")
-    t.need_phase("setup", "round_intro", "choosing", "reveal")
     if not t.st.player(seat).in_play:
         raise Refused(f"seat {seat} is not playing this round")
     if t.st.chooser == seat:
@@ -137,7 +126,7 @@ def end_of_round(t: Table) -> None:
     nxt = st.round.index + 1
     if nxt < len(t.stage.rounds):
         st.round = build_round(t, nxt)
-        st.phase = "round_intro"
+        st.phase = Phase.ROUND_INTRO
         st.question = None
         st.last = None
         if t.reg.order == "choice":
@@ -159,7 +148,7 @@ def finish(t: Table, winner: int | None, reason: str | None = None, code: str | 
     st.game_over = True
     st.no_winner_reason = reason if winner is None else None
     st.no_winner = code if winner is None else None
-    st.phase = "game_over"
+    st.phase = Phase.GAME_OVER
     st.question = None
     st.answering = None
     st.screen = "winner"

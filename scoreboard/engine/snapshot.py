@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .media import state as media_state
+from .phases import BOARD, FINAL, LIVE, Phase
 from . import stakes
 
 if TYPE_CHECKING:
@@ -25,14 +26,14 @@ def build_snapshot(game: "Game") -> dict[str, Any]:
     st = game.st
     if st is None:
         return {"version": SNAPSHOT_VERSION, "rev": game.rev, "time": game.time, "regulation": None, "stage": None,
-                "phase": "setup", "paused": False, "paused_at": None, "players": [], "chooser": None,
+                "phase": Phase.SETUP.value, "paused": False, "paused_at": None, "players": [], "chooser": None,
                 "answering": None, "buttons_manual": False, "buttons_live": False, "round": None, "question": None,
                 "last": None, "auction": None, "final": None, "winner": None, "game_over": False,
                 "no_winner_reason": None, "no_winner": None, "shared_first": [], "screen": "board", "adjustments": [],
                 "adjustments_total": 0, "lots": [], "history": [],
                 "order": None, "title": None, "stake_changes": [], "warnings": []}
     reg = game.reg
-    live = (st.phase in ("reading", "buzz_window") and not st.paused and not st.buttons_manual)
+    live = (st.phase in LIVE and not st.paused and not st.buttons_manual)
     snap: dict[str, Any] = {
         "version": SNAPSHOT_VERSION,
         "rev": game.rev,
@@ -41,7 +42,7 @@ def build_snapshot(game: "Game") -> dict[str, Any]:
         "title": reg.title,
         "stage": st.stage,
         "order": reg.order,
-        "phase": st.phase,
+        "phase": st.phase.value,
         "paused": st.paused,
         "paused_at": st.paused_at,
         "players": [{"seat": p.seat, "name": p.name, "score": p.score, "answered": p.answered, "pressed": p.pressed,
@@ -103,12 +104,11 @@ def _round(st) -> dict | None:
 def _question(game: "Game") -> dict | None:
     st = game.st
     q = st.question
-    if q is None or st.phase in ("round_intro", "choosing", "topic_intro", "final_stakes", "final_answer",
-                                 "final_reveal", "game_over"):
+    if q is None or st.phase in BOARD | FINAL | {Phase.GAME_OVER}:
         return None
     media = None
     planned = _planned_question(game)
-    if planned is not None and st.phase not in ("auction",):
+    if planned is not None and st.phase is not Phase.AUCTION:
         media = planned.get("media") or None
     return {"round": q.round, "topic": q.topic, "index": q.index, "value": q.value, "kind": q.kind,
             "topic_name": st.round.topics[q.topic - 1].name,
@@ -121,18 +121,18 @@ def _question(game: "Game") -> dict | None:
                                                            for m in media) else None}
 
 
-def _pack_public(planned: dict | None, phase: str) -> dict:
+def _pack_public(planned: dict | None, phase: Phase) -> dict:
     """(packs) What the hall may see of a pack's question once it is open: a cat in the bag's own topic and price,
     a select question's options (its content). Never the answer."""
     planned = planned or {}
     secret = planned.get("secret")
-    shown = phase != "auction"
+    shown = phase is not Phase.AUCTION
     return {"secret": {"topic": secret.get("topic"), "price": secret.get("price")} if secret and shown else None,
             "options": list(planned.get("options") or []) if shown else []}
 
 
 def _last(st, plan) -> dict | None:
-    if st.last is None or st.phase != "reveal":
+    if st.last is None or st.phase is not Phase.REVEAL:
         return None
     q = st.last.question
     # the answer's own picture (SIGame packs have them): the hall sees it at the reveal, never before
@@ -190,11 +190,11 @@ def host_view(game: "Game") -> dict | None:
     st = game.st
     if st is None:
         return None
-    if st.final is not None and st.phase in ("final_stakes", "final_answer", "final_reveal"):
+    if st.final is not None and st.phase in FINAL:
         planned = (_planned_final(game, st.final.topic) or {}).get("question")
         topic = st.final.topic
         q_info = {"round": None, "topic": None, "index": None, "value": None, "kind": st.final.kind}
-    elif st.phase == "topic_intro" and st.round is not None and st.round.topic is not None:
+    elif st.phase is Phase.TOPIC_INTRO and st.round is not None and st.round.topic is not None:
         # sequential play: the host announces the topic and may read its explanation (P1)
         k = st.round.topic - 1
         ptopics = ((game.plan or {}).get("rounds") or [])
@@ -204,7 +204,7 @@ def host_view(game: "Game") -> dict | None:
                 "topic_name": st.round.topics[k].name, "topic_explanation": explanation, "text": None,
                 "answer": None, "accepts": [], "comment": None, "source": None, "author": None, "media": None,
                 "answer_media": None, "rev": game.rev}
-    elif st.question is not None and st.phase not in ("round_intro", "choosing", "topic_intro", "game_over"):
+    elif st.question is not None and st.phase not in BOARD | {Phase.GAME_OVER}:
         planned = _planned_question(game)
         topic = st.round.topics[st.question.topic - 1].name
         q = st.question
@@ -237,7 +237,7 @@ def _topic_explanation(game: "Game") -> str | None:
     st, plan = game.st, game.plan
     if plan is None:
         return None
-    if st.final is not None and st.phase.startswith("final"):
+    if st.final is not None and st.phase in FINAL:
         return (_planned_final(game, st.final.topic) or {}).get("explanation")
     if st.round is None or st.round.pack_round is None or st.question is None:
         return None

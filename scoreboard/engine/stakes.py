@@ -8,6 +8,7 @@ stake's amount stays hidden until its reveal, FN4).
 """
 from __future__ import annotations
 
+from .phases import FINAL, Phase
 from .table import Table
 
 
@@ -15,13 +16,13 @@ def enforce(t: Table) -> None:
     """Bring every pending stake within its limit after the scores changed."""
     st = t.st
     a, q = st.auction, st.question
-    if a is not None and st.phase == "auction":
+    if a is not None and st.phase is Phase.AUCTION:
         limit = max(a.nominal, st.player(a.holder).score)
         if a.stake > limit:
             _log(t, a.holder, "auction", "lowered", a.stake, limit)
             a.stake = limit
             a.allin = limit == st.player(a.holder).score and limit > a.nominal
-    elif q is not None and q.kind == "auction" and st.phase == "auction_answer" and q.stake is not None:
+    elif q is not None and q.kind == "auction" and st.phase is Phase.AUCTION_ANSWER and q.stake is not None:
         limit = max(q.value, st.player(st.answering).score)
         if q.stake > limit:
             _log(t, st.answering, "auction", "lowered", q.stake, limit)
@@ -29,7 +30,7 @@ def enforce(t: Table) -> None:
             if a is not None:
                 a.stake = limit
     f = st.final
-    if f is None or st.phase not in ("final_stakes", "final_answer", "final_reveal"):
+    if f is None or st.phase not in FINAL:
         return
     for seat, stake in sorted(f.stakes.items()):
         if seat in f.revealed:
@@ -38,7 +39,7 @@ def enforce(t: Table) -> None:
         limit = max(score, 0)
         if stake <= limit:
             continue
-        if st.phase == "final_stakes" and score > 0:
+        if st.phase is Phase.FINAL_STAKES and score > 0:
             del f.stakes[seat]              # FN2: asked for again, from 1 to the new score
             _log(t, seat, "final", "asked_again", stake, None)
         else:

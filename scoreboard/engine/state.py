@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .phases import Phase
+
 
 @dataclass
 class Player:
@@ -128,7 +130,7 @@ class State:
     stage: str
     players: list[Player]
     seed: int = 0
-    phase: str = "setup"
+    phase: Phase = Phase.SETUP
     paused: bool = False
     paused_at: float | None = None
     time: float = 0.0

@@ -1,8 +1,8 @@
 """What a rule handler sees: the state, the regulation, the loaded pack plan and the command's time.
 
-`Ignored` is for a well-formed command that has no effect by the rules (a press after "Время", BZ8):
-the game is unchanged and the board logs it. `Refused` (from commands.py) is for a command that does
-not fit; both leave the state exactly as it was (game.py restores it).
+`Ignored` (commands.py) is for a well-formed command that has no effect by the rules (a press after "Время",
+BZ8): the game is unchanged and the board logs it. `Refused` is for a command that does not fit; both leave the
+state exactly as it was (game.py restores it). Which phase takes which command is phases.py's.
 """
 from __future__ import annotations
 
@@ -13,10 +13,6 @@ from typing import Any
 from .commands import Refused
 from .regulation import Regulation, StageSpec
 from .state import Entry, State
-
-
-class Ignored(Exception):
-    """The command is valid but changes nothing (logged, not journaled)."""
 
 
 @dataclass
@@ -34,10 +30,6 @@ class Table:
     @property
     def stage(self) -> StageSpec:
         return self.reg.stage(self.st.stage)
-
-    def need_phase(self, *phases: str) -> None:
-        if self.st.phase not in phases:
-            raise Refused(f"not now: the game is in {self.st.phase}, this needs {' or '.join(phases)}")
 
     def need_seat(self, seat: int) -> None:
         if not 1 <= seat <= len(self.st.players):
