@@ -37,7 +37,7 @@ def test_g4_bz5_bz10_fn3_tb2_america_sequential_play_extension_super_question_an
     """G4, BZ5, BZ10, FN3, TB2: GIVEN the real board resuming america's final (examples/america-2005-final.txt) at the
     end of a red topic WHEN the page goes on to the next topic and its first question (sequential: «Дальше», never
     a cell), ends the reading, extends seat 1's 3 s answer and asks it to clarify, judges it right, and (the
-    topic's other questions fast-forwarded over OSC) takes the super-question's stakes, starts it, ends the
+    topic's other questions fast-forwarded over OSC) types the super-question's topic, takes its stakes, starts it, ends the
     writing, judges and reveals — a 270–270 tie — and plays the extra question among the tied two
     THEN the journal holds each tap once in that order, the slots of the answer stay put while the clock is
     extended, the countdown shows the 20 s of the super-question, seat 3 is out of the extra question, and the
@@ -70,6 +70,8 @@ def test_g4_bz5_bz10_fn3_tb2_america_sequential_play_extension_super_question_an
                 osc.command("/sg/time")
             osc.command("/sg/next")
             wait_for(lambda: page.phase().startswith("ставки · суперфинал"), 20, "the super-question's stakes")
+            assert page.amount("final_topic", "Литература", "/sg/final/topic") == ("Литература",)   # typed
+            wait_for(lambda: page.el('[data-key="final_topic"]').text.endswith("Литература"), 20, "the topic shown")
             for seat, stake in ((1, 100), (2, 0), (3, 10)):        # FN3: from 0 up to the score; 270–270 after it
                 assert page.amount(f"stake:{seat}", stake, "/sg/final/stake") == (seat, stake)
                 wait_for(lambda: page.el(f'[data-key="stake:{seat}"]').text.endswith("✓"), 20, "stake in")

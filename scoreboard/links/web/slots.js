@@ -32,7 +32,9 @@ const Slots = (() => {
     if (phase === "final_stakes") {
       const f = s.final || {};
       const all = (f.eligible || []).every((seat) => (f.stakes_in || []).includes(seat));
-      return [act("final_start", T.final_start, "/sg/final/start", [], all && (f.eligible || []).length, { cls: "wide" })];
+      return [act("final_start", T.final_start, "/sg/final/start", [], all && (f.eligible || []).length, { cls: "wide" }),
+              act("final_topic", `${T.final_topic}: ${f.topic || "—"}`, "/sg/final/topic", [], true,
+                  { cls: "wide", amount: { text: true } })];
     }
     if (phase === "final_answer") return [act("end_writing", T.end_writing, "/sg/next", [], true, { cls: "wide" })];
     if (phase === "reveal") {

@@ -66,11 +66,14 @@ const UI = (() => {
 
   function askAmount(a) {
     const dialog = $("amount");
-    $("amount-title").textContent = `${a.label} — ${a.amount.who}`;
-    const input = $("amount-input");
+    $("amount-title").textContent = a.amount.who ? `${a.label} — ${a.amount.who}` : a.label;
+    const input = $("amount-input"), text = !!a.amount.text;     // a number, or a line of text (a topic)
     input.value = "";
     input.type = a.amount.secret ? "password" : "text";       // FN4: a stake is typed unseen
-    input.placeholder = `${a.amount.low} … ${a.amount.high}`;
+    input.inputMode = text ? "text" : "numeric";
+    if (text) input.removeAttribute("pattern"); else input.setAttribute("pattern", "-?[0-9]*");
+    input.maxLength = text ? 80 : 9;
+    input.placeholder = text ? "" : `${a.amount.low} … ${a.amount.high}`;
     dialog.dataset.key = a.key;
     dialog.showModal();
     input.focus();
@@ -79,10 +82,11 @@ const UI = (() => {
   function amountDone(ok) {
     const dialog = $("amount");
     const a = actions.get(dialog.dataset.key);
-    const value = Number.parseInt($("amount-input").value, 10);
+    const typed = $("amount-input").value.trim();
+    const value = a && a.amount.text ? typed : Number.parseInt(typed, 10);
     $("amount-input").value = "";
     dialog.close();
-    if (ok && a && Number.isInteger(value)) send(a, [...a.args, value]);
+    if (ok && a && (a.amount.text ? value !== "" : Number.isInteger(value))) send(a, [...a.args, value]);
   }
 
   function setStatus(text, kind) { status = text; statusKind = kind || ""; }
