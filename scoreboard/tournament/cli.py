@@ -335,7 +335,7 @@ def register(subparsers) -> None:
     p.add_argument("--lot", action="store_true", help="the tie-break ended level and a lot chose --winner (TB4)")
     p = add("reopen", cmd_reopen, "take results of an advanced stage again: discards the stages after it")
     p.add_argument("stage")
-    p.add_argument("--reason", required=True)
+    p.add_argument("--reason", help="why (required, logged)")
     add("advance", cmd_advance, "close the current stage: who goes on and why")
     add("standings", cmd_standings, "the current standings")
     p = add("export", cmd_export, "publish: json (everything), csv (standings, a row per player), html (a printable "

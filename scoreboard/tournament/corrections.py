@@ -51,7 +51,8 @@ def after_advance(t, game: dict, data: dict, journal_hash: str | None, before: d
             if new != stage["advancement"]:
                 t.store.set_advancement(stage_id, new)
                 before.setdefault("advancements", {})[stage_id] = stage["advancement"]
-                changes += [f"{stage_id}: {d}" for d in diff(stage["advancement"], new) if d.split(".")[0].split(":")[0] not in QUIET]
+                changes += [f"{stage_id}: {d}" for d in diff(stage["advancement"], new)
+                            if d.split(".")[0].split(":")[0] not in QUIET]
     return changes
 
 
@@ -164,7 +165,8 @@ def reopen(t, stage_id: str, reason: str | None) -> dict:
 
 
 def diff(old, new, where: str = "") -> list[str]:
-    """What differs between two stored JSON values, in short lines: names in and out of a list, values before → after."""
+    """What differs between two stored JSON values, in short lines: names in and out of a list, a value's
+    before → after."""
     if old == new:
         return []
     if isinstance(old, dict) and isinstance(new, dict):
@@ -183,3 +185,24 @@ def diff(old, new, where: str = "") -> list[str]:
 
 def _plain(value):
     return None if value is None else json.loads(json.dumps(value, ensure_ascii=False))
+
+
+def log(t) -> list[dict]:
+    """Every change made to what was recorded, for the exports: corrections after the fact, reopened stages,
+    walkovers out of drawn games, results forced beyond the rules' bounds (host's rulings)."""
+    rows = []
+    for a in t.store.audit_log():
+        d = a["detail"]
+        if a["what"] == "correction":
+            rows.append({"at": a["at"], "kind": "correction", "subject": d["game"], "reason": d.get("reason"),
+                         "lines": list(d.get("changes") or []) + [f"forced: {x}" for x in d.get("forced") or []]})
+        elif a["what"] == "reopen":
+            rows.append({"at": a["at"], "kind": "reopen", "subject": d["stage"], "reason": d.get("reason"),
+                         "lines": [f"{s['stage']} discarded" for s in d.get("removed") or []]})
+        elif a["what"] == "walkover":
+            rows.append({"at": a["at"], "kind": "walkover", "subject": d["game"], "reason": None,
+                         "lines": [f"{d['name']} left the {d['cup']} cup; {', '.join(d.get('left') or []) or '—'}"]})
+        elif a["what"] == "result" and d.get("forced"):
+            rows.append({"at": a["at"], "kind": "forced", "subject": d["game"], "reason": d.get("reason"),
+                         "lines": list(d["forced"])})
+    return rows

@@ -21,12 +21,20 @@ WORDS = {
            "ex_wild_card": "уайлд-кард", "ex_advanced": "проходят дальше", "ex_to_play": "не сыграна",
            "ex_game": "Игра", "ex_vs": "соперник", "ex_nothing": "Нечего публиковать: жеребьёвки ещё не было",
            "ex_tie": "Равенство", "ex_place_in_table": "место", "ex_number": "№",
-           "ex_legend_shared": "«4–5» — место поделено"},
+           "ex_legend_shared": "«4–5» — место поделено",
+           "ex_corrections": "Исправления и решения ведущего", "ex_when": "Когда", "ex_what": "Что",
+           "ex_reason": "Причина", "ex_effect": "Последствия", "ex_correction": "исправлен результат {subject}",
+           "ex_reopen": "этап {subject} открыт заново", "ex_walkover": "неявка: {subject}",
+           "ex_forced": "{subject}: решение ведущего вне пределов правил"},
     "en": {"ex_printed": "Printed {at} · format {format} · draw seed {seed}", "ex_page": "{n} of {of}",
            "ex_wild_card": "wild card", "ex_advanced": "go on", "ex_to_play": "to play",
            "ex_game": "Game", "ex_vs": "opponent", "ex_nothing": "Nothing to publish: nothing drawn yet",
            "ex_tie": "Tie", "ex_place_in_table": "place", "ex_number": "#",
-           "ex_legend_shared": "«4–5»: a shared place"},
+           "ex_legend_shared": "«4–5»: a shared place",
+           "ex_corrections": "Corrections and host's rulings", "ex_when": "When", "ex_what": "What",
+           "ex_reason": "Reason", "ex_effect": "What followed", "ex_correction": "result of {subject} corrected",
+           "ex_reopen": "stage {subject} reopened", "ex_walkover": "walkover: {subject}",
+           "ex_forced": "{subject}: host's ruling beyond the rules"},
 }
 
 CSS = """
@@ -102,7 +110,8 @@ def _num(value) -> bool:
 
 
 def _player_line(p: dict, text, wild: set) -> str:
-    classes = (["won"] if p.get("won") else []) + (["wild"] if p["name"] in wild else [])
+    named = isinstance(p["name"], str)       # a placeholder («winner of 1/3-1») is a label, never a wild card
+    classes = (["won"] if p.get("won") else []) + (["wild"] if named and p["name"] in wild else [])
     score = "" if p.get("score") is None else _e(p["score"], text)
     tie = f' <span class="tie">({_e(p["tie"], text)})</span>' if p.get("tie") else ""
     marks = " ✓" if p.get("advanced") else ""
@@ -192,6 +201,20 @@ def _ahead(cell: str) -> bool:
         return False
 
 
+def corrections_page(t, text) -> str:
+    """Issue 12 item 3: every correction after the fact, reopen, walkover and forced result, with its reason."""
+    from scoreboard.tournament.corrections import log
+    rows = log(t)
+    if not rows:
+        return ""
+    head = "".join(f"<th>{html.escape(text(k))}</th>" for k in ("ex_when", "ex_what", "ex_reason", "ex_effect"))
+    body = "".join(f'<tr><td>{html.escape(r["at"][:16].replace("T", " "))} UTC</td>'
+                   f'<td>{html.escape(text("ex_" + r["kind"], subject=r["subject"]))}</td>'
+                   f'<td class="why">{html.escape(r["reason"] or "")}</td><td class="why">'
+                   f'{"<br>".join(html.escape(x) for x in r["lines"])}</td></tr>' for r in rows)
+    return f"<table><tr>{head}</tr>{body}</table>"
+
+
 DRAW = {"bracket": _bracket, "round": _round, "standings": _standings, "cross": _cross}
 
 
@@ -213,6 +236,10 @@ def document(t, language: str = "ru", at: datetime | None = None) -> str:
         sections.append(f'<section class="page" data-view="{view["kind"]}"><h1>{html.escape(title)}</h1>'
                         f'<h2>{_e(view["title"], text)} · {html.escape(text("ex_page", n=n, of=len(pages)))}</h2>'
                         f'<p class="meta">{meta}</p>{body}</section>')
+    changed = corrections_page(t, text)
+    if changed:
+        sections.append(f'<section class="page" data-view="corrections"><h1>{html.escape(title)}</h1>'
+                        f'<h2>{html.escape(text("ex_corrections"))}</h2><p class="meta">{meta}</p>{changed}</section>')
     if not sections:
         sections.append(f'<section class="page"><h1>{html.escape(title)}</h1>'
                         f'<p>{html.escape(text("ex_nothing"))}</p></section>')
