@@ -130,6 +130,8 @@ def test_issue9_4_slots_never_move_and_80_char_names_fit_while_the_dialog_bids_c
                 watch.look(names[-1], phase_is("открытие ответов", key))
                 page.tap(key, expect)
             watch.fixed(names, ("final_right:", "final_wrong:", "final_reveal:", "adjust:"))
+            assert [page.el(f'[data-key="{k}"]').text for k in ("final_right:1", "final_wrong:2", "final_right:3")] \
+                == ["Верно ✓", "Неверно ✓", "Верно ✓"]               # the verdicts this page gave, before reveal
             page.tap("final_reveal:1", "/sg/final/reveal", "игра окончена")
             watch.look("game-over", phase_is("игра окончена"))
         finally:

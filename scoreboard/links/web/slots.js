@@ -4,8 +4,8 @@
 "use strict";
 
 const Slots = (() => {
-  let T, markAuction, name, players, scene;        // the page's current language, mode and helpers (use())
-  function use(c) { ({ T, markAuction, name, players, scene } = c); }
+  let T, markAuction, name, players, scene, judgedHere;   // the page's language, mode and helpers (use())
+  function use(c) { ({ T, markAuction, name, players, scene, judgedHere } = c); }
 
   function act(key, label, address, args, enabled, extra) {
     return Object.assign({ key, label, address, args: args || [], enabled: !!enabled }, extra || {});
@@ -98,8 +98,12 @@ const Slots = (() => {
     if (phase === "final_reveal") {
       const judged = (f.judged || []).includes(seat);
       const revealed = (f.revealed || []).some((r) => r.seat === seat);
-      slots.push(act(`final_right:${seat}`, T.right, "/sg/final/judge", [seat, "right"], eligible && !judged, { cls: "right" }));
-      slots.push(act(`final_wrong:${seat}`, T.wrong, "/sg/final/judge", [seat, "wrong"], eligible && !judged, { cls: "wrong" }));
+      // FN4: the board keeps a verdict secret until its reveal; the host sees the one this page gave.
+      const gave = judged ? judgedHere.get(seat) : null;
+      slots.push(act(`final_right:${seat}`, gave === "right" ? `${T.right} ✓` : T.right, "/sg/final/judge", [seat, "right"],
+                     eligible && !judged, { cls: "right" }));
+      slots.push(act(`final_wrong:${seat}`, gave === "wrong" ? `${T.wrong} ✓` : T.wrong, "/sg/final/judge", [seat, "wrong"],
+                     eligible && !judged, { cls: "wrong" }));
       slots.push(act(`final_reveal:${seat}`, T.reveal_seat, "/sg/final/reveal", [seat], eligible && judged && !revealed));
     }
     if (phase === "reveal" || phase === "game_over") {

@@ -7,6 +7,7 @@ const UI = (() => {
   let lang = localStorage.getItem("sg-lang") === "en" ? "en" : "ru";
   let T = STRINGS[lang];
   let markAuction = false;          // AU1: the host marks the auction cell when the pack has none
+  const judgedHere = new Map();     // seat -> the final verdict this page gave (in memory only, never stored)
   let state = null, stateRev = -1, question = null, catalog = null, offset = 0, status = "", statusKind = "";
   const actions = new Map();        // key -> the action its element stands for now
 
@@ -93,7 +94,7 @@ const UI = (() => {
 
   // --- drawing --------------------------------------------------------------------------------------------
   function draw() {
-    Slots.use({ T, markAuction, name, players, scene: $("scene").value });
+    Slots.use({ T, markAuction, name, players, scene: $("scene").value, judgedHere });
     Setup.use({ T, catalog, state, players, sync, setStatus });
     document.documentElement.lang = lang;
     $("lang").textContent = T.lang;
@@ -106,6 +107,7 @@ const UI = (() => {
     $("connect").hidden = Link.session !== null;
     $("game").hidden = Link.session === null;
     if (!state) return;
+    if (!FINAL_PHASES.includes(state.phase) && state.phase !== "game_over") judgedHere.clear();
     const st = state.status || {};
     const box = (st.box || {}).state;
     $("box").textContent = box ? T[`box_${box}`] || box : "";
@@ -252,6 +254,7 @@ const UI = (() => {
     });
     Link.on("question", (json) => { try { question = JSON.parse(json); } catch (e) { question = null; } });
     Link.on("catalog", (json) => { try { catalog = JSON.parse(json); } catch (e) { catalog = null; } });
+    Link.on("ack", (p, ok) => { if (ok && p.address === "/sg/final/judge") judgedHere.set(p.args[0], p.args[1]); });
     Link.on("ack", (p, ok, reason) => setStatus(ok ? `${p.label}: ${T.done}` : `${p.label}: ${T.refused} — ${boardWords("refusals", reason, lang)}`, ok ? "ok" : "bad"));
     Link.on("refused", (address, reason) => {
       if (address === "/sg/setup/catalog") return;       // a board without the set-up catalogue: names only
