@@ -47,6 +47,24 @@ const timer = setInterval(() => {
 """
 
 
+# The page signs every command and checks every ack (HMAC-SHA256, hmac.js): what one signature costs in the page,
+# with the browser's crypto.subtle (loopback is a secure context) and with the page's own SHA-256 (what a phone on
+# http://LAN-ADDRESS gets).
+HMAC_SCRIPT = """
+const done = arguments[arguments.length - 1];
+(async () => {
+  const key = new Uint8Array(32).fill(7), n = 2000;
+  const msg = new TextEncoder().encode('sg-sig [123456,42,"/sg/score/adjust","192.168.1.20:abcdefghijklmnop",[2,100]]');
+  let t = performance.now();
+  for (let i = 0; i < n; i++) HMAC.hmacSync(key, msg);
+  const own = (performance.now() - t) * 1000 / n;
+  t = performance.now();
+  for (let i = 0; i < n; i++) await HMAC.hmac(key, msg);
+  done({own_us: own, page_us: (performance.now() - t) * 1000 / n, native: HMAC.native, signed: Link.signed});
+})();
+"""
+
+
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
@@ -102,10 +120,13 @@ def run(count: int = 300, out=print) -> dict:
                     raise RuntimeError("the page did not connect in 30 s")
                 time.sleep(0.05)
             raw = driver.execute_async_script(PAGE_SCRIPT, count, 100)
+            hmac = driver.execute_async_script(HMAC_SCRIPT)
         finally:
             if driver is not None:
                 driver.quit()
     figures = {"commands": count, "rate_per_s": 10, "ack": _figures(raw["acks"]), "state": _figures(raw["states"])}
+    figures["hmac_us"] = {"own": round(hmac["own_us"], 1), "page": round(hmac["page_us"], 1),
+                          "crypto_subtle": hmac["native"], "page_signs": hmac["signed"]}
     figures["ok"] = (figures["ack"]["p99_ms"] <= TARGETS["ack_p99_ms"]
                      and figures["state"]["p99_ms"] <= TARGETS["state_p99_ms"]
                      and figures["ack"]["n"] == count and figures["state"]["n"] == count)
@@ -138,5 +159,9 @@ def bench(args) -> int:
               f"({a['n']} acks; target p99 ≤ {TARGETS['ack_p99_ms']:.0f} ms)")
         print(f"  tap → page updated: median {s['median_ms']} ms, p99 {s['p99_ms']} ms, max {s['max_ms']} ms "
               f"({s['n']} states; target p99 ≤ {TARGETS['state_p99_ms']:.0f} ms)")
+        h = figures["hmac_us"]
+        print(f"  one HMAC in the page: {h['page']} µs ({'crypto.subtle' if h['crypto_subtle'] else 'hmac.js'}), "
+              f"{h['own']} µs with hmac.js's own SHA-256 (no crypto.subtle: a LAN address); the page signs: "
+              f"{'yes' if h['page_signs'] else 'NO'}")
         print("  all targets met" if figures["ok"] else "  TARGET MISSED")
     return 0 if figures["ok"] else 1
