@@ -12,8 +12,7 @@ import aiohttp
 import pytest
 
 from scoreboard.links.osc_server import build
-from test_web_remote_fuzz_board import Socket
-from webhelp import PASSCODE, PHONE, Page, browser, journal_commands, real_board, wait_for
+from webhelp import PASSCODE, PHONE, Page, Socket, browser, journal_commands, real_board, wait_for
 
 # What a page opened at http://192.168.x.y:8080/ sees: no crypto.subtle (not a secure context). Loopback is a
 # secure context, so the test takes it away before the page's scripts run.

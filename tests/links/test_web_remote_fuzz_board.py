@@ -10,63 +10,8 @@ import time
 
 import aiohttp
 
-from scoreboard.links import osc_auth
 from scoreboard.links.osc_server import build
-from webhelp import PASSCODE, journal_position, real_board, scripted_journal
-
-
-def decode(data: bytes) -> tuple[str, list]:
-    from pythonosc.osc_message import OscMessage
-    message = OscMessage(data)
-    return message.address, list(message.params)
-
-
-class Socket:
-    """One WebSocket to the board's /osc, with the authenticated host connect when asked."""
-
-    def __init__(self, http, base, token):
-        self.http, self.base, self.token = http, base, token
-        self.ws = None
-        self.sid = self.key = self.seen = None
-        self.next_id = 1
-
-    async def open(self):
-        self.ws = await self.http.ws_connect(f"{self.base}osc?peer={self.token}".replace("http", "ws", 1))
-        return self
-
-    async def send(self, address, *args):
-        await self.ws.send_bytes(build(address, *args))
-
-    async def until(self, address, match=lambda args: True, timeout=30.0):
-        """The next `address` whose args `match`; the timeout only bounds a hang."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                message = await self.ws.receive(timeout=max(0.1, deadline - time.monotonic()))
-            except asyncio.TimeoutError:
-                break
-            if message.type != aiohttp.WSMsgType.BINARY:
-                raise AssertionError(f"the board closed the host's socket: {message.type}")
-            got, args = decode(message.data)
-            if got == address and match(args):
-                return args
-        raise AssertionError(f"no {address} from the board")
-
-    async def host(self):
-        await self.send("/sg/auth/hello")
-        bnonce, self.seen = await self.until("/sg/auth/challenge")
-        cnonce = osc_auth.new_nonce()
-        await self.send("/sg/auth/connect", "host", bnonce, cnonce,
-                        osc_auth.connect_proof(PASSCODE, "host", bnonce, cnonce, self.seen))
-        self.sid, snonce = await self.until("/sg/connected")
-        self.key = osc_auth.session_key(PASSCODE, self.sid, snonce, cnonce)
-        return self
-
-    async def command(self, address, *args):
-        cid, self.next_id = self.next_id, self.next_id + 1
-        mac = osc_auth.command_mac(self.key, self.sid, cid, address, self.seen, args)
-        await self.send("/sg/sig/" + address[len("/sg/"):], self.sid, cid, *args, mac)
-        return await self.until("/sg/ack", lambda a: a[0] == cid)
+from webhelp import Socket, journal_position, real_board, scripted_journal
 
 
 def junk(rng: random.Random, sid: int) -> bytes:

@@ -4,6 +4,7 @@ selenium with a phone's or a tablet's viewport, the page's buttons, and a second
 buttons and for fast-forwarding."""
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import socket
@@ -14,9 +15,12 @@ import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
+import aiohttp
 import pytest
 
 from scoreboard.journal import Journal
+from scoreboard.links import osc_auth
+from scoreboard.links.osc_server import build
 from tests.conftest import need, xvfb
 
 PASSCODE = "web-e2e-77"
@@ -281,7 +285,6 @@ class Osc:
     """A second host session over UDP: the players' buttons (`/sg/button`) and fast-forward commands with ids."""
 
     def __init__(self, osc_port: int, passcode: str = PASSCODE):
-        from scoreboard.links import osc_auth
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.sock.settimeout(5)
         self.to = ("127.0.0.1", osc_port)
@@ -296,7 +299,6 @@ class Osc:
         self.key = osc_auth.session_key(passcode, self.sid, snonce, cnonce)
 
     def send(self, address, *args):
-        from scoreboard.links.osc_server import build
         self.sock.sendto(build(address, *args), self.to)
 
     def expect(self, address, match=lambda args: True):
@@ -314,7 +316,6 @@ class Osc:
 
     def command(self, address, *args) -> None:
         """A signed command; THEN the board acks it ok (the refusal's reason otherwise fails the test)."""
-        from scoreboard.links import osc_auth
         cid, self.next_id = self.next_id, self.next_id + 1
         mac = osc_auth.command_mac(self.key, self.sid, cid, address, self.seen, args)
         self.send("/sg/sig/" + address[len("/sg/"):], self.sid, cid, *args, mac)
@@ -326,3 +327,58 @@ class Osc:
 
     def close(self) -> None:
         self.sock.close()
+
+
+def decode(data: bytes) -> tuple[str, list]:
+    from pythonosc.osc_message import OscMessage
+    message = OscMessage(data)
+    return message.address, list(message.params)
+
+
+class Socket:
+    """One WebSocket to the board's /osc, with the authenticated host connect when asked."""
+
+    def __init__(self, http, base, token):
+        self.http, self.base, self.token = http, base, token
+        self.ws = None
+        self.sid = self.key = self.seen = None
+        self.next_id = 1
+
+    async def open(self):
+        self.ws = await self.http.ws_connect(f"{self.base}osc?peer={self.token}".replace("http", "ws", 1))
+        return self
+
+    async def send(self, address, *args):
+        await self.ws.send_bytes(build(address, *args))
+
+    async def until(self, address, match=lambda args: True, timeout=30.0):
+        """The next `address` whose args `match`; the timeout only bounds a hang."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                message = await self.ws.receive(timeout=max(0.1, deadline - time.monotonic()))
+            except asyncio.TimeoutError:
+                break
+            if message.type != aiohttp.WSMsgType.BINARY:
+                raise AssertionError(f"the board closed the host's socket: {message.type}")
+            got, args = decode(message.data)
+            if got == address and match(args):
+                return args
+        raise AssertionError(f"no {address} from the board")
+
+    async def host(self):
+        """The authenticated host connect (docs/LINKS.md), as the page does it."""
+        await self.send("/sg/auth/hello")
+        bnonce, self.seen = await self.until("/sg/auth/challenge")
+        cnonce = osc_auth.new_nonce()
+        await self.send("/sg/auth/connect", "host", bnonce, cnonce,
+                        osc_auth.connect_proof(PASSCODE, "host", bnonce, cnonce, self.seen))
+        self.sid, snonce = await self.until("/sg/connected")
+        self.key = osc_auth.session_key(PASSCODE, self.sid, snonce, cnonce)
+        return self
+
+    async def command(self, address, *args):
+        cid, self.next_id = self.next_id, self.next_id + 1
+        mac = osc_auth.command_mac(self.key, self.sid, cid, address, self.seen, args)
+        await self.send("/sg/sig/" + address[len("/sg/"):], self.sid, cid, *args, mac)
+        return await self.until("/sg/ack", lambda a: a[0] == cid)
