@@ -49,8 +49,10 @@ def _mistyped(t, game, how: int) -> list[int]:
     else:
         loser = min(range(len(wrong)), key=lambda i: wrong[i])
         wrong[loser] = max(wrong[loser] - 10 * (1 + how % 6), 10 if t.flow.WINNER == "top_positive" else -200)
-        if wrong.count(wrong[loser]) > 1 or wrong == right:
+        if wrong.count(wrong[loser]) > 1:
             wrong[loser] = right[loser]
+    if wrong == right:                    # no room to lower it: swap instead
+        wrong[0], wrong[1] = wrong[1], wrong[0]
     return wrong
 
 
@@ -59,7 +61,13 @@ def _play(t, stage_id, typo: tuple[str, list[int]] | None, only: int | None = No
         if g["result"] or only is not None and k >= only:
             continue
         values = typo[1] if typo and typo[0] == g["id"] else _scores(t, g)
-        t.record_typed(g["id"], {str(i + 1): v for i, v in enumerate(values)})
+        t.record_typed(g["id"], **_typed(t, values))
+
+
+def _typed(t, values) -> dict:
+    """Scores by seat, and (america) questions answered right, which settle a wild-card tie (T-A4)."""
+    right = {str(i + 1): max(0, v) // 50 for i, v in enumerate(values)} if "right" in t.flow.OPTIONS else None
+    return {"scores": {str(i + 1): v for i, v in enumerate(values)}, "right": right}
 
 
 def _run(path, fmt, players, seed, stop, played, typo=None):
@@ -101,10 +109,10 @@ def _one(tmp_path, fmt, seed, pick):
     played = rnd.randrange(4)                            # games of the next stage played before the fix
     right = _run(tmp_path / f"r-{seed}-{pick}.sqlite", fmt, players, seed, stop, played)
     wrong = _run(tmp_path / f"w-{seed}-{pick}.sqlite", fmt, players, seed, stop, played, (target["id"], wrong_scores))
-    fixed = {str(i + 1): v for i, v in enumerate(_scores(wrong, target))}
+    fixed = _typed(wrong, _scores(wrong, target))
     before = _state(wrong)
     try:
-        out = wrong.record_typed(target["id"], fixed, replace=True, reason="a typo in the score sheet")
+        out = wrong.record_typed(target["id"], **fixed, replace=True, reason="a typo in the score sheet")
     except TournamentError as error:
         # THEN the refusal names every game played with other players than the right run seats there, and only
         # games already played; it changes nothing
@@ -116,7 +124,7 @@ def _one(tmp_path, fmt, seed, pick):
         assert named and differ <= named, (named, differ, str(error))
         # THEN `reopen` is the explicit path: it discards what follows, and the same correction goes through
         wrong.reopen(ids[k], "typo found after later games")
-        wrong.record_typed(target["id"], fixed, replace=True)
+        wrong.record_typed(target["id"], **fixed, replace=True)
         assert wrong.verify() == []
         return "refused"
     assert wrong.verify() == []
