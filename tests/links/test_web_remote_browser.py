@@ -101,6 +101,9 @@ def test_p3_g3_tablet_sets_up_regulation_names_and_a_pack_from_the_list(board, t
     try:
         shots = Path(os.environ["SG_SCREENSHOTS"]) if os.environ.get("SG_SCREENSHOTS") else None
         page = Page(driver, journal, shots)
+        if shots is not None:
+            driver.get(url)
+            driver.save_screenshot(str(shots / "tablet-connect.png"))
         page.connect(url)
         wait_for(lambda: any(o.text.startswith("Пример пакета") for o in Select(page.el("#pack")).options), 30,
                  "the sample pack in the list")

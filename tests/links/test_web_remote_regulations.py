@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from scoreboard.session import replay_snapshot
-from webhelp import (PHONE, Osc, Page, assert_fixed, browser, journal_commands, layout, real_board,
-                     scripted_journal, wait_for)
+from webhelp import (PHONE, TABLET, Osc, Page, assert_fixed, browser, journal_commands, layout, real_board,
+                     resize, scripted_journal, wait_for)
 
 SHOTS = Path(os.environ["SG_SCREENSHOTS"]) if os.environ.get("SG_SCREENSHOTS") else None
 
@@ -25,12 +25,17 @@ def phone(tmp_path_factory):
 
 
 def look(page: Page, name: str) -> dict:
-    """THEN no text leaves its element; the screenshot when SG_SCREENSHOTS is set."""
-    point = layout(page.d)
-    assert not point["overflow"], f"{name}: {point['overflow']}"
-    if SHOTS is not None:
-        page.d.save_screenshot(str(SHOTS / f"phone-{name}.png"))
-    return point
+    """THEN no text leaves its element, at the phone's size and at the tablet's (the same page turned into a
+    landscape tablet and back); the screenshots when SG_SCREENSHOTS is set. Returns the phone's layout."""
+    points = {}
+    for size, (w, h) in (("tablet", TABLET), ("phone", PHONE)):
+        resize(page.d, (w, h))
+        wait_for(lambda: page.d.execute_script("return window.innerWidth") == w, 10, f"{size} size")
+        points[size] = point = layout(page.d)
+        assert not point["overflow"], f"{name} on the {size}: {point['overflow']}"
+        if SHOTS is not None:
+            page.d.save_screenshot(str(SHOTS / f"{size}-{name}.png"))
+    return points["phone"]
 
 
 def test_g4_bz5_bz10_fn3_tb2_america_sequential_play_extension_super_question_and_tie_break(phone, tmp_path):

@@ -31,7 +31,7 @@ const STRINGS = {
     no_pack_note: "Пакет не загружен: игра пойдёт без пакета — темы по номерам, вопросы ведущий читает с листа (P3).",
     pack_errors: "Ошибки", pack_warnings: "Предупреждения", rounds: "раунды", topics_needed: "Нужно тем",
     choose_topics: "Отметьте темы (по порядку игры)", folder_problems: "Папки пакетов",
-    final_topic: "Тема финала", tiebreak: "доп. тема", super_question: "суперфинал", out_of_play: "не играет в доп. теме",
+    final_topic: "Тема финала", topic: "Тема", tiebreak: "доп. тема", super_question: "суперфинал", out_of_play: "не играет в доп. теме",
     lang: "English",
   },
   en: {
@@ -63,7 +63,7 @@ const STRINGS = {
     no_pack_note: "No pack loaded: the game runs without one — topics by number, the host reads from paper (P3).",
     pack_errors: "Errors", pack_warnings: "Warnings", rounds: "rounds", topics_needed: "Topics needed",
     choose_topics: "Tick the topics (in play order)", folder_problems: "Pack folders",
-    final_topic: "Final topic", tiebreak: "tie-break topic", super_question: "super-question", out_of_play: "not in the tie-break",
+    final_topic: "Final topic", topic: "Topic", tiebreak: "tie-break topic", super_question: "super-question", out_of_play: "not in the tie-break",
     lang: "Русский",
   },
 };

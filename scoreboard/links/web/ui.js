@@ -210,7 +210,9 @@ const UI = (() => {
     }
     const auction = state.auction;
     const stake = auction && state.phase === "auction" ? `${T.stake}: ${auction.stake}${auction.allin ? ` (${T.allin})` : ""}` : null;
-    $("q-head").textContent = [q.topic_name, q.value, stake].filter((x) => x != null && x !== "").join(" · ");
+    // P3: a game without a pack names its topics by number; «4» alone would read as a value
+    const topic = /^\d+$/.test(String(q.topic_name || "")) ? `${T.topic} ${q.topic_name}` : q.topic_name;
+    $("q-head").textContent = [topic, q.value, stake].filter((x) => x != null && x !== "").join(" · ");
     $("q-text").textContent = q.text || q.topic_explanation || "";
     $("q-answer").textContent = q.answer ? `${T.answer}: ${q.answer}` : "";
     const more = [];
