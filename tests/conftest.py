@@ -65,7 +65,7 @@ def xvfb(screens: tuple[tuple[int, int], ...] = ((1920, 1080),), xinerama: bool 
     finally:
         proc.terminate()
         try:
-            proc.wait(timeout=10)
+            proc.wait(timeout=60)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()

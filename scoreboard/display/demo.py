@@ -123,6 +123,8 @@ class Conductor:
         self.ignored: list[str] = []
         self.ended_at: float | None = None
         self.made_at = 0.0
+        # every move as made: [engine time, address, args, wall seconds a press was in flight (None: host)]
+        self.moves: list[list] = []
 
     def tick(self) -> None:
         session = self.board.session
@@ -155,6 +157,8 @@ class Conductor:
     def _landed(self, rev: int) -> bool:
         """Whether the move in flight has been dealt with (applied, refused or ignored)."""
         flight = self.flight
+        if "move" in flight:          # an upper bound on the press's real latency: made to dealt with, wall time
+            flight["move"][3] = time.monotonic() - flight["pressed"]
         if rev != flight["rev"]:
             self.flight = None
             return True
@@ -179,15 +183,19 @@ class Conductor:
         at = self.made_at = max(self.due, self.board.session.time)
         self.narrator.step(at, step)
         rev = self.board.session.rev
+        move = [at, step.address, tuple(step.args), None]
+        self.moves.append(move)
         if step.address == "/sg/button":
             seat = step.args[0]
+            pressed = time.monotonic()
             if self.box is not None:
                 self.box.press(seat)            # EV seq t_us PRESS seat, stamped by the box's own clock
                 self.box_presses += 1
             else:
                 self._press_on_inbox(seat)
             self.flight = {"kind": "press", "rev": rev, "count": len(self.tap.presses) + 1, "seat": seat,
-                           "wall": time.monotonic(), "what": f"press of seat {seat} at {at:.2f}"}
+                           "wall": time.monotonic(), "what": f"press of seat {seat} at {at:.2f}",
+                           "move": move, "pressed": pressed}
             return
         from scoreboard.engine.commands import make
         flight = {"kind": "host", "rev": rev, "result": None, "what": f"{step.address} {step.args} at {at:.2f}"}
@@ -219,6 +227,7 @@ class DemoResult:
     ignored: list[str] = field(default_factory=list)
     wall: float = 0.0
     status: dict = field(default_factory=dict)
+    moves: list = field(default_factory=list)     # Conductor.moves: the story as played
 
 
 def _open_box(players: int, folder: str, out):
@@ -303,7 +312,8 @@ def play_on_board(regulation: str, stage: str | None, speed: float, screen: Scre
             box.stop()
     return DemoResult(final, journal, box.url if box else None, conductor.box_presses, status.get("presses", 0),
                       dict(conductor.tap.sources), list(conductor.tap.presses), list(box.received) if box else [],
-                      saver.saved if saver else [], conductor.ignored, time.monotonic() - started, status)
+                      saver.saved if saver else [], conductor.ignored, time.monotonic() - started, status,
+                      conductor.moves)
 
 
 def _box_online(board, links, clock) -> bool:

@@ -189,7 +189,7 @@ def test_g_taken_osc_port_is_retried_and_reported_until_bound(tmp_path):
         from scoreboard.links.osc_client import OscClient
         client = OscClient("127.0.0.1", port, "1234")
         try:
-            client.connect(timeout=10.0)
+            client.connect(timeout=30)
             board.frame()
             snap = client.wait_state(lambda s: "status" in s, timeout=20)
             assert [e["state"] for e in snap["status"]["links"] if e["name"] == "osc"] == ["ok"]

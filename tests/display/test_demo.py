@@ -117,17 +117,26 @@ def test_other_regulations_play_through_the_box(tmp_path, regulation, moments):
 
 
 def test_the_story_does_not_depend_on_the_speed(tmp_path, novosibirsk):
-    """GIVEN the novosibirsk demo at 1000× and at 300× WHEN both end THEN the same commands were applied in the same
-    order at the same engine times to within the box's latency (the clock waits for every move and deadline)."""
+    """GIVEN the novosibirsk demo at 1000× and at 300× WHEN both end THEN the same moves were made at the same engine
+    times, and the same commands were applied in the same order: every host command and deadline at exactly the same
+    engine time, every press to within its real latency (the clock waits for every move and deadline; a press is
+    stamped back by the time it spent on the pty, which the conductor measured, plus the box clock map's error)."""
     slow, _, _ = demo(tmp_path, "novosibirsk-2007", speed=300.0, frames=False)
     fast = novosibirsk[0]
+    assert [move[:3] for move in slow.moves] == [move[:3] for move in fast.moves] and fast.moves
 
     def events(path):
         with sqlite3.connect(path) as db:
             return db.execute("SELECT address, at FROM events ORDER BY seq").fetchall()
+
+    def latency(result):       # what a press can be stamped back by: the wall time it was in flight, the map's error
+        in_flight = max(move[3] or 0.0 for move in result.moves if move[1] == "/sg/button")
+        return in_flight + result.status["box_rtt_ms"] / 1000 + 0.003    # rtt/2 + 1 ms drift, 2 ms burst spacing
     a, b = events(fast.journal), events(slow.journal)
     assert [address for address, _ in a] == [address for address, _ in b]
-    assert max(abs(x - y) for (_, x), (_, y) in zip(a, b)) < 0.05
+    bound = max(latency(fast), latency(slow))
+    for (address, x), (_, y) in zip(a, b):
+        assert abs(x - y) <= (bound if address == "/sg/button" else 1e-9), (address, x, y, bound)
     assert slow.final["players"] == fast.final["players"]
 
 
@@ -199,7 +208,7 @@ def test_box_presses_stay_ordered_by_their_stamps_at_speed(tmp_path):
     links = Links(links_config, inbox, clock)
     links.start()
     try:
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 60             # only bounds a hang
         while not (links.status()["buttons_online"] and links.status()["pongs"] >= 1):
             assert time.monotonic() < deadline, links.status()
             time.sleep(0.01)
@@ -208,7 +217,7 @@ def test_box_presses_stay_ordered_by_their_stamps_at_speed(tmp_path):
         box.press(3)
         time.sleep(0.005)
         box.press(4)
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 60             # only bounds a hang
         items = []
         while len(items) < 4:
             assert time.monotonic() < deadline, items

@@ -92,7 +92,7 @@ def test_follower_draws_the_boards_state_over_real_udp(tmp_path):
     host, port = board_links.status()["osc_address"]
     client = osc_client.OscClient("127.0.0.1", port, "0000", role="view")
     try:
-        client.connect(timeout=10.0)
+        client.connect(timeout=30)
         session.submit(make(board.now(), "/sg/player/name", 1, "Зоя"))
         session.submit(make(board.now(), "/sg/game/start"))   # round_intro: the score bar is on screen
         board.frame()                                        # publishes the new rev

@@ -4,6 +4,7 @@ These pin the client's own behaviour; the fault test (test_relay_faults.py) runs
 """
 import json
 import socket
+import time
 
 import pytest
 
@@ -19,10 +20,20 @@ def board():
     double.close()
 
 
+class JumpClock:
+    """Monotonic time plus `jump` seconds: the test moves the client's clock on, the client thread reads it."""
+
+    def __init__(self):
+        self.jump = 0.0
+
+    def __call__(self) -> float:
+        return time.monotonic() + self.jump
+
+
 def connected_client(board, **kwargs):
     client = OscClient("127.0.0.1", board.address[1], passcode="1234", **kwargs)
     client.connect()
-    assert client.wait_for(lambda: client.state == "connected" and client.snapshot is not None, 2)
+    assert client.wait_for(lambda: client.state == "connected" and client.snapshot is not None, 30)
     return client
 
 
@@ -35,7 +46,7 @@ def test_connect_gets_session_state_and_host_question(board):
     try:
         assert client.session == "s1" and not client.signed
         assert client.rev == 0 and client.snapshot["phase"] == "choosing"
-        assert client.wait_for(lambda: client.question == {"text": "Q", "answer": "A"}, 1)
+        assert client.wait_for(lambda: client.question == {"text": "Q", "answer": "A"}, 30)
         assert board.received[0] == ("/sg/auth/hello", [])
         assert next(r for r in board.received if r[0] != "/sg/auth/hello") == ("/sg/connect", ["1234", "host"])
     finally:
@@ -48,7 +59,7 @@ def test_auth_on_never_sends_the_passcode_to_a_board_without_the_mode(board):
     client = OscClient("127.0.0.1", board.address[1], passcode="1234", auth="on")
     try:
         client.connect()
-        assert client.wait_for(lambda: sum(r[0] == "/sg/auth/hello" for r in board.received) >= 3, 5)
+        assert client.wait_for(lambda: sum(r[0] == "/sg/auth/hello" for r in board.received) >= 3, 30)
         assert client.state == "connecting"
         assert not any(r[0] == "/sg/connect" or "1234" in r[1] for r in board.received)
     finally:
@@ -60,7 +71,7 @@ def test_wrong_passcode_is_denied_with_reason(board):
     client = OscClient("127.0.0.1", board.address[1], passcode="nope")
     client.connect()
     try:
-        assert client.wait_for(lambda: client.state == "denied", 2)
+        assert client.wait_for(lambda: client.state == "denied", 30)
         assert client.denied_reason == "wrong passcode"
         asked = sum(1 for address, _ in board.received if address == "/sg/connect")
         client.wait_for(lambda: False, 0.3)
@@ -75,7 +86,7 @@ def test_command_uses_exactly_once_form_and_is_acked(board):
     client = connected_client(board)
     try:
         command_id = client.send("/sg/score/adjust", 2, 30)
-        assert client.wait_for(lambda: client.last_ack is not None and client.rev == 1, 2)
+        assert client.wait_for(lambda: client.last_ack is not None and client.rev == 1, 30)
         assert ("/sg/cmd/score/adjust", [command_id, 2, 30]) in board.received
         assert client.last_ack.ok and client.last_ack.id == command_id
         assert client.snapshot["players"][1]["score"] == 30
@@ -89,7 +100,7 @@ def test_refused_command_reports_the_reason(board):
     client = connected_client(board)
     try:
         client.send("/sg/judge/right")
-        assert client.wait_for(lambda: client.last_ack is not None, 2)
+        assert client.wait_for(lambda: client.last_ack is not None, 30)
         assert not client.last_ack.ok
         assert "does not fit now" in client.last_ack.reason
         assert "refused" in client.last_ack.describe()
@@ -104,7 +115,7 @@ def test_lost_copies_are_retried_with_backoff_and_applied_once(board):
     client = connected_client(board)
     try:
         client.send("/sg/score/adjust", 1, 10)
-        assert client.wait_for(lambda: client.last_ack is not None, 3)
+        assert client.wait_for(lambda: client.last_ack is not None, 30)
         assert client.last_ack.attempts >= 4
         assert board.scores[1] == 10
         # Backoff: 4 copies took at least 0.05 + 0.1 + 0.2 (minus jitter) seconds.
@@ -119,7 +130,7 @@ def test_older_state_after_a_newer_one_is_ignored(board):
     try:
         sender = client.local_address
         board.send_state(sender, rev=5, snapshot={"phase": "reveal", "rev": 5, "players": []})
-        assert client.wait_for(lambda: client.rev == 5, 2)
+        assert client.wait_for(lambda: client.rev == 5, 30)
         board.send_state(sender, rev=3, snapshot={"phase": "reading", "rev": 3, "players": []})
         board.send_state(sender, rev=5, snapshot={"phase": "reveal", "rev": 5, "players": []})
         client.wait_for(lambda: False, 0.1)
@@ -137,7 +148,7 @@ def test_datagrams_from_strangers_and_garbage_are_ignored(board):
         stranger.sendto(build("/sg/state", 99, json.dumps({"phase": "game_over"})), client.local_address)
         board.sock.sendto(b"\x00garbage", client.local_address)
         board.sock.sendto(build("/sg/state", 100, "{not json"), client.local_address)
-        assert client.wait_for(lambda: client.ignored >= 3, 2)
+        assert client.wait_for(lambda: client.ignored >= 3, 30)
         assert client.rev == 0 and client.snapshot["phase"] == "choosing"
     finally:
         stranger.close()
@@ -147,13 +158,17 @@ def test_datagrams_from_strangers_and_garbage_are_ignored(board):
 def test_silent_board_goes_retrying_then_lost_then_reconnects(board):
     """GIVEN a connected remote WHEN the board falls silent THEN the state goes retrying, then lost;
     WHEN the board answers again THEN the client reconnects by itself."""
-    client = connected_client(board, quiet_after=0.2, lost_after=0.5)
+    # The client's clock is the real one plus a jump the test makes: "retrying" after 0.2 s of real silence, "lost"
+    # only when the test moves the clock past lost_after (a loaded machine cannot skip the retrying state).
+    clock = JumpClock()
+    client = connected_client(board, quiet_after=0.2, lost_after=30.0, clock=clock)
     try:
         board.silent = True
-        assert client.wait_for(lambda: client.state == "retrying", 2)
-        assert client.wait_for(lambda: client.state == "lost", 2)
+        assert client.wait_for(lambda: client.state == "retrying", 30)
+        clock.jump += 30.0
+        assert client.wait_for(lambda: client.state == "lost", 30)
         board.silent = False
-        assert client.wait_for(lambda: client.state == "connected", 3)
+        assert client.wait_for(lambda: client.state == "connected", 30)
         assert client.session == "s1"    # the same address keeps its session on this board
     finally:
         client.close()
@@ -166,10 +181,10 @@ def test_new_session_reports_pending_commands_unknown_instead_of_resending(board
     try:
         board.silent = True
         command_id = client.send("/sg/score/adjust", 3, 50)
-        assert client.wait_for(lambda: client.state == "lost", 2)
+        assert client.wait_for(lambda: client.state == "lost", 30)
         board.forget_sessions()
         board.silent = False
-        assert client.wait_for(lambda: client.session == "s2", 3)
+        assert client.wait_for(lambda: client.session == "s2", 30)
         events = []
         while not client.events.empty():
             events.append(client.events.get())
@@ -187,7 +202,7 @@ def test_commands_queued_before_connecting_go_out_once_connected(board):
     try:
         client.send("/sg/score/adjust", 2, 20)
         client.connect()
-        assert client.wait_for(lambda: client.last_ack is not None and client.last_ack.ok, 2)
+        assert client.wait_for(lambda: client.last_ack is not None and client.last_ack.ok, 30)
         assert board.scores[2] == 20
     finally:
         client.close()
@@ -212,7 +227,7 @@ def test_malformed_state_is_refused_and_reported(board):
     client = connected_client(board)
     try:
         board.send_state(client.local_address, rev=7, snapshot={"phase": "reveal", "players": "x"})
-        assert client.wait_for(lambda: client.ignored >= 1, 2)
+        assert client.wait_for(lambda: client.ignored >= 1, 30)
         assert client.rev == 0 and client.snapshot["phase"] == "choosing"
         errors = []
         while not client.events.empty():

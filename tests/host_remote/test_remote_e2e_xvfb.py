@@ -192,7 +192,7 @@ dirs = ["{packs}"]
             for proc in (process, board):
                 proc.send_signal(signal.SIGINT)
                 try:
-                    proc.wait(timeout=15)
+                    proc.wait(timeout=60)
                 except subprocess.TimeoutExpired:
                     proc.kill()
                     proc.wait()

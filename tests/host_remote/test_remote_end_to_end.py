@@ -25,7 +25,7 @@ def fake_box(tmp_path):
     process = subprocess.Popen([sys.executable, "-m", "scoreboard", "fake-box", "--pty", str(link), "--players", "3"],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"})
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 60             # only bounds a hang
     while not link.exists():
         assert process.poll() is None, process.stderr.read()
         assert time.monotonic() < deadline, "the fake box did not open its pty"
@@ -33,7 +33,7 @@ def fake_box(tmp_path):
     yield process, str(link)
     process.stdin.close()
     process.terminate()
-    process.wait(timeout=5)
+    process.wait(timeout=60)
 
 
 def test_whole_question_box_on_pty_board_and_remote_over_udp(fake_box):
@@ -50,26 +50,26 @@ def test_whole_question_box_on_pty_board_and_remote_over_udp(fake_box):
     client = OscClient(*board.address, passcode=PASSCODE)
     try:
         client.connect()
-        assert client.wait_for(lambda: board.links.status()["buttons_online"], 5), board.links.status()
-        assert client.wait_for(lambda: client.state == "connected" and client.snapshot is not None, 3)
+        assert client.wait_for(lambda: board.links.status()["buttons_online"], 30), board.links.status()
+        assert client.wait_for(lambda: client.state == "connected" and client.snapshot is not None, 30)
         assert board.links.status()["box_name"] == "fakebox"
 
         def host(address, *args):
             command_id = client.send(address, *args)
-            assert client.wait_for(lambda: client.last_ack is not None and client.last_ack.id == command_id, 3)
+            assert client.wait_for(lambda: client.last_ack is not None and client.last_ack.id == command_id, 30)
             assert client.last_ack.ok, f"{address}: {client.last_ack.reason}"
 
         host("/sg/select", 2, 3)
-        assert client.wait_for(lambda: client.snapshot["phase"] == "reading", 2)
+        assert client.wait_for(lambda: client.snapshot["phase"] == "reading", 30)
         host("/sg/reading/done")
-        assert client.wait_for(lambda: client.snapshot["phase"] == "buzz_window" and client.snapshot["buttons_live"], 2)
+        assert client.wait_for(lambda: client.snapshot["phase"] == "buzz_window" and client.snapshot["buttons_live"], 30)
         process.stdin.write("2\n")
         process.stdin.flush()
-        assert client.wait_for(lambda: client.snapshot["phase"] == "answering", 3), client.snapshot["phase"]
+        assert client.wait_for(lambda: client.snapshot["phase"] == "answering", 30), client.snapshot["phase"]
         assert client.snapshot["answering"] == 2
         host("/sg/judge/right")
-        assert client.wait_for(lambda: client.snapshot["phase"] == "reveal", 2)
-        assert client.wait_for(lambda: client.rev == board.published_rev, 2)
+        assert client.wait_for(lambda: client.snapshot["phase"] == "reveal", 30)
+        assert client.wait_for(lambda: client.rev == board.published_rev, 30)
         players = {p["seat"]: p["score"] for p in client.snapshot["players"]}
         assert players == {1: 0, 2: 30, 3: 0}
         assert client.snapshot["chooser"] == 2

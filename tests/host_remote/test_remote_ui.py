@@ -106,7 +106,7 @@ def test_connect_screen_to_play_screen_over_udp(pygame_display):
         def ready():
             app.pump()
             return app.control is not None and app.control.snapshot is not None
-        assert app.client.wait_for(ready, 3)
+        assert app.client.wait_for(ready, 30)
         app.render()
         adjust = button_for(app.control, "adjust:2")
         app.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=adjust.rect.center, button=1))
@@ -117,7 +117,7 @@ def test_connect_screen_to_play_screen_over_udp(pygame_display):
         def acked():
             app.pump()
             return app.control.last_ack == "поправка счёта: принято" and app.control.rev == 1
-        assert app.client.wait_for(acked, 3)
+        assert app.client.wait_for(acked, 30)
         assert board.scores[2] == 20
         assert app.sent[-1][:2] == ("/sg/score/adjust", (2, 20))
     finally:
@@ -170,13 +170,13 @@ def test_console_script_starts_connects_and_exits_on_ctrl_c():
                                 f"127.0.0.1:{board.address[1]}", "--passcode", "1234"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + 60             # only bounds a hang
         while ("/sg/connect", ["1234", "host"]) not in board.received:
             assert process.poll() is None, process.stderr.read()
             assert time.monotonic() < deadline, "the remote never connected"
             time.sleep(0.05)
         process.send_signal(signal.SIGINT)
-        assert process.wait(timeout=10) == 130
+        assert process.wait(timeout=60) == 130
         assert "Traceback" not in process.stderr.read()
     finally:
         if process.poll() is None:
@@ -204,7 +204,7 @@ def test_connect_screen_says_when_the_board_does_not_answer(pygame_display):
         def told():
             app.pump()
             return "не отвечает" in app.connect_screen.message
-        assert app.client.wait_for(told, 4)
+        assert app.client.wait_for(told, 30)
         assert app.client.state == "connecting"
     finally:
         app.close()
@@ -246,17 +246,17 @@ def test_app_plays_a_question_on_the_real_board(pygame_display):
             rect = button_for(app.control, action_key).rect
             app.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=rect.center, button=1))
 
-        assert app.client.wait_for(phase("round_intro"), 3)
+        assert app.client.wait_for(phase("round_intro"), 30)
         tap_action("chooser:1")
-        assert app.client.wait_for(lambda: app.pump() or (app.control.snapshot or {}).get("chooser") == 1, 3)
+        assert app.client.wait_for(lambda: app.pump() or (app.control.snapshot or {}).get("chooser") == 1, 30)
         tap_action("select:1:2")
-        assert app.client.wait_for(phase("reading"), 3)
+        assert app.client.wait_for(phase("reading"), 30)
         tap_action("reading_done")
-        assert app.client.wait_for(phase("buzz_window"), 3)
+        assert app.client.wait_for(phase("buzz_window"), 30)
         board.inbox.put(make(board.clock(), "/sg/button", 2), "keys")      # seat 2 presses
-        assert app.client.wait_for(phase("answering"), 3)
+        assert app.client.wait_for(phase("answering"), 30)
         tap_action("judge_right")
-        assert app.client.wait_for(phase("reveal"), 3)
+        assert app.client.wait_for(phase("reveal"), 30)
         assert [p["score"] for p in app.control.snapshot["players"]] == [0, 20, 0]
         assert app.control.last_ack_ok and app.control.last_ack == "верно: принято"   # words, not the address
         assert [a for a, _, _ in app.sent] == ["/sg/chooser", "/sg/select", "/sg/reading/done", "/sg/judge/right"]
@@ -277,17 +277,17 @@ def test_passcode_changed_while_away_returns_to_the_connect_screen(pygame_displa
         def on_play_screen():
             app.pump()
             return app.control is not None and app.control.snapshot is not None
-        assert app.client.wait_for(on_play_screen, 3)
+        assert app.client.wait_for(on_play_screen, 30)
         board.passcode = "new-code"
         board.forget_sessions()
         board.silent = True
-        app.client.wait_for(lambda: app.client.state == "lost", 3)
+        app.client.wait_for(lambda: app.client.state == "lost", 30)
         board.silent = False
 
         def back_on_connect_screen():
             app.pump()
             return app.control is None and "неверный код доступа" in app.connect_screen.message
-        assert app.client.wait_for(back_on_connect_screen, 4)
+        assert app.client.wait_for(back_on_connect_screen, 30)
         assert app.screen is app.connect_screen
     finally:
         app.close()

@@ -88,9 +88,12 @@ class RawBox:
             elif not words:
                 raise AssertionError("the board went quiet")
 
-    def press(self, seat: int, ago_us: int = 0) -> None:
+    def press(self, seat: int, ago_us: int = 0) -> float:
+        """Send a press stamped `ago_us` before now; returns that moment on the board's clock (the truth)."""
         self.seq += 1
-        self.send(f"EV {self.seq} {(self.now_us() - ago_us) % 2**32} PRESS {seat}")
+        now = time.monotonic()
+        self.send(f"EV {self.seq} {(int(now * 1e6) - ago_us) % 2**32} PRESS {seat}")
+        return now - ago_us / 1e6
 
     def close(self):
         os.close(self.master)
@@ -103,24 +106,28 @@ def test_bz3_presses_right_after_a_reconnect_are_never_stamped_early():
     moment it was written; WHEN three good PONGs have come (converged) THEN presses carry the box's own time again
     (a press reported 5 ms late is stamped 5 ms back)."""
     box = RawBox()
-    links, inbox = start_links(box.path, ping_interval=0.1, offline_after=3.0)
+    # offline_after only bounds a hang here: a loaded machine may leave the box unanswered for seconds
+    links, inbox = start_links(box.path, ping_interval=0.1, offline_after=60.0)
     try:
         box.answer_until_ping(late=0.040)
         assert wait_until(lambda: links.status()["pongs"] >= 1)
-        written = time.monotonic()
-        box.press(2)
+        pressed = box.press(2)
         (item,) = drain_n(inbox, 1)
-        assert item.cmd.at >= written - 0.001, (item.cmd.at, written)
+        assert item.cmd.at >= pressed, (item.cmd.at, pressed)
         assert not links.buttons.box_clock.converged
-        for _ in range(4):
+        # Good PONGs until the map has converged (3 round trips within 2 ms of the best): how many that takes
+        # depends on the machine's load, so answer until it holds (the deadline only bounds a hang).
+        deadline = time.monotonic() + 60
+        while not links.buttons.box_clock.converged:
+            assert time.monotonic() < deadline, links.status()
             box.answer_until_ping()
-        assert wait_until(lambda: links.buttons.box_clock.converged)
-        written = time.monotonic()
-        box.press(3, ago_us=5_000)
+        # Against the moment the box stamped (not when the test ran): the map's own error bound holds whatever
+        # the scheduler did between the two.
+        pressed = box.press(3, ago_us=5_000)
         (item,) = drain_n(inbox, 1)
         bound = links.buttons.box_clock.error_bound
         # (+2 ms: presses within 1 s keep the box's spacing from the one before unless the map moved more, LINKS.md)
-        assert bound is not None and abs(item.cmd.at - (written - 0.005)) <= bound + 0.002
+        assert bound is not None and abs(item.cmd.at - pressed) <= bound + 0.002, (item.cmd.at, pressed, bound)
     finally:
         links.stop()
         box.close()

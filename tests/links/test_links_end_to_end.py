@@ -28,22 +28,22 @@ def test_bz3_g6_whole_question_host_remote_and_box(tmp_path):
     host = OscClient("127.0.0.1", links.osc.address[1], "tablet", bind=("127.0.0.1", 0))
     try:
         assert wait_until(lambda: links.status()["buttons_online"])
-        host.connect(timeout=10.0)
+        host.connect(timeout=30)
         for address, *args in [("/sg/game/new", "novosibirsk-2007", "1/9", 3, 0),
                                ("/sg/topics", "Реки", "Горы", "Птицы", "Кино"), ("/sg/game/start",),
                                ("/sg/chooser", 1), ("/sg/select", 1, 1), ("/sg/reading/done",)]:
-            assert host.command(address, *args) == (True, None), address
-        host.wait_state(lambda s: s["phase"] == "buzz_window", timeout=10)
-        assert box.wait_for(lambda b: b.armed, timeout=10)
+            assert host.command(address, *args, timeout=30) == (True, None), address
+        host.wait_state(lambda s: s["phase"] == "buzz_window", timeout=30)
+        assert box.wait_for(lambda b: b.armed, timeout=30)
         t = box.now_us() - 1000
         box.press_many([(1, t + 100), (3, t)])
-        state = host.wait_state(lambda s: s["phase"] != "buzz_window", timeout=10)
+        state = host.wait_state(lambda s: s["phase"] != "buzz_window", timeout=30)
         assert (state["phase"], state["answering"]) == ("answering", 3), board.refused
-        assert box.wait_for(lambda b: b.leds.get(3) == "on" and not b.armed, timeout=10)
-        assert host.command("/sg/judge/right") == (True, None)
-        state = host.wait_state(lambda s: s["phase"] == "reveal", timeout=10)
+        assert box.wait_for(lambda b: b.leds.get(3) == "on" and not b.armed, timeout=30)
+        assert host.command("/sg/judge/right", timeout=30) == (True, None)
+        state = host.wait_state(lambda s: s["phase"] == "reveal", timeout=30)
         assert [p["score"] for p in state["players"]] == [0, 0, 10]
-        assert box.wait_for(lambda b: b.leds.get(3) == "off", timeout=10)
+        assert box.wait_for(lambda b: b.leds.get(3) == "off", timeout=30)
         hosts = [c for c in board.applied if c.address != "/sg/button"]
         assert len(hosts) == 7 and len({(c.address, c.args) for c in hosts}) == 7
         assert links.status()["osc"]["duplicates"] == 0

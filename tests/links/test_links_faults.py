@@ -92,7 +92,7 @@ def test_proto2_100k_random_datagrams_change_nothing_and_server_keeps_serving():
             for _ in range(100):
                 stranger.send_raw(random_datagram(rng))
             expected = 100_001 + 100 * (batch + 1)
-            assert wait_until(lambda: server.status()["packets"] >= expected, timeout=5), server.status()
+            assert wait_until(lambda: server.status()["packets"] >= expected, timeout=30), server.status()
             board_loop_step()
         assert stray == []
         assert session.snapshot() == before
@@ -160,7 +160,7 @@ def test_proto5_100k_random_serial_lines_through_the_reader_change_no_game(box):
             board_loop_step()
         writer.join()
         box.press(3)                               # behind the noise on the same pty: read after all of it
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 60             # only bounds a hang
         while not seen and time.monotonic() < deadline:
             board_loop_step()
         for _ in range(5):                         # anything the reader still had would show up now

@@ -18,7 +18,7 @@ PASS = "stream"
 
 class TcpPeer:
     def __init__(self, port: int):
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=2)
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
         self.sock.settimeout(0.05)
         self.buffer = b""
 
@@ -73,7 +73,7 @@ def test_proto2_tcp_slip_session_command_ack_and_state(tcp_board):
     peer = TcpPeer(links.osc.address[1])
     try:
         peer.send("/sg/connect", PASS)
-        got = peer.receive(until=lambda m: of(m, "/sg/state"))
+        got = peer.receive(30.0, until=lambda m: of(m, "/sg/state"))
         assert of(got, "/sg/connected") and of(got, "/sg/state")
         applied = len(board.applied)
         peer.send("/sg/cmd/player/name", 3, 1, "Ада")
@@ -93,7 +93,7 @@ def test_proto2_tcp_garbage_counted_and_closing_ends_the_session(tcp_board):
     rev = board.session.rev
     peer = TcpPeer(links.osc.address[1])
     peer.send("/sg/connect", PASS)
-    assert of(peer.receive(until=lambda m: of(m, "/sg/connected")), "/sg/connected")
+    assert of(peer.receive(30.0, until=lambda m: of(m, "/sg/connected")), "/sg/connected")
     bad_before = links.status()["osc"]["bad_packets"]
     peer.sock.sendall(b"\xdb\x01\xc0" + b"not osc at all\xc0")
     assert wait_until(lambda: links.status()["osc"]["bad_packets"] == bad_before + 2)
@@ -119,11 +119,11 @@ def test_proto2_tcp_connection_without_a_session_is_closed(tcp_board, monkeypatc
     stranger, host = TcpPeer(port), TcpPeer(port)
     try:
         host.send("/sg/connect", PASS)
-        assert any(a == "/sg/connected" for a, _ in host.receive(2.0, until=lambda m: any(a == "/sg/connected" for a, _ in m)))
+        assert any(a == "/sg/connected" for a, _ in host.receive(30.0, until=lambda m: any(a == "/sg/connected" for a, _ in m)))
         got = stranger.receive(20.0, until=lambda m: any(a == "<closed>" for a, _ in m))
         assert ("<closed>", []) in got
         host.send("/sg/ping")
-        assert any(a == "/sg/pong" for a, _ in host.receive(2.0, until=lambda m: any(a == "/sg/pong" for a, _ in m)))
+        assert any(a == "/sg/pong" for a, _ in host.receive(30.0, until=lambda m: any(a == "/sg/pong" for a, _ in m)))
     finally:
         stranger.sock.close()
         host.sock.close()

@@ -1,6 +1,7 @@
 """The serial button box over a real pty / socket:// (PROTOCOL.md §5): handshake, lamps, stamps, faults."""
 import time
 
+from scoreboard.links.serial_buttons import SerialButtons
 from linkhelp import drain_n, session_in_buzz_window, start_links, wait_until
 from scoreboard.engine.commands import Refused
 from scoreboard.links.fake_box import FakeBox
@@ -10,7 +11,7 @@ def test_proto5_handshake_then_disarm_lamps_off_and_ping(box, board):
     """GIVEN a box on a pty WHEN the board opens it THEN it sends HELLO?, learns the box from HELLO,
     tells it DISARM and every lamp off, and PINGs it (PONGs come back)."""
     links, _ = board
-    assert box.wait_for(lambda b: any(line.startswith("PING") for line in b.received))
+    assert box.wait_for(lambda b: any(line.startswith("PING") for line in b.received), timeout=30)
     assert box.received[0] == "HELLO?"
     assert "DISARM" in box.received and all(box.leds[s] == "off" for s in range(1, 5))
     status = links.status()
@@ -23,11 +24,11 @@ def test_bz3_answering_players_lamp_and_arm_follow_the_snapshot(box, board):
     THEN the box gets ARM, LED 2 on, then LED 2 off and LED 3 on, then DISARM."""
     links, _ = board
     links.publish({"rev": 1, "buttons_live": True, "answering": None}, None)
-    assert box.wait_for(lambda b: b.armed)
+    assert box.wait_for(lambda b: b.armed, timeout=30)
     links.publish({"rev": 2, "buttons_live": False, "answering": 2}, None)
-    assert box.wait_for(lambda b: not b.armed and b.leds[2] == "on")
+    assert box.wait_for(lambda b: not b.armed and b.leds[2] == "on", timeout=30)
     links.publish({"rev": 3, "buttons_live": False, "answering": 3}, None)
-    assert box.wait_for(lambda b: b.leds[2] == "off" and b.leds[3] == "on")
+    assert box.wait_for(lambda b: b.leds[2] == "off" and b.leds[3] == "on", timeout=30)
 
 
 def test_bz3_presses_ordered_by_box_time_not_by_arrival(box, board):
@@ -85,16 +86,33 @@ def test_proto5_bad_lines_counted_and_ignored(box, board):
 
 
 def test_proto5_unplugged_pty_reopens_within_one_second(box, board):
-    """GIVEN an online box WHEN its pty is closed THEN the board shows the buttons offline;
-    WHEN it is plugged back in THEN the board is online again within 1 s and presses arrive."""
+    """GIVEN an online box WHEN its pty is closed THEN the board shows the buttons offline and tries to reopen it
+    every `reopen_interval` (at most 1 s, by the reader's own schedule, not the test's stopwatch);
+    WHEN it is plugged back in THEN the first try after that opens it, the board is online again and presses arrive."""
     links, inbox = board
+    reader = links.buttons
+    tries: list[tuple[float, bool]] = []           # (when a try began, whether it opened the port)
+    pauses: list[float] = []                       # every pause the reader asked for between tries
+    real_open, real_wait = reader._open, reader._stop.wait
+
+    def open_and_note():
+        began = time.monotonic()
+        opened = real_open()
+        tries.append((began, opened))
+        return opened
+
+    def wait_and_note(timeout=None):
+        pauses.append(timeout)
+        return real_wait(timeout)
+    reader._open, reader._stop.wait = open_and_note, wait_and_note
     box.unplug()
-    assert wait_until(lambda: not links.status()["buttons_online"], timeout=20.0)
-    time.sleep(0.3)
+    assert wait_until(lambda: not links.status()["buttons_online"], timeout=30.0)
+    assert wait_until(lambda: sum(1 for _, opened in tries if not opened) >= 2, timeout=30.0), tries
     box.plug()
     plugged = time.monotonic()
-    assert wait_until(lambda: links.status()["buttons_online"], timeout=20.0)
-    assert time.monotonic() - plugged < 1.0
+    assert wait_until(lambda: links.status()["buttons_online"], timeout=30.0)
+    assert all(opened for began, opened in tries if began >= plugged), tries
+    assert pauses and all(pause <= 1.0 for pause in pauses), pauses
     box.press(4)
     assert [i.cmd.args for i in drain_n(inbox, 1)] == [(4,)]
     assert links.status()["opens"] == 2
@@ -138,11 +156,11 @@ def test_proto5_hello_again_means_a_reset_and_lamps_are_resent(box, board):
     THEN the board re-sends ARM and lamps, and the press after the HELLO still counts."""
     links, inbox = board
     links.publish({"rev": 1, "buttons_live": True, "answering": 1}, None)
-    assert box.wait_for(lambda b: b.armed and b.leds[1] == "on")
+    assert box.wait_for(lambda b: b.armed and b.leds[1] == "on", timeout=30)
     box.armed = False
     box.leds.clear()
     box.send_raw(b"HELLO fakebox proto=1 players=4\nEV 1 500 PRESS 4\n")
-    assert box.wait_for(lambda b: b.armed and b.leds.get(1) == "on" and b.leds.get(2) == "off")
+    assert box.wait_for(lambda b: b.armed and b.leds.get(1) == "on" and b.leds.get(2) == "off", timeout=30)
     assert links.status()["hellos"] == 2
     assert [item.cmd.args for item in drain_n(inbox, 1)] == [(4,)]
     assert links.status()["seq_gaps"] == 0           # seq starts again after a reset
@@ -165,6 +183,21 @@ def test_proto5_one_digit_mode_stamps_arrival(tmp_path):
     finally:
         links.stop()
         box.stop()
+
+
+def test_proto5_one_digit_presses_read_together_keep_their_byte_order():
+    """GIVEN a one-digit box WHEN '3' and '2' reach the board in one read (one arrival time, as when the reader
+    was late to the port) THEN both presses arrive, 3 stamped strictly before 2 (the byte order, not a tie for the
+    engine to break), neither after the read."""
+    from scoreboard.links import Inbox
+    from scoreboard.links.config import resolve
+    inbox = Inbox()
+    portless = SerialButtons(resolve({"buttons": {"port": "loop://", "mode": "digits"}})["buttons"], inbox,
+                             lambda: 3.0)
+    portless.feed(b"32")
+    items = inbox.drain()
+    assert [i.cmd.args for i in items] == [(3,), (2,)]
+    assert items[0].cmd.at < items[1].cmd.at <= 3.0
 
 
 def test_bz3_press_is_refused_by_session_when_not_live_but_links_still_deliver(box, board):

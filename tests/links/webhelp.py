@@ -147,7 +147,7 @@ dirs = ["{PACKS}"]
         finally:
             process.send_signal(signal.SIGINT)
             try:
-                process.wait(timeout=15)
+                process.wait(timeout=60)
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
