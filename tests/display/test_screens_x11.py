@@ -16,7 +16,7 @@ from pathlib import Path
 
 from tests.conftest import ROOT, need, xvfb
 
-DEADLINE = 20.0   # only bounds a failure
+DEADLINE = 60.0   # only bounds a failure
 
 
 def _config(tmp_path: Path, screens: str) -> Path:

@@ -7,7 +7,7 @@ from scoreboard.engine.commands import make
 from scoreboard.links import Inbox, Links
 
 
-def wait_until(predicate, timeout: float = 20.0, step: float = 0.002) -> bool:
+def wait_until(predicate, timeout: float = 30.0, step: float = 0.002) -> bool:
     """Poll `predicate` until it holds (True) or the timeout passes (False)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -17,7 +17,7 @@ def wait_until(predicate, timeout: float = 20.0, step: float = 0.002) -> bool:
     return bool(predicate())
 
 
-def drain_n(inbox: Inbox, count: int, timeout: float = 20.0) -> list:
+def drain_n(inbox: Inbox, count: int, timeout: float = 30.0) -> list:
     items: list = []
     deadline = time.monotonic() + timeout
     while len(items) < count and time.monotonic() < deadline:

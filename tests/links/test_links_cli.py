@@ -78,7 +78,7 @@ def test_fake_box_script_clock_start_warns_of_presses_nobody_got(tmp_path):
     script.write_text("0 2\n0.05 1\n", encoding="utf-8")
     done = subprocess.run([sys.executable, "-m", "scoreboard", "fake-box", "--pty", str(tmp_path / "b"),
                            "--script", str(script), "--script-clock", "start", "--exit"],
-                          capture_output=True, text=True, timeout=20)
+                          capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "press of seat 2 at 0.000 s dropped: no board connected" in done.stderr
     assert "press of seat 1 at 0.050 s dropped: no board connected" in done.stderr
@@ -124,7 +124,7 @@ def test_fake_box_bad_script_exits_2_with_reason(tmp_path):
     script = tmp_path / "bad.txt"
     script.write_text("2 1\n1 1\n", encoding="utf-8")
     done = subprocess.run([sys.executable, "-m", "scoreboard", "fake-box", "--pty", str(tmp_path / "b"),
-                           "--script", str(script), "--exit"], capture_output=True, text=True, timeout=20)
+                           "--script", str(script), "--exit"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "bad.txt:2: time 1.0 goes back" in done.stderr
     assert not (tmp_path / "b").exists()
 
@@ -188,5 +188,5 @@ def test_proto5_box_check_prints_handshake_and_presses(tmp_path):
 def test_proto5_box_check_missing_port_says_why(tmp_path):
     """GIVEN no box at the path WHEN box-check runs for 1 s THEN it prints offline with the open error, exit 1."""
     done = subprocess.run([sys.executable, "-m", "scoreboard", "box-check", str(tmp_path / "none"),
-                           "--seconds", "1"], capture_output=True, text=True, timeout=20)
+                           "--seconds", "1"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and "offline: " in done.stdout and "No such file" in done.stdout
