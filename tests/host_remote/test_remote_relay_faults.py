@@ -94,7 +94,7 @@ def test_board_restart_pending_command_is_reported_not_doubled(tmp_path):
     try:
         client.connect()
         assert client.wait_for(lambda: client.state == "connected" and (client.snapshot or {}).get("phase")
-                               == "round_intro", 3)
+                               == "round_intro", 30)
         first_session = client.session
         board.stop()
         lost_tap = client.send("/sg/score/adjust", 1, 10, "while down")
@@ -106,9 +106,11 @@ def test_board_restart_pending_command_is_reported_not_doubled(tmp_path):
             events.append(client.events.get())
         assert any(e.kind == "unknown" and e.value == lost_tap for e in events)
         assert client.wait_for(lambda: client.rev == board.published_rev and client.snapshot["paused"], 30)
-        client.send("/sg/score/adjust", 2, 20, "after restart")
-        assert client.wait_for(lambda: client.last_ack is not None and client.last_ack.ok, 30)
-        assert client.wait_for(lambda: client.rev == board.published_rev, 30)
+        tap = client.send("/sg/score/adjust", 2, 20, "after restart")
+        assert client.wait_for(lambda: client.last_ack is not None and client.last_ack.id == tap, 30)
+        assert client.last_ack.ok
+        # the ack goes out before the state that shows it: wait for that state, not for the rev published so far
+        assert client.wait_for(lambda: any(a["reason"] == "after restart" for a in client.snapshot["adjustments"]), 30)
         reasons = [a["reason"] for a in client.snapshot["adjustments"]]
         assert reasons == ["after restart"]       # the tap made while the board was down was never applied
     finally:
