@@ -156,7 +156,7 @@ def test_g_second_board_on_the_same_journal_refuses_to_start_naming_the_holder(t
                                  env={**env, "DISPLAY": display, "SDL_AUDIODRIVER": "dummy"})
         assert run.returncode == 2 and f"pid {holder.pid}" in run.stdout + run.stderr
     finally:
-        holder.communicate("", timeout=20)
+        holder.communicate("", timeout=60)
     session, _, _ = open_session({"journal": str(path)}, out=lambda *_: None)
     session.close()
 
