@@ -135,3 +135,45 @@ def test_proto2_require_auth_page_commands_applied_and_a_sniffed_frame_replayed_
     assert unsigned[1].startswith("this board takes signed commands only")
     assert plain[1].startswith("this board takes signed commands only")
     assert [args for a, args in journal_commands(journal) if a == "/sg/score/adjust"] == [(1, 10)]
+
+
+def test_proto2_view_link_and_a_wrong_passcode_through_the_pages_authenticated_connect(tmp_path):
+    """PROTOCOL.md §2, issue 13 item 5: GIVEN a board with a host and a view passcode (links and a loop thread on
+    loopback) WHEN the page opened as `/?view` proves the view passcode, and then the page proves a wrong one
+    THEN the first is a signed view session that never shows the host's card, the second is denied with the
+    reason in the operator's language, and no passcode was sent."""
+    import time
+    from tests.conftest import need
+    need("chromium", "chromium-driver")
+    pytest.importorskip("selenium")
+    from scoreboard.engine.commands import make
+    from scoreboard.links import Inbox, Links
+    from scoreboard.links.bench import BoardThread
+    from scoreboard.session import Session
+    epoch, inbox = time.monotonic(), Inbox()
+    links = Links({"osc": {"bind": "127.0.0.1", "port": 0, "passcode": "main-code", "view_passcode": "look"},
+                   "remote_web": {"bind": "127.0.0.1", "port": 0}}, inbox, lambda: time.monotonic() - epoch + 1.0)
+    links.start()
+    session = Session()
+    session.submit(make(0.0, "/sg/game/new", "novosibirsk-2007", "1/9", 3, 0))
+    board = BoardThread(links, inbox, session).start()
+    driver = browser(PHONE, tmp_path)
+    try:
+        url = f"http://127.0.0.1:{links.web.port}/"
+        driver.get(url + "?view")
+        driver.find_element("id", "passcode").send_keys("look")
+        driver.find_element("css selector", "#connect-form button").click()
+        wait_for(lambda: driver.execute_script("return Link.session !== null && Link.online()"), 20, "view session")
+        assert driver.execute_script("return [Link.role, Link.signed]") == ["view", True]
+        assert not driver.find_element("id", "question").is_displayed()
+        driver.get(url)
+        driver.find_element("id", "passcode").send_keys("wrong")
+        driver.find_element("css selector", "#connect-form button").click()
+        wait_for(lambda: driver.find_element("id", "connect-error").text, 20, "the denial")
+        assert driver.find_element("id", "connect-error").text == "Отказ: неверный код доступа"
+        frames, _ = sniffed(driver)
+    finally:
+        driver.quit()
+        board.stop()
+        links.stop()
+    assert frames and not any(code in frame for frame in frames for code in (b"look", b"wrong", b"main-code"))
