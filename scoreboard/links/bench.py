@@ -87,7 +87,7 @@ def _serial_links(url: str, mode: str = "events", ping: float = 1.0) -> tuple[Li
     links = Links({"osc": {"enabled": False}, "buttons": {"port": url, "mode": mode, "ping_interval": ping}},
                   inbox, time.monotonic)
     links.start()
-    deadline = time.monotonic() + 3
+    deadline = time.monotonic() + 30          # only bounds a hang
     while not links.status()["buttons_online"]:
         if time.monotonic() > deadline:
             raise RuntimeError(f"fake box at {url} did not come online")
@@ -95,7 +95,8 @@ def _serial_links(url: str, mode: str = "events", ping: float = 1.0) -> tuple[Li
     return links, inbox
 
 
-def _wait_items(inbox: Inbox, count: int, timeout: float = 1.0) -> list:
+def _wait_items(inbox: Inbox, count: int, timeout: float = 30.0) -> list:
+    # the timeout only bounds a hang: a loaded machine may deschedule the reader for seconds
     items, deadline = [], time.monotonic() + timeout
     while len(items) < count and time.monotonic() < deadline:
         inbox.wait(0.01)
@@ -171,9 +172,9 @@ def bench_arbitration_digits(folder: str, trials: int, gap: float = 0.002) -> di
                 pass
             box.press(second)
             items = _wait_items(inbox, 2)
-            # Both digits in one read (the reader thread was descheduled) share a stamp; arrival order decides.
+            # Both digits in one read (the reader thread was descheduled) are stamped 1 µs apart, in byte order.
             right += len(items) == 2 and items[0].cmd.args == (first,)
-            same_read += len(items) == 2 and items[0].cmd.at == items[1].cmd.at
+            same_read += len(items) == 2 and abs(items[1].cmd.at - items[0].cmd.at) <= 1.5e-6
         return {"trials": trials, "right": right, "gap_ms": gap * 1000, "same_read": same_read}
     finally:
         links.stop()
