@@ -97,13 +97,16 @@ def _percentiles(samples: list[float]) -> dict:
 
 
 def press_to_frame(trials: int, fps: int = 60, size=(1920, 1080), theme_name: str = "classic",
-                   folder: str | None = None, trial_timeout: float = 2.0, pacing: str = "board") -> dict:
+                   folder: str | None = None, trial_timeout: float = 2.0, pacing: str = "board",
+                   ready_timeout: float = 5.0) -> dict:
     """Runs `trials` presses through the real board loop; returns the figures, the per-trial `samples` (seconds)
     and `shown` (what the frame that stopped each trial's clock drew). The journal and the box's pty link go into
     `folder` if given (kept), else a temp folder.
 
     `pacing="board"` is `Board.run`'s own sleep (what `scoreboard bench display` measures); `pacing="tick"` is the
     earlier fixed `Clock.tick(fps)`, kept for comparison: a press then waits for the next frame boundary.
+    `trial_timeout` and `ready_timeout` (the box's first tight clock sample) bound a hang; tests on a loaded machine
+    pass generous ones.
 
     pygame must be initialised on the dummy drivers (see `screens.use_dummy_drivers`)."""
     if pacing not in ("board", "tick"):
@@ -161,10 +164,10 @@ def press_to_frame(trials: int, fps: int = 60, size=(1920, 1080), theme_name: st
             # is a thread of this process: while the board draws, its PONG can wait for the GIL, and a first
             # sample with a long round trip would map presses up to half of it too early — before the window
             # opened, so refused as "time goes backwards". A hardware box answers at once.
-            deadline = time.monotonic() + 5
+            deadline = time.monotonic() + ready_timeout
             while not ((status := links.status())["buttons_online"] and (status.get("box_rtt_ms") or 99) <= 2):
                 if time.monotonic() > deadline:
-                    raise RuntimeError(f"fake box at {box.url}: no tight clock sample in 5 s ({status})")
+                    raise RuntimeError(f"fake box at {box.url}: no tight clock sample in {ready_timeout} s ({status})")
                 turn()
             for address, *args in [*[("/sg/player/name", seat, player_name(seat)) for seat in seats],
                                    ("/sg/game/start",), ("/sg/chooser", seats[0]), ("/sg/select", 1, 1),
