@@ -25,7 +25,8 @@ def demo(tmp_path, regulation, speed=SPEED, frames=True):
     screen = Screen(ScreenSpec("audience", size=(640, 360)), theme, window=False)
     lines, snapshots = [], []
     result = play_on_board(regulation, None, speed, screen, theme, tmp_path, lines.append,
-                           tmp_path if frames else None, fps=500, max_wall=120, watch=snapshots.append)   # max_wall only bounds a hang
+                           tmp_path if frames else None, fps=500, max_wall=120, watch=snapshots.append,
+                           patience=30.0)   # max_wall and patience only bound a hang
     return result, "\n".join(lines), snapshots
 
 
