@@ -13,12 +13,12 @@ BUILTIN_VALUES: dict[str, dict] = {
         "accent_text": (8, 20, 70), "right": (60, 200, 110), "wrong": (235, 70, 75), "locked": (235, 70, 75),
         "timer": (255, 255, 255), "timer_low": (235, 70, 75), "overlay": (0, 0, 0),
         "wild_card": (110, 200, 255),   # tournament screens: a wild card (T-A3), apart from the winners' gold
-        "players": [(235, 87, 87), (64, 150, 255), (70, 200, 120), (250, 170, 40)],
+        "players": [(237, 77, 86), (55, 153, 255), (96, 229, 157), (250, 164, 34)],   # = default theme
     },
     "fonts": {},
     "sizes": {
         "title": 0.08, "topic": 0.05, "cell_value": 0.075, "name": 0.045, "score": 0.075, "timer": 0.2, "body": 0.05,
-        "small": 0.032, "margin": 0.015, "score_bar": 0.22, "header": 0.09,
+        "small": 0.042, "margin": 0.015, "score_bar": 0.24, "header": 0.09,
     },
     "images": {"background": "", "logo": ""},
     "sounds": {"buzz": "", "right": "", "wrong": "", "time": "", "tick": "", "volume": 0.8},

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import pygame
 
 from scoreboard.display.text import TextCache
-from scoreboard.display.theme import MIN_TEXT_FRACTION, Theme
+from scoreboard.display.theme import MIN_CAP_FRACTION, Theme
 
 _CACHE: TextCache | None = None
 
@@ -35,14 +35,23 @@ class Drawn:
 
 
 class Canvas:
-    def __init__(self, surface: pygame.Surface, theme: Theme, record: bool = False, min_fraction: float = MIN_TEXT_FRACTION):
+    def __init__(self, surface: pygame.Surface, theme: Theme, record: bool = False, min_fraction: float | None = None):
+        """`min_fraction` None (the hall's and the players' screens): no text's capital letters are shorter than
+        MIN_CAP_FRACTION of the screen height, measured on the theme's real font. A number (the host's monitor, read
+        from a desk): the smallest size as a fraction of the height."""
         self.surface = surface
         self.theme = theme
         self.w, self.h = surface.get_size()
         self.log: list[Drawn] | None = [] if record else None
-        self.min_px = max(8, round(self.h * min_fraction))
         self.cache = text_cache()
+        self.min_cap = self.h * MIN_CAP_FRACTION if min_fraction is None else 0.0
+        self.min_px = self.min_px_of(theme.font("main")) if min_fraction is None else max(8, round(self.h * min_fraction))
+        # Set to a list to learn what each text is drawn on: (tag, colour, ground pixels, px, font) per text.
+        self.probe: list | None = None
         self._images: dict = {}
+
+    def min_px_of(self, path: str | None) -> int:
+        return self.cache.px_for_cap(path, self.min_cap) if self.min_cap else self.min_px
 
     # --- geometry -------------------------------------------------------------------------------------------
     def px(self, key_or_fraction) -> int:
@@ -71,35 +80,59 @@ class Canvas:
         """Draw `text` as large as `size` allows inside `box`; shrink and wrap to fit, never below the minimum."""
         box = pygame.Rect(box)
         color = color or self.theme.color("text")
-        max_px = self.px(size) if not isinstance(size, int) else size
-        max_px = max(max_px, self.min_px)
         path = self.theme.font(font) or self.theme.font("main")
-        fit = self.cache.fit(path, str(text), box.w, box.h, max_px, self.min_px, max_lines)
+        min_px = self.min_px_of(path)
+        max_px = self.px(size) if not isinstance(size, int) else size
+        max_px = max(max_px, min_px)
+        fit = self.cache.fit(path, str(text), box.w, box.h, max_px, min_px, max_lines)
         total = fit.line_height * len(fit.lines)
         y = {"top": box.top, "bottom": box.bottom - total}.get(valign, box.centery - total // 2)
-        ink = pygame.Rect(box.centerx, y, 0, 0)
+        placed = []
         for line in fit.lines:
             width = self.cache.width(path, fit.px, line)
             x = {"left": box.left, "right": box.right - width}.get(align, box.centerx - width // 2)
-            where = self.cache.draw_line(self.surface, path, fit.px, line, color, (x, y))
-            ink = ink.union(where) if ink.w or ink.h else where
+            placed.append((line, pygame.Rect(x, y, width, fit.line_height)))
             y += fit.line_height
+        if self.probe is not None:
+            self.probe.append((tag, tuple(color), self._ground(r for _, r in placed), fit.px, path))
+        ink = pygame.Rect(box.centerx, placed[0][1].top if placed else box.centery, 0, 0)
+        for line, rect in placed:
+            where = self.cache.draw_line(self.surface, path, fit.px, line, color, rect.topleft)
+            ink = ink.union(where) if ink.w or ink.h else where
         self.note("text", tag, ink, box, str(text), fit.px, fit.lines)
         return ink
+
+    def _ground(self, rects, points: int = 400) -> list[tuple[int, int, int]]:
+        """About `points` pixels sampled evenly under the lines a text is about to cover (before it is drawn)."""
+        samples = []
+        for rect in rects:
+            rect = rect.clip(self.rect)
+            if rect.w <= 0 or rect.h <= 0:
+                continue
+            step = max(1, int((rect.w * rect.h / points) ** 0.5))
+            raw = pygame.image.tobytes(self.surface.subsurface(rect), "RGB")
+            for y in range(step // 2, rect.h, step):
+                row = y * rect.w * 3
+                for x in range(step // 2, rect.w, step):
+                    i = row + x * 3
+                    samples.append((raw[i], raw[i + 1], raw[i + 2]))
+        return samples
 
     def fits_whole(self, box, text: str, size="body", font: str = "main", max_lines: int = 0) -> bool:
         """Whether `text` fits `box` without an ellipsis (a layout then gives it more room, or not)."""
         box = pygame.Rect(box)
-        max_px = max(self.px(size) if not isinstance(size, int) else size, self.min_px)
         path = self.theme.font(font) or self.theme.font("main")
-        return not self.cache.fit(path, str(text), box.w, box.h, max_px, self.min_px, max_lines).truncated
+        min_px = self.min_px_of(path)
+        max_px = max(self.px(size) if not isinstance(size, int) else size, min_px)
+        return not self.cache.fit(path, str(text), box.w, box.h, max_px, min_px, max_lines).truncated
 
     def fit_px(self, box, text: str, size="body", font: str = "main") -> int:
         """The size `text` would get in `box`: give it to a row of texts so they all match (a board's values)."""
         box = pygame.Rect(box)
-        max_px = max(self.px(size) if not isinstance(size, int) else size, self.min_px)
         path = self.theme.font(font) or self.theme.font("main")
-        return self.cache.fit(path, str(text), box.w, box.h, max_px, self.min_px, 1).px
+        min_px = self.min_px_of(path)
+        max_px = max(self.px(size) if not isinstance(size, int) else size, min_px)
+        return self.cache.fit(path, str(text), box.w, box.h, max_px, min_px, 1).px
 
     def image(self, path: str | None, box, tag: str = "", keep_aspect: bool = True) -> pygame.Rect | None:
         if not path:

@@ -51,6 +51,7 @@ class TextCache:
         self._fits = _Lru(4000)
         self._renders = _Lru(3000)
         self._widths = _Lru(20000)
+        self._caps: dict[tuple[str | None, float], int] = {}
 
     def font(self, path: str | None, px: int) -> pygame.font.Font:
         key = (path, px)
@@ -67,6 +68,22 @@ class TextCache:
         """The height a line really takes: the larger of the font's line spacing and a rendered line's height."""
         font = self.font(path, px)
         return max(font.get_linesize(), font.size("ЁЙу")[1])
+
+    def cap_height(self, path: str | None, px: int) -> int:
+        """The rendered height of a capital "H" above the baseline at `px`: what the back row must resolve."""
+        metrics = self.font(path, px).metrics("H")
+        return metrics[0][3] if metrics and metrics[0] else px * 7 // 10
+
+    def px_for_cap(self, path: str | None, cap: float) -> int:
+        """The smallest size whose capital "H" is at least `cap` pixels tall."""
+        key = (path, cap)
+        px = self._caps.get(key)
+        if px is None:
+            px = max(1, int(cap))
+            while self.cap_height(path, px) < cap:
+                px += 1
+            self._caps[key] = px
+        return px
 
     def render(self, path: str | None, px: int, text: str, color) -> pygame.Surface:
         key = (path, px, text, tuple(color))

@@ -54,16 +54,19 @@ def scene_name(snapshot: dict, role: str = "audience") -> str:
 
 def draw(surface: pygame.Surface, snapshot: dict, theme, now: float, role: str = "audience", *,
          status: dict | None = None, host_question: dict | None = None, tournament=None,
-         animate: bool = True, record: bool = False, fade_cache=None) -> Canvas:
+         animate: bool = True, record: bool = False, fade_cache=None, probe: list | None = None) -> Canvas:
     """Draw one frame for `role`. Returns the canvas (its `.log` lists what was drawn when `record`). While the
-    reveal fades, `fade_cache` (fade.FadeCache) keeps the main area as drawn before its veil, for the next ticks."""
+    reveal fades, `fade_cache` (fade.FadeCache) keeps the main area as drawn before its veil, for the next ticks.
+    `probe`, a list, receives what each text was drawn on — the legibility check's view, see Canvas.probe."""
     if role == "host":
         from scoreboard.display.roles import host
         canvas = Canvas(surface, theme, record=record, min_fraction=0.022)
+        canvas.probe = probe
         host.draw(canvas, snapshot, now, host_question, status)
         overlays(canvas, snapshot, status)
         return canvas
     canvas = Canvas(surface, theme, record=record)
+    canvas.probe = probe
     background(canvas)
     if role == "players":
         from scoreboard.display.roles import players

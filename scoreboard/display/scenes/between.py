@@ -92,7 +92,8 @@ def draw_chart(canvas: Canvas, snapshot: dict, now: float, layout: Layout, box: 
 def _legend_layout(canvas: Canvas, players: list, inner: pygame.Rect, m: int):
     """(plot, one key box per player). The legend goes beside the plot, from a fifth up to two fifths of its width,
     if every name fits there whole (wrapped at its spaces into up to three lines); else in a strip of columns under
-    the plot (a short chart, as on the winner screen) — a name is cut with "…" only if neither holds it."""
+    the plot (a short chart, as on the winner screen; up to 3/5 of its height, so that a three-word name stays whole at
+    the legible minimum size) — a name is cut with "…" only if neither holds it."""
     line = canvas.cache.line_height(canvas.theme.font("main"), canvas.min_px)
     names = [p.get("name") or f"#{p.get('seat', i + 1)}" for i, p in enumerate(players)]
     key_w = canvas.min_px * 3 // 2
@@ -108,7 +109,7 @@ def _legend_layout(canvas: Canvas, players: list, inner: pygame.Rect, m: int):
     else:
         col_w = (inner.w - m * (len(players) - 1)) // len(players)
         for lines in (1, 2, 3):
-            if lines * line <= inner.h // 2 and whole(col_w, lines * line):
+            if lines * line <= inner.h * 3 // 5 and whole(col_w, lines * line):
                 plot = pygame.Rect(inner.left, inner.top, inner.w, inner.h - lines * line - m)
                 return plot, [pygame.Rect(inner.left + i * (col_w + m), plot.bottom + m, col_w, lines * line)
                               for i in range(len(players))]

@@ -224,12 +224,19 @@ def score_bar(canvas: Canvas, snapshot: dict, now: float, box: pygame.Rect) -> N
         name = p.get("name") or f"#{seat}"
         top = panel.top + stripe + gap // 2
         status_box = pygame.Rect(inner.left, panel.bottom - gap // 2 - status_line, inner.w, status_line)
-        name_lines = 2
-        if (status_box.top - top - 3 * min_line >= min_line
-                and not canvas.fits_whole((0, 0, inner.w, 2 * min_line), name, "name", max_lines=2)):
-            name_lines = 3
+        name_lines, shared = 2, False
+        if not canvas.fits_whole((0, 0, inner.w, 2 * min_line), name, "name", max_lines=2):
+            if status_box.top - top - 3 * min_line >= min_line:
+                name_lines = 3
+            elif status_box.bottom - top - 3 * min_line >= status_line:
+                name_lines, shared = 3, True   # the score and the status then share the last line
         name_box = pygame.Rect(inner.left, top, inner.w, name_lines * min_line)
         score_box = pygame.Rect(inner.left, name_box.bottom, inner.w, status_box.top - name_box.bottom)
+        if shared:
+            row = pygame.Rect(inner.left, name_box.bottom, inner.w, status_box.bottom - name_box.bottom)
+            score_box = pygame.Rect(row.left, row.top, row.w * 2 // 5, row.h)
+            status_box = pygame.Rect(score_box.right, row.bottom - status_line, row.right - score_box.right,
+                                     status_line)
         text_color = theme.color("muted") if out else theme.color("text")
         canvas.text(name_box, name, "name", text_color, tag=f"name:{seat}", max_lines=name_lines)
         score = p.get("score", 0)
