@@ -26,8 +26,10 @@ TEXT_PAIRS: tuple[tuple[str, str], ...] = (
     # the pause word over the dimmed screen
     ("text", "veil"),
 )
-# What the pause veil can lie over (the backdrop picture too, measured in legibility.py).
-UNDER_VEIL = ("background", "panel", "cell", "cell_played", "accent", "players")
+# The pause veil lies over the whole frame: any colour of the theme can be under the pause word (the pictures too,
+# measured in legibility.py).
+UNDER_VEIL = ("background", "panel", "cell", "cell_played", "cell_text", "text", "muted", "accent", "accent_text",
+              "right", "wrong", "locked", "timer", "timer_low", "overlay", "wild_card", "players")
 
 
 def _channel(value: int) -> float:
@@ -47,8 +49,8 @@ def contrast_ratio(fg: RGB, bg: RGB) -> float:
 
 
 def composite(top: RGB, alpha: int, under: RGB) -> RGB:
-    """`top` drawn at `alpha` (0–255) over `under`, as pygame blends a surface with surface alpha."""
-    return tuple(round(u + (t - u) * alpha / 255) for t, u in zip(top, under))
+    """`top` drawn at `alpha` (0–255) over `under`, exactly as pygame blends a surface with surface alpha."""
+    return tuple(u + (((t - u) * alpha) >> 8) for t, u in zip(top, under))
 
 
 def ground_colors(theme, ground: str) -> list[tuple[str, RGB]]:

@@ -80,8 +80,10 @@ def cap_problems(theme: Theme) -> list[Problem]:
 
 
 def picture_problems(theme: Theme) -> list[Problem]:
-    """Texts drawn straight on the backdrop picture, measured against its pixels under each text's lines."""
-    if not theme.values["images"].get("background"):
+    """Texts drawn straight on a picture (the backdrop; the logo under the pause word), measured against its pixels
+    under each text's lines."""
+    images = theme.values["images"]
+    if not images.get("background") and not images.get("logo"):
         return []
     floor = contrast_floor(theme)
     names = _color_names(theme)
@@ -95,7 +97,8 @@ def picture_problems(theme: Theme) -> list[Problem]:
             where = re.sub(r":\d+", "", tag) or "text"
             if ratio < floor and ratio < worst.get((where, color), (99.0,))[0]:
                 worst[(where, color)] = (ratio, pixel, scene)
-    file, key = theme.where("images.background"), "images.background"
+    key = "images.background" if images.get("background") else "images.logo"   # the logo: under the pause word
+    file = theme.where(key)
     return [Problem(file, key, f"text '{where}' in colors.{names.get(color, hex_of(color))} {hex_of(color)} "
                                f"({scene}): {ratio:.2f}:1 against the picture under it (the darkest/lightest "
                                f"{1 - PICTURE_SHARE:.0%} near {hex_of(pixel)}), below {floor:g}:1")
@@ -144,8 +147,9 @@ def sample_frames() -> list[tuple[str, dict, float, str]]:
                     seen.add((name, role))
                     frames.append((f"{role} {name}", snap, at + 0.5, role))
         play(Session(), Director(regulation), keep)
-    paused = next(f for f in frames if f[0] == "audience choosing")
-    frames.append(("audience paused", dict(paused[1], paused=True, paused_at=paused[2]), paused[2], "audience"))
+    for scene in ("choosing", "setup"):
+        label, snap, at, role = next(f for f in frames if f[0] == f"audience {scene}")
+        frames.append((f"{label} paused", dict(snap, paused=True, paused_at=at), at, role))
     return frames
 
 

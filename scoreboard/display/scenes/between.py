@@ -53,7 +53,8 @@ def draw_scores(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> N
 
 
 def draw_chart(canvas: Canvas, snapshot: dict, now: float, layout: Layout, box: pygame.Rect | None = None) -> None:
-    """Every player's score after each resolved question, one line per seat in the seat's colour."""
+    """Every player's score after each resolved question, one line per seat in the seat's colour and with the seat's
+    marker shape (so no one needs to tell the colours apart)."""
     theme = canvas.theme
     if box is None:
         header(canvas, layout.header, theme.text("chart"), "")
@@ -72,21 +73,52 @@ def draw_chart(canvas: Canvas, snapshot: dict, now: float, layout: Layout, box: 
     pygame.draw.line(canvas.surface, theme.color("muted"), (plot.left, zero_y), (plot.right, zero_y), max(1, canvas.h // 400))
     steps = max(1, len(history) - 1)
     width = max(2, canvas.h // 180)
+    mark_r = width * 3
+    # Colour is not the only cue (issue 9 item 6): each seat's line carries its own marker shape, spaced along the
+    # line and always at its end, and the legend shows the same shape beside the name.
+    every = max(1, -(-steps * mark_r * 5 // max(1, plot.w)))
     for i, p in enumerate(players):
+        seat = p.get("seat", i + 1)
         points = [(plot.left + int(k * plot.w / steps), plot.bottom - int((row[i] - low) / span * plot.h))
                   for k, row in enumerate(history) if i < len(row)]
         if len(points) >= 2:
-            pygame.draw.lines(canvas.surface, theme.player_color(p.get("seat", i + 1)), False, points, width)
-        elif points:
-            pygame.draw.circle(canvas.surface, theme.player_color(p.get("seat", i + 1)), points[0], width * 2)
+            pygame.draw.lines(canvas.surface, theme.player_color(seat), False, points, width)
+        for k, point in enumerate(points):
+            if k == len(points) - 1 or (k + i) % every == 0:
+                marker(canvas, i, theme.player_color(seat), point, mark_r, f"chart:marker:{seat}")
     for i, (p, row) in enumerate(zip(players, keys)):
         seat = p.get("seat", i + 1)
         key_w = min(row.h, canvas.min_px * 2) // 2
-        canvas.fill(theme.player_color(seat), pygame.Rect(row.left, row.centery - width * 2, key_w, width * 4),
+        canvas.fill(theme.player_color(seat), pygame.Rect(row.left, row.centery - width // 2, key_w, width),
                     tag=f"chart:key:{seat}")
+        marker(canvas, i, theme.player_color(seat), (row.left + key_w // 2, row.centery), mark_r, f"chart:keymark:{seat}")
         canvas.text(pygame.Rect(row.left + key_w * 3 // 2, row.top, row.w - key_w * 3 // 2, row.h),
                     p.get("name") or f"#{seat}", "small", theme.color("text"), align="left", tag=f"chart:name:{seat}",
                     max_lines=3)
+
+
+MARKERS = ("circle", "square", "triangle", "diamond", "triangle_down", "ring")
+
+
+def marker(canvas: Canvas, index: int, color, center, r: int, tag: str) -> None:
+    """The `index`-th seat's marker shape at `center`, outlined in the panel colour so crossing lines stay apart."""
+    shape = MARKERS[index % len(MARKERS)]
+    x, y = center
+    outline = canvas.theme.color("panel")
+    for grow, paint in ((max(2, r // 3), outline), (0, color)):
+        q = r + grow
+        if shape in ("circle", "ring"):
+            pygame.draw.circle(canvas.surface, paint, center, q)
+            if shape == "ring" and not grow:
+                pygame.draw.circle(canvas.surface, outline, center, max(1, q // 2))
+        elif shape == "square":
+            pygame.draw.rect(canvas.surface, paint, pygame.Rect(x - q * 4 // 5, y - q * 4 // 5, q * 8 // 5, q * 8 // 5))
+        else:
+            up = {"triangle": -1, "triangle_down": 1}.get(shape, 0)
+            points = [(x, y - q), (x + q, y), (x, y + q), (x - q, y)] if not up else \
+                [(x, y + up * q * 6 // 5), (x + q * 11 // 10, y - up * q * 7 // 10), (x - q * 11 // 10, y - up * q * 7 // 10)]
+            pygame.draw.polygon(canvas.surface, paint, points)
+    canvas.note("mark", f"{tag}:{shape}", pygame.Rect(x - r, y - r, 2 * r, 2 * r), canvas.rect)
 
 
 def _legend_layout(canvas: Canvas, players: list, inner: pygame.Rect, m: int):
