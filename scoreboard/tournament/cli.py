@@ -284,6 +284,21 @@ def _bench(args):
 BENCHES = {"tournament": _bench}
 
 
+class _AnyOrder(argparse.ArgumentParser):
+    """An action's parser that takes its options anywhere, between its positional arguments too
+    (`player leave Вера --file t.sqlite winter`): argparse's intermixed parsing, for a parser without sub-commands."""
+    _inside = False
+
+    def parse_known_args(self, args=None, namespace=None):
+        if self._inside or self._subparsers is not None:
+            return super().parse_known_args(args, namespace)
+        self._inside = True         # parse_known_intermixed_args calls parse_known_args itself
+        try:
+            return super().parse_known_intermixed_args(args, namespace)
+        finally:
+            self._inside = False
+
+
 def register(subparsers) -> None:
     # --file and --json go anywhere: before the action or after it (SUPPRESS keeps one place from erasing the other)
     common = argparse.ArgumentParser(add_help=False)
@@ -291,7 +306,7 @@ def register(subparsers) -> None:
     common.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print JSON")
     top = subparsers.add_parser("tournament", help="run a tournament: draws, results, advancement, standings",
                                 parents=[common])
-    sub = top.add_subparsers(dest="tournament_command", metavar="ACTION")
+    sub = top.add_subparsers(dest="tournament_command", metavar="ACTION", parser_class=_AnyOrder)
     sub.required = True
 
     def add(name, func, help_):

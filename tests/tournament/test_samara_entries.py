@@ -35,7 +35,7 @@ def _finish_cup(t, cup):
 
 def test_ts1_leave_and_enter_later_cups_after_the_first_cup_is_drawn(path, capsys):
     """GIVEN a season whose winter cup is drawn WHEN P05 leaves spring and summer, and P13 (who entered winter only)
-    enters summer, through the CLI with options in any order THEN spring and summer are drawn with exactly those
+    enters summer, through the CLI with options in any order (item 9: between two positional arguments too) THEN spring and summer are drawn with exactly those
     entries; P05 still plays winter; `draw --verify` passes."""
     t = _season(path)
     t.add_player("P14", cups=["winter"])
@@ -44,7 +44,7 @@ def test_ts1_leave_and_enter_later_cups_after_the_first_cup_is_drawn(path, capsy
     assert cli(path, "player", "leave", "P05", "spring") == 0
     assert "P05 left the spring cup (before its draw)" in capsys.readouterr().out
     assert cli(path, "--file", str(path), "player", "leave", "P05", "summer") == 0
-    assert cli(path, "player", "enter", "P14", "summer") == 0
+    assert main(["tournament", "player", "enter", "P14", "--file", str(path), "summer"]) == 0   # between the two
     t = Tournament(path)
     assert t.store.player("P05")["cups"] == ["winter"] and t.store.player("P14")["cups"] == ["winter", "summer"]
     assert any("P05" in g["players"] for g in t.store.games("winter-1"))
