@@ -3,8 +3,9 @@
 Everything is what `scoreboard run` does, on SDL's dummy video driver: `open_session` journals a new game into a
 SQLite file in a temp folder (WAL, synchronous=FULL: each accepted press is fsync'ed before it counts), the board's
 `_links` starts the real `Links` (the serial reader thread on the pty in events mode, the OSC server on 127.0.0.1),
-`Board.frame()` runs paced as in `Board.run` (60 fps, the rest of each frame slept in `Board.sleep_until`, which
-wakes when a command reaches the inbox), on one 1920×1080 audience window
+the loop is `Board.run`'s (`board_loop.Loop`: the input thread drains, journals and publishes as soon as a command
+arrives; the main thread's turns draw at most one full redraw per frame period, a new answering player at once,
+60 fps), on one 1920×1080 audience window
 with the `classic` theme and sounds on (the buzz cue plays on the press frame, into the dummy audio device).
 
 A trial: once the audience screen has drawn the open 5 s window (BZ2), a player thread waits a random fraction of
@@ -103,8 +104,9 @@ def press_to_frame(trials: int, fps: int = 60, size=(1920, 1080), theme_name: st
     and `shown` (what the frame that stopped each trial's clock drew). The journal and the box's pty link go into
     `folder` if given (kept), else a temp folder.
 
-    `pacing="board"` is `Board.run`'s own sleep (what `scoreboard bench display` measures); `pacing="tick"` is the
-    earlier fixed `Clock.tick(fps)`, kept for comparison: a press then waits for the next frame boundary.
+    `pacing="board"` is `Board.run`'s own loop, `board_loop.Loop` (what `scoreboard bench display` measures);
+    `pacing="tick"` is the earlier fixed `Clock.tick(fps)` on one thread, kept for comparison: a press then waits for
+    the next frame boundary.
     `trial_timeout` and `ready_timeout` (the box's first tight clock sample) bound a hang; tests on a loaded machine
     pass generous ones.
 
