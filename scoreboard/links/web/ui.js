@@ -206,14 +206,21 @@ const UI = (() => {
     box.hidden = Link.role !== "host";
     if (!q || !q.text && !q.answer && !q.topic_name) {
       $("q-head").textContent = T.no_question; $("q-text").textContent = ""; $("q-answer").textContent = "";
-      $("q-more").textContent = ""; return;
+      $("q-more").textContent = ""; $("q-special").textContent = ""; drawOptions([]); return;
     }
     const auction = state.auction;
     const stake = auction && state.phase === "auction" ? `${T.stake}: ${auction.stake}${auction.allin ? ` (${T.allin})` : ""}` : null;
     // P3: a game without a pack names its topics by number; «4» alone would read as a value
     const topic = /^\d+$/.test(String(q.topic_name || "")) ? `${T.topic} ${q.topic_name}` : q.topic_name;
     $("q-head").textContent = [topic, q.value, stake].filter((x) => x != null && x !== "").join(" · ");
-    $("q-text").textContent = q.text || q.topic_explanation || "";
+    $("q-special").textContent = special(q);
+    // A select question's options are part of its text (the hall sees them so); the card lists them apart.
+    const options = (q.options || []).map(String);
+    let text = q.text || q.topic_explanation || "";
+    const listed = options.join("\n");
+    if (options.length && text.endsWith(listed)) text = text.slice(0, text.length - listed.length).trimEnd();
+    $("q-text").textContent = text;
+    drawOptions(options);
     $("q-answer").textContent = q.answer ? `${T.answer}: ${q.answer}` : "";
     const more = [];
     if ((q.accepts || []).length) more.push(`${T.accepts}: ${q.accepts.join("; ")}`);
@@ -221,6 +228,39 @@ const UI = (() => {
     if (q.comment) more.push(`${T.comment}: ${q.comment}`);
     if (q.source) more.push(`${T.source}: ${q.source}`);
     $("q-more").textContent = more.join("\n");
+  }
+
+  // A cat in the bag's own topic and price, and what the host must know of a SIGame kind played here otherwise.
+  function special(q) {
+    const parts = [];
+    const secret = q.secret || null;
+    if (secret) {
+      const bits = [];
+      if (secret.topic) bits.push(`${T.cat_topic} «${secret.topic}»`);
+      if (secret.price) bits.push(`${T.cat_price} ${price(secret.price)}`);
+      parts.push(bits.length ? `${T.cat}: ${bits.join(", ")}` : T.cat);
+    }
+    const kind = q.pack_kind;
+    if (kind && kind !== "stake" && kind !== "secret") {
+      parts.push(T.kinds[kind] || T.kind_other.replace("{kind}", kind));
+    }
+    if (q.empty) parts.push(T.empty_cell);
+    return parts.join("\n");
+  }
+
+  // The plan's price: fixed (min = max), one of the two ends (step = max − min), a choice by steps, or any.
+  function price(p) {
+    if (p.min === p.max) return String(p.min);
+    if (p.step === p.max - p.min) return `${p.min} ${T.or} ${p.max}`;
+    return p.step ? `${p.min}…${p.max}, ${T.step} ${p.step}` : `${p.min}…${p.max}`;
+  }
+
+  function drawOptions(options) {
+    const list = $("q-options"), joined = options.join("\n");
+    if (list.dataset.shown === joined) return;
+    list.dataset.shown = joined;
+    list.replaceChildren(...options.map((o) => { const li = document.createElement("li"); li.textContent = o; return li; }));
+    list.setAttribute("aria-label", T.options);
   }
 
   // --- wiring ---------------------------------------------------------------------------------------------
