@@ -232,3 +232,61 @@ def test_p1_a_worker_that_fails_says_so_and_the_board_sees_it(tmp_path, clip, ca
                        host_question=session.host_question(), record=True, animate=False)
     assert host.texts("host:media:broken")
     assert len([line for line in capsys.readouterr().err.splitlines() if str(path) in line]) == 1
+
+
+def media_threads() -> list:
+    import threading
+    return [t for t in threading.enumerate() if t.name in ("media-video", "media-audio") and t.is_alive()]
+
+
+def until(condition, step=lambda: None, deadline=30.0):
+    """Run `step` until `condition()` holds (the deadline only bounds a hang); the last value of `condition`."""
+    end = time.monotonic() + deadline
+    while not condition() and time.monotonic() < end:
+        step()
+        time.sleep(0.005)
+    return condition()
+
+
+def test_p6_the_question_s_decoding_workers_end_when_the_question_closes(tmp_path, clip):
+    """GIVEN a playing video question (a frame shown; its video and sound workers running) WHEN the answer is
+    revealed — the clip plays on through the reveal — and then the host goes back to the round's grid (the question
+    closes) and the board's media step runs THEN both decoding workers end and no media thread is left behind."""
+    session = open_question(video_pack(tmp_path, clip))
+    snap = session.snapshot()
+    assert shown_index(snap, 3.5, want=15)[0] == 15
+    run = PLAYER.run
+    assert run.video is not None and run.audio is not None
+    session.submit(make(5, "/sg/reading/done"))
+    session.advance(20)
+    reveal = session.snapshot()
+    Sounds(load_theme("classic"), enabled=False).update(None, reveal, 20.5)
+    assert reveal["phase"] == "reveal" and PLAYER.run is run
+    grid = session.submit(make(30, "/sg/next"))
+    assert grid["question"] is None
+    Sounds(load_theme("classic"), enabled=False).update(None, grid, 30.5)
+    assert PLAYER.run is None
+    assert until(lambda: not run.video.alive and not run.audio.alive and not media_threads())
+
+
+def test_p4_pause_play_replay_end_the_previous_run_s_workers(tmp_path, clip):
+    """GIVEN a playing video question WHEN the host pauses (media_state paused at 0.5 s), plays on and replays it
+    THEN each step ends the previous run's workers (at most one video and one sound worker stay alive), the paused
+    screen holds frame 15, playing on continues from there and the replay starts again from frame 0."""
+    session = open_question(video_pack(tmp_path, clip))
+    snap = session.snapshot()
+    assert shown_index(snap, 3.2, want=6)[0] == 6
+    runs = [PLAYER.run]
+    paused = session.submit(make(3.5, "/sg/media/pause"))
+    assert shown_index(paused, 6.0, want=15)[0] == 15 and PLAYER.run.audio is None
+    runs.append(PLAYER.run)
+    index, seen = shown_index(session.submit(make(8, "/sg/media/play")), 8.5, want=30)
+    assert index == 30 and min(seen) >= 15 and PLAYER.run.audio is not None
+    runs.append(PLAYER.run)
+    replay = session.submit(make(9, "/sg/media/replay"))
+    index, seen = shown_index(replay, 9.1, want=3)
+    assert index == 3 and max(seen) <= 3
+    for old in runs:
+        assert until(lambda: not any(w is not None and w.alive for w in (old.video, old.audio)))
+    assert len([t for t in media_threads() if t.name == "media-video"]) <= 1
+    assert len([t for t in media_threads() if t.name == "media-audio"]) <= 1
