@@ -45,7 +45,7 @@ def draw_auction(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> 
         canvas.fill(theme.color("panel"), box.inflate(0, -layout.m), radius=row_h // 6, tag=f"{tag}:back")
         canvas.fill(theme.player_color(seat), pygame.Rect(box.left, box.top + layout.m // 2, row_h // 6,
                                                           box.h - layout.m), tag=f"{tag}:stripe")
-        inner = box.inflate(-row_h // 3, -layout.m)
+        inner = box.inflate(-row_h // 2, -layout.m)   # clear of the stripe; two lines at the legible minimum
         canvas.text(pygame.Rect(inner.left, inner.top, inner.w, inner.h * 2 // 5), word, "small",
                     theme.color("muted"), align="left", tag=f"auction:label:{tag}")
         canvas.text(pygame.Rect(inner.left, inner.top + inner.h * 2 // 5, inner.w, inner.h * 3 // 5),
