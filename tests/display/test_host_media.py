@@ -136,3 +136,26 @@ def test_missing_picture_on_the_host_screen_is_a_note_and_one_warning(tmp_path, 
         assert not canvas.tagged(f"{tag}:image")
     warnings = [line for line in capsys.readouterr().err.splitlines() if line.startswith("media:")]
     assert len(warnings) == 1 and str(gone) in warnings[0]
+
+
+def test_a_cat_in_the_bag_shows_its_own_topic_and_the_host_its_price_and_the_wrong_answers(tmp_path):
+    """Issue 10 item 1 (cat in the bag keeps its own topic and price, «shown on the board and the host's screen»;
+    wrong answers reach the host's screen) — GIVEN the sample pack's flag question made a SIGame cat in the bag
+    (its own topic «Кошки», pack price [100;500]/100) with a wrong answer, open in a real Session
+    WHEN the audience and the host's screens are drawn THEN the hall's header names the cat's topic, the host's title
+    adds the pack's price, the host's answer lists the wrong answer, and the audience screen draws no answer."""
+    shutil.copytree(FLAG.parent, tmp_path / "sample_media")
+    text = SAMPLE.read_text(encoding="utf-8")
+    cat = 'kind = "secret"\nsecret_topic = "Кошки"\nsecret_price = "[100;500]/100"\nwrong = ["Кот"]\n'
+    (tmp_path / "pack.toml").write_text(text.replace(FLAG_MEDIA, FLAG_MEDIA + cat), encoding="utf-8")
+    session = open_flag_question(tmp_path / "pack.toml")
+    host = host_frame(session)
+    assert host.texts("host:topic")[0].text.startswith("Кот в мешке: Кошки (100…500, шаг 100)")
+    assert "Неверные: Кот" in host.texts("host:answer")[0].text
+    snap = session.snapshot()
+    hall = scenes.draw(pygame.Surface(SIZE), snap, load_theme("classic"), 3.5, "audience", animate=False,
+                       record=True)
+    assert any("Кот в мешке: Кошки" in d.text for d in hall.texts())
+    answer = session.host_question()["answer"]
+    assert not any(answer in d.text for d in hall.texts())
+    assert all(d.box.contains(d.rect) for d in host.texts())

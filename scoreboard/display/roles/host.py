@@ -137,11 +137,26 @@ class _Area:
         self.bar = pygame.Rect(box.left, box.bottom, box.w, 0)
 
 
+def _pack_price(theme, price) -> str:
+    """A cat in the bag's price in the pack's own figures: « (300)», « (100…500)», « (100…500, шаг 100)»."""
+    if not isinstance(price, dict) or not isinstance(price.get("min"), int) or not isinstance(price.get("max"), int):
+        return ""
+    if price["min"] == price["max"]:
+        return f" ({price['min']})"
+    step = price.get("step")
+    tail = ", " + theme.text("price_step", step=step) if isinstance(step, int) and 0 < step < price["max"] - price["min"] \
+        else ""
+    return f" ({price['min']}…{price['max']}{tail})"
+
+
 def _question(canvas: Canvas, snapshot: dict, hq: dict, box: pygame.Rect) -> None:
     theme = canvas.theme
     question = snapshot.get("question") or {}
     auction = snapshot.get("auction") or {}
     topic_name = hq.get("topic_name") or (current_topic(snapshot) or {}).get("name", "")
+    secret = hq.get("secret") if isinstance(hq.get("secret"), dict) else None
+    if secret and secret.get("topic"):             # a cat in the bag: its own topic and the pack's price
+        topic_name = theme.text("secret_topic", topic=secret["topic"]) + _pack_price(theme, secret.get("price"))
     if snapshot.get("final"):
         worth = theme.text("super_question" if hq.get("kind") == "super_question" else "final_round")
     else:
@@ -173,6 +188,11 @@ def _question(canvas: Canvas, snapshot: dict, hq: dict, box: pygame.Rect) -> Non
     answer = f"{theme.text('answer')}: {hq.get('answer') or '—'}"
     if accepts:
         answer += " [" + "; ".join(str(a) for a in accepts) + "]"
+    wrong = [str(w) for w in hq.get("wrong") or []]
+    if wrong:                                      # the pack's wrong answers (SIGame `<wrong>`)
+        answer += f"\n{theme.text('wrong_answers')}: " + "; ".join(wrong)
+    if hq.get("pack_kind") == "secretNoQuestion":
+        answer += f"\n{theme.text('secret_no_question')}"
     comment = hq.get("comment")
     if comment:
         answer += f"\n{comment}"

@@ -28,7 +28,11 @@ def question_header(canvas: Canvas, snapshot: dict, layout: Layout) -> None:
     value = question.get("value")
     if snapshot.get("phase") == "auction_answer" and snapshot.get("auction"):
         value = snapshot["auction"].get("stake", value)
-    header(canvas, layout.header, topic.get("name", ""), str(value) if value is not None else "", tag="qheader")
+    # a cat in the bag is played under its own topic, which the hall sees once the question is open (issue 10)
+    secret = question.get("secret") if isinstance(question.get("secret"), dict) else None
+    name = canvas.theme.text("secret_topic", topic=secret["topic"]) if secret and secret.get("topic") else \
+        topic.get("name", "")
+    header(canvas, layout.header, name, str(value) if value is not None else "", tag="qheader")
 
 
 def with_media(canvas: Canvas, snapshot: dict, layout: Layout, now: float = 0.0) -> Layout:
