@@ -113,17 +113,21 @@ def test_proto2_tcp_connection_without_a_session_is_closed(tcp_board, monkeypatc
     a session, while a host does THEN the stranger's connection is closed after the connect window and the
     host's stays."""
     import scoreboard.links.osc_tcp as osc_tcp
-    monkeypatch.setattr(osc_tcp, "CONNECT_WITHIN", 0.3)
     links, board = tcp_board
     port = links.osc.address[1]
-    stranger, host = TcpPeer(port), TcpPeer(port)
+    host = TcpPeer(port)
+    stranger = None
     try:
         host.send("/sg/connect", PASS)
         assert any(a == "/sg/connected" for a, _ in host.receive(30.0, until=lambda m: any(a == "/sg/connected" for a, _ in m)))
+        # the short window only once the host has its session (a stalled test thread must not lose the host's)
+        monkeypatch.setattr(osc_tcp, "CONNECT_WITHIN", 0.3)
+        stranger = TcpPeer(port)
         got = stranger.receive(20.0, until=lambda m: any(a == "<closed>" for a, _ in m))
         assert ("<closed>", []) in got
         host.send("/sg/ping")
         assert any(a == "/sg/pong" for a, _ in host.receive(30.0, until=lambda m: any(a == "/sg/pong" for a, _ in m)))
     finally:
-        stranger.sock.close()
+        if stranger is not None:
+            stranger.sock.close()
         host.sock.close()
