@@ -27,36 +27,47 @@ def free_port(kind: int = socket.SOCK_DGRAM) -> int:
 VIEW_PASSCODE = "bench-view"
 
 
-def write_config(folder: Path, osc_port: int, passcode: str, web_port: int | None, box: str | None = None) -> Path:
-    """A novosibirsk 1/9 board: one 1920×1080 audience window at 60 fps, OSC (and the page) on loopback, a view
-    passcode, and the button box at `box` (events mode) if given."""
-    web = (f'\n[remote_web]\nbind = "127.0.0.1"\nport = {web_port}\n' if web_port is not None
-           else "\n[remote_web]\nenabled = false\n")
-    if box is not None:
-        web += f'\n[buttons]\nport = "{box}"\nmode = "events"\n'
-
-    path = folder / "scoreboard.toml"
-    path.write_text(f'''
+def board_toml(*, journal: Path, osc_port: int, passcode: str, regulation: str = "novosibirsk-2007",
+               stage: str = "1/9", size: tuple[int, int] = (1920, 1080), fps: int | None = None,
+               web_port: int | None = None, osc_extra: str = "", extra: str = "") -> str:
+    """The config of a real board on loopback: one windowed audience screen of `size`, OSC on `osc_port` (plus
+    `osc_extra` lines), the page on `web_port` (None: off), then `extra` sections. The benches and the end-to-end
+    tests all start their board from this one text."""
+    web = f'bind = "127.0.0.1"\nport = {web_port}' if web_port is not None else "enabled = false"
+    return f'''
 [board]
-regulation = "novosibirsk-2007"
-stage = "1/9"
-journal = "{folder / 'bench.sqlite'}"
+regulation = "{regulation}"
+stage = "{stage}"
+journal = "{journal}"
 sounds = false
 confirm_quit = false
-fps = 60
+{f"fps = {fps}" if fps is not None else ""}
 
 [[screens]]
 role = "audience"
-size = [1920, 1080]
+size = [{size[0]}, {size[1]}]
 fullscreen = false
 
 [osc]
 bind = "127.0.0.1"
 port = {osc_port}
 passcode = "{passcode}"
-view_passcode = "{VIEW_PASSCODE}"
-advertise = false
-{web}''', encoding="utf-8")
+{osc_extra}
+
+[remote_web]
+{web}
+{extra}'''
+
+
+def write_config(folder: Path, osc_port: int, passcode: str, web_port: int | None, box: str | None = None) -> Path:
+    """The benches' board: novosibirsk 1/9, one 1920×1080 audience window at 60 fps, OSC (and the page) on loopback,
+    a view passcode, and the button box at `box` (events mode) if given."""
+    path = folder / "scoreboard.toml"
+    path.write_text(board_toml(journal=folder / "bench.sqlite", osc_port=osc_port, passcode=passcode, fps=60,
+                               web_port=web_port,
+                               osc_extra=f'view_passcode = "{VIEW_PASSCODE}"\nadvertise = false',
+                               extra=f'\n[buttons]\nport = "{box}"\nmode = "events"\n' if box is not None else ""),
+                    encoding="utf-8")
     return path
 
 

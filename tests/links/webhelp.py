@@ -21,6 +21,7 @@ import pytest
 from scoreboard.journal import Journal
 from scoreboard.links import osc_auth
 from scoreboard.links.osc_server import build
+from scoreboard.real_board import board_toml, free_port
 from tests.conftest import need, xvfb
 
 PASSCODE = "web-e2e-77"
@@ -28,12 +29,6 @@ PHONE, TABLET = (390, 844), (1024, 768)
 ROOT = Path(__file__).resolve().parents[2]
 PACKS = ROOT / "assets" / "packs"          # the shipped sample pack
 EXAMPLES = ROOT / "examples"
-
-
-def free_port(kind=socket.SOCK_DGRAM) -> int:
-    with socket.socket(socket.AF_INET, kind) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def wait_for(predicate, timeout=30.0, what=""):
@@ -101,33 +96,10 @@ def real_board(folder: Path, journal: Path | None = None, osc_extra: str = "", r
     osc_port, web_port = free_port(), free_port(socket.SOCK_STREAM)
     journal = journal or folder / "game.sqlite"
     config = folder / "scoreboard.toml"
-    config.write_text(f'''
-[board]
-regulation = "{regulation[0]}"
-stage = "{regulation[1]}"
-journal = "{journal}"
-sounds = false
-confirm_quit = false
-
-[[screens]]
-role = "audience"
-size = [640, 360]
-fullscreen = false
-
-[osc]
-bind = "127.0.0.1"
-port = {osc_port}
-passcode = "{PASSCODE}"
-state_interval = 0.5
-{osc_extra}
-
-[remote_web]
-bind = "127.0.0.1"
-port = {web_port}
-
-[packs]
-dirs = ["{PACKS}"]
-''', encoding="utf-8")
+    config.write_text(board_toml(journal=journal, osc_port=osc_port, passcode=PASSCODE, regulation=regulation[0],
+                                 stage=regulation[1], size=(640, 360), web_port=web_port,
+                                 osc_extra="state_interval = 0.5\n" + osc_extra,
+                                 extra=f'\n[packs]\ndirs = ["{PACKS}"]\n'), encoding="utf-8")
     with xvfb() as display:
         env = {**os.environ, "DISPLAY": display, "SDL_AUDIODRIVER": "dummy"}
         env.pop("SDL_VIDEODRIVER", None)
