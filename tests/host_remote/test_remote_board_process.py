@@ -8,7 +8,6 @@ calls after that check — with SDL's dummy video driver.
 """
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -16,6 +15,7 @@ import time
 import pytest
 
 from scoreboard.journal import Journal
+from scoreboard.real_board import board_toml, free_port
 from scoreboard.session import replay_snapshot
 
 from scoreboard.links.osc_client import OscClient
@@ -25,12 +25,6 @@ BOARD = ("import sys; from scoreboard.display.config import load_config; from sc
          "config, problems = load_config(sys.argv[1]); "
          "sys.exit(print(*problems, file=sys.stderr) or 2) if problems else sys.exit(board.run(config))")
 DUMMY = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
-
-
-def free_udp_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture
@@ -43,32 +37,11 @@ def processes(tmp_path):
     while not link.exists():
         assert box.poll() is None and time.monotonic() < deadline, "the fake box did not open its pty"
         time.sleep(0.02)
-    port = free_udp_port()
+    port = free_port()
     journal = tmp_path / "game.sqlite"
     config = tmp_path / "scoreboard.toml"
-    config.write_text(f'''
-[board]
-regulation = "novosibirsk-2007"
-stage = "1/9"
-journal = "{journal}"
-sounds = false
-confirm_quit = false
-fps = 60
-
-[[screens]]
-role = "audience"
-size = [640, 360]
-fullscreen = false
-
-[osc]
-bind = "127.0.0.1"
-port = {port}
-passcode = "{PASSCODE}"
-
-[buttons]
-port = "{link}"
-players = 3
-''', encoding="utf-8")
+    config.write_text(board_toml(journal=journal, osc_port=port, passcode=PASSCODE, size=(640, 360), fps=60,
+                                 extra=f'\n[buttons]\nport = "{link}"\nplayers = 3\n'), encoding="utf-8")
     board = subprocess.Popen([sys.executable, "-c", BOARD, str(config)], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True, env=DUMMY)
     yield box, board, port, journal

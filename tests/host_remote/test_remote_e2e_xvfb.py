@@ -18,16 +18,11 @@ import pygame
 
 from scoreboard.links.osc_client import OscClient
 from scoreboard import ROOT
+from scoreboard.real_board import board_toml, free_port
 from tests.conftest import xvfb
 
 PASSCODE = "5150"
 NAMES = ("Вера Смирнова-Оболенская", "Борис", "Анна-Мария Константинопольская")
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def wait_for(predicate, timeout=30.0, what=""):
@@ -109,28 +104,9 @@ def test_g3_p1_issue9_set_up_and_play_a_question_from_the_remote_process(tmp_pat
     shutil.copy(ROOT / "assets" / "packs" / "sample.toml", packs / "sample.toml")
     port = free_port()
     config = tmp_path / "scoreboard.toml"
-    config.write_text(f'''
-[board]
-regulation = "novosibirsk-2007"
-stage = "1/9"
-journal = "{tmp_path / 'game.sqlite'}"
-sounds = false
-confirm_quit = false
-
-[[screens]]
-role = "audience"
-size = [640, 360]
-fullscreen = false
-
-[osc]
-bind = "127.0.0.1"
-port = {port}
-passcode = "{PASSCODE}"
-require_auth = true
-
-[packs]
-dirs = ["{packs}"]
-''', encoding="utf-8")
+    config.write_text(board_toml(journal=tmp_path / "game.sqlite", osc_port=port, passcode=PASSCODE,
+                                 size=(640, 360), osc_extra="require_auth = true",
+                                 extra=f'\n[packs]\ndirs = ["{packs}"]\n'), encoding="utf-8")
     with xvfb() as display:
         env = {**os.environ, "DISPLAY": display, "SDL_AUDIODRIVER": "dummy"}
         env.pop("SDL_VIDEODRIVER", None)
