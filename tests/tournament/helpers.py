@@ -30,3 +30,23 @@ def play_stage(t: Tournament, rnd: random.Random, positive: bool = False, scores
 
 def names(n: int, prefix: str = "P") -> list[str]:
     return [f"{prefix}{i:02d}" for i in range(1, n + 1)]
+
+
+def play_to_the_end(session, board):
+    """A novosibirsk 1/9 blue round on the real board: seat 1 takes topic 1, nothing else is answered; a frame after
+    every question and at the end (where the board records or sends the result)."""
+    from scoreboard.engine import make
+    t = 0.0
+    session.submit(make(t, "/sg/game/start"))
+    for k in range(1, 5):
+        for q in range(1, 6):
+            t += 1
+            session.submit(make(t, "/sg/select", k, q))
+            if k == 1:
+                session.submit(make(t, "/sg/button", 1))
+                session.submit(make(t, "/sg/judge/right"))
+            else:
+                session.submit(make(t, "/sg/time"))
+            board.frame()
+    session.submit(make(t + 1, "/sg/next"))
+    board.frame()

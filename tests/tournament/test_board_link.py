@@ -9,9 +9,10 @@ from scoreboard.display.board import Board, open_session
 from scoreboard.display.config import default_config
 from scoreboard.display.screens import Screen, ScreenSpec
 from scoreboard.display.theme import load_theme
-from scoreboard.engine import make
 from scoreboard.tournament.board_link import setup_commands
 from scoreboard.tournament.errors import TournamentError
+
+from .helpers import play_to_the_end
 from scoreboard.tournament.service import Tournament
 
 from .helpers import names, register
@@ -44,20 +45,7 @@ def test_board_sets_up_the_scheduled_game_and_records_its_result(path, tmp_path)
     board = Board(config, session, 0.0, [Screen(ScreenSpec("audience", size=(320, 180)), theme, window=False)],
                   theme, out=lines.append, clock=lambda: session.time, journal_path=journal)
     # WHEN the game is played to its end (seat 1 takes topic 1, nothing else is answered)
-    t = 0.0
-    session.submit(make(t, "/sg/game/start"))
-    for k in range(1, 5):
-        for q in range(1, 6):
-            t += 1
-            session.submit(make(t, "/sg/select", k, q))
-            if k == 1:
-                session.submit(make(t, "/sg/button", 1))
-                session.submit(make(t, "/sg/judge/right"))
-            else:
-                session.submit(make(t, "/sg/time"))
-            board.frame()
-    session.submit(make(t + 1, "/sg/next"))
-    board.frame()
+    play_to_the_end(session, board)
     # THEN the board recorded it into the tournament, with the winner from the journal
     assert session.snapshot()["winner"] == 1
     assert any(f"game {game['id']} recorded" in line for line in lines), lines

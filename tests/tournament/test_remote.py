@@ -26,7 +26,7 @@ from scoreboard.tournament import remote_keys as keys
 from scoreboard.tournament.remote_server import Server, assign, boards
 from scoreboard.tournament.service import Tournament
 
-from .helpers import names, register
+from .helpers import names, play_to_the_end, register
 from .journals import play_samara_game
 
 DEADLINE = 60.0     # only bounds a hang: every wait returns as soon as its condition holds
@@ -195,23 +195,6 @@ def make_board(config, session, journal, lines):
     theme = load_theme("classic")
     return Board(config, session, 0.0, [Screen(ScreenSpec("audience", size=(320, 180)), theme, window=False)],
                  theme, out=lines.append, clock=lambda: session.time, journal_path=journal)
-
-
-def play_to_the_end(session, board):
-    from scoreboard.engine import make
-    t = 0.0
-    session.submit(make(t, "/sg/game/start"))
-    for k in range(1, 5):
-        for q in range(1, 6):
-            t += 1
-            session.submit(make(t, "/sg/select", k, q))
-            if k == 1:
-                session.submit(make(t, "/sg/button", 1))
-                session.submit(make(t, "/sg/judge/right"))
-            else:
-                session.submit(make(t, "/sg/time"))
-    session.submit(make(t + 1, "/sg/next"))
-    board.frame()
 
 
 def test_item7_board_sends_through_a_dropped_link_and_a_restart(path, cup, tmp_path):
