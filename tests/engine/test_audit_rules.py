@@ -229,3 +229,25 @@ def test_tb1_a_pack_with_no_unplayed_topic_warns_the_host_before_the_start():
                         {"topics": [topic(f"К{k}", auction_at=1) for k in range(1, 5)]}]})
     tb = [w for w in g.snap["warnings"] if "tie-break" in w]
     assert len(tb) == 1 and "0 unplayed topic" in tb[0] and "paper" in tb[0]
+
+
+def test_tb1_an_extra_round_with_one_unplayed_topic_takes_it_then_a_placeholder_topic():
+    """GIVEN a novosibirsk 1/9 pack with 5 topics in its blue round (the stage plays 4: one unplayed) WHEN the final
+    round ends tied THEN the extra round of 2 topics is that unplayed topic and «Доп. тема 2» — a placeholder topic,
+    not an extra question (TB1: the second topic once read the first topic's questions as the «extra questions» flag)."""
+    g = Play(start=False)
+    blue = [topic(f"С{k}") for k in range(1, 6)]
+    red = [topic(f"К{k}") for k in range(1, 5)]
+    load(g, {"rounds": [{"topics": blue}, {"topics": red}]})
+    g.step("/sg/game/start")
+    g.step("/sg/chooser", 1)
+    to_final(g, [100, 100, 60])
+    for seat, stake in [(1, 50), (2, 50), (3, 10)]:
+        g.step("/sg/final/stake", seat, stake)
+    g.step("/sg/final/start")
+    g.step("/sg/time")
+    for seat in (1, 2, 3):
+        g.step("/sg/final/judge", seat, "right")
+        g.step("/sg/final/reveal", seat)
+    assert g.snap["round"]["tiebreak"] and [t["name"] for t in g.snap["round"]["topics"]] == ["С5", "Доп. тема 2"]
+    assert all(len(t["cells"]) == len(g.snap["round"]["topics"][0]["cells"]) for t in g.snap["round"]["topics"])
