@@ -2,7 +2,9 @@
 
 A package that offers commands has a module `scoreboard/<package>/cli.py` with
 `register(subparsers)` (adds its subcommands; each sets `func=callable(args) -> int`) and optionally
-`BENCHES = {"name": callable(args) -> int}` for `scoreboard bench NAME`. Keeping the wiring here and the
+`BENCHES = {"name": callable(args) -> int}` for `scoreboard bench NAME`. `register` may return
+{"command": add(name, func, help) -> parser}: another package's `extend(actions)` adds its own actions to that
+command — the display adds `tournament render`, so the tournament package never imports the display. Keeping the wiring here and the
 commands in their packages lets the board, links, packs and tournaments grow without touching each other.
 """
 from __future__ import annotations
@@ -34,9 +36,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     benches: dict = {}
-    for module in _modules():
-        module.register(sub)
+    actions: dict = {}
+    modules = list(_modules())
+    for module in modules:
+        actions.update(module.register(sub) or {})
         benches.update(getattr(module, "BENCHES", {}))
+    for module in modules:                       # after every register: a command may come from a later package
+        if hasattr(module, "extend"):
+            module.extend(actions)
     bench = sub.add_parser("bench", help="run a benchmark and print its figures")
     bench.add_argument("target", choices=sorted(benches))
     bench.add_argument("--quick", action="store_true", help="fewer repetitions (smoke test)")

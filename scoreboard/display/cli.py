@@ -1,4 +1,5 @@
-"""`scoreboard run | demo | screenshot | follow | theme check/new | config init/check` and `bench display` / `bench media`."""
+"""`scoreboard run | demo | screenshot | follow | theme check/new | config init/check`, `tournament render` and
+`bench display` / `bench media`."""
 from __future__ import annotations
 
 import sys
@@ -91,6 +92,28 @@ def register(sub) -> None:
     c = csub.add_parser("check", help="list every problem of a config file")
     c.add_argument("file", nargs="?", default="config/scoreboard.toml")
     c.set_defaults(func=cmd_config_check)
+
+
+def extend(actions) -> None:
+    """`scoreboard tournament render KIND`: the display's action on the tournament's command (scoreboard/cli.py)."""
+    if "tournament" not in actions:
+        return
+    p = actions["tournament"]("render", cmd_tournament_render, "draw a tournament screen into a PNG (headless)")
+    p.add_argument("kind", choices=["bracket", "standings", "round", "cross"])
+    p.add_argument("--out", required=True)
+    p.add_argument("--width", type=int, default=1280)
+    p.add_argument("--height", type=int, default=720)
+    p.add_argument("--stage", help="round: which round (default: the latest)")
+
+
+def cmd_tournament_render(args) -> None:
+    from scoreboard.tournament.cli import open_tournament
+    from scoreboard.tournament.views import build
+    t = open_tournament(args)
+    build(t, args.kind, args.stage)   # refuses before pygame loads: a samara file has no knockout bracket
+    from scoreboard.display.scenes.tournament import render_png
+    render_png(t, args.kind, args.out, (args.width, args.height), stage=args.stage)
+    print(f"{args.kind} → {args.out}")
 
 
 def _setup_flags(args, config) -> bool:

@@ -41,7 +41,8 @@ def _path(args) -> str:
     return path
 
 
-def _open(args):
+def open_tournament(args):
+    """The tournament of `--file` / $TOURNAMENT (also for actions other packages add: `tournament render`)."""
     from scoreboard.tournament.service import Tournament
     return Tournament(_path(args))
 
@@ -70,7 +71,7 @@ def _refuse_inapplicable(t, args) -> None:
 
 
 def cmd_player(args):
-    t = _open(args)
+    t = open_tournament(args)
     _refuse_inapplicable(t, args)
     if args.action != "list" and not args.name:
         raise TournamentError(f"player {args.action}: give a name")
@@ -114,7 +115,7 @@ def _left(out: dict) -> str:
 
 
 def cmd_draw(args):
-    t = _open(args)
+    t = open_tournament(args)
     _refuse_inapplicable(t, args)
     if args.verify:
         problems = t.verify()
@@ -133,7 +134,7 @@ def cmd_draw(args):
 
 
 def cmd_games(args):
-    t = _open(args)
+    t = open_tournament(args)
     rows = t.store.games(args.stage)
     text = []
     for g in rows:
@@ -146,7 +147,7 @@ def cmd_games(args):
 
 def cmd_game(args):
     from scoreboard.tournament.views import game_setup
-    print(json.dumps(game_setup(_open(args), args.game), ensure_ascii=False, indent=1))
+    print(json.dumps(game_setup(open_tournament(args), args.game), ensure_ascii=False, indent=1))
 
 
 def cmd_result(args):
@@ -162,10 +163,10 @@ def cmd_result(args):
             raise TournamentError(f"{args.snapshot}: cannot read a JSON snapshot ({error})") from None
         out = record_snapshot(_path(args), args.game, snapshot, args.replace, args.snapshot, args.force, args.reason)
     else:
-        _refuse_inapplicable(_open(args), args)
+        _refuse_inapplicable(open_tournament(args), args)
         if not args.scores:
             raise TournamentError("give --scores SEAT=SCORE,… (or NAME=SCORE), --journal FILE or --snapshot FILE")
-        out = _open(args).record_typed(args.game, _pairs(args.scores, "--scores"), args.winner,
+        out = open_tournament(args).record_typed(args.game, _pairs(args.scores, "--scores"), args.winner,
                                        _pairs(args.tiebreak, "--tiebreak"), _pairs(args.right, "--right"), args.replace,
                                        args.lot, args.force, args.reason)
     print(f"{out['game']}: " + ("recorded" if out["recorded"] else "already recorded, nothing changed")
@@ -175,14 +176,14 @@ def cmd_result(args):
 
 
 def cmd_reopen(args):
-    out = _open(args).reopen(args.stage, args.reason)
+    out = open_tournament(args).reopen(args.stage, args.reason)
     print(f"{out['stage']} reopened: its results take --replace until `advance`"
           + (f"; discarded {', '.join(out['removed'])} ({out['results_discarded']} result(s), kept in the audit log)"
              if out["removed"] else ""))
 
 
 def cmd_advance(args):
-    adv = _open(args).advance()
+    adv = open_tournament(args).advance()
     reasons = adv.get("reasons", {})
     lines = [f"  {n}: {reasons.get(n, '')}" for n in adv.get("qualified", [])]
     if adv.get("cut"):
@@ -195,12 +196,12 @@ def cmd_advance(args):
 
 def cmd_standings(args):
     from scoreboard.tournament.views import standings_text
-    t = _open(args)
+    t = open_tournament(args)
     _print(args, t.standings(), standings_text(t))
 
 
 def cmd_export(args):
-    t = _open(args)
+    t = open_tournament(args)
     kind = "csv" if args.csv else args.format
     if kind == "html":
         from scoreboard.tournament.export_html import document
@@ -229,22 +230,13 @@ def cmd_export(args):
 
 def cmd_topic(args):
     from scoreboard.tournament import flow_samara
-    t = _open(args)
+    t = open_tournament(args)
     if "topics_per_game" not in t.flow.OPTIONS:
         raise TournamentError(f"a {t.format} tournament draws no topics (T-S8 is a samara rule)")
     if args.action == "add":
         print(f"{flow_samara.add_topic(t, args.name, args.author, args.id)}: {args.name}")
     else:
         print(flow_samara.draw_topics(t))
-
-
-def cmd_render(args):
-    from scoreboard.tournament.views import build
-    t = _open(args)
-    build(t, args.kind, args.stage)   # before loading the display: a samara file has no knockout bracket
-    from scoreboard.display.scenes.tournament import render_png
-    render_png(t, args.kind, args.out, (args.width, args.height), stage=args.stage)
-    print(f"{args.kind} → {args.out}")
 
 
 def cmd_demo(args):
@@ -299,7 +291,9 @@ class _AnyOrder(argparse.ArgumentParser):
             self._inside = False
 
 
-def register(subparsers) -> None:
+def register(subparsers) -> dict:
+    """Adds `tournament ACTION …`; returns {"tournament": add} so that the display adds its `render` action
+    (scoreboard/cli.py: the domain never imports the display)."""
     # --file and --json go anywhere: before the action or after it (SUPPRESS keeps one place from erasing the other)
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--file", default=argparse.SUPPRESS, help="the tournament file (default: $TOURNAMENT)")
@@ -374,9 +368,4 @@ def register(subparsers) -> None:
     p.set_defaults(func=_guard(cmd_snapshot))
     from scoreboard.tournament.cli_remote import register_remote
     register_remote(add)
-    p = add("render", cmd_render, "draw a tournament screen into a PNG (headless)")
-    p.add_argument("kind", choices=["bracket", "standings", "round", "cross"])
-    p.add_argument("--out", required=True)
-    p.add_argument("--width", type=int, default=1280)
-    p.add_argument("--height", type=int, default=720)
-    p.add_argument("--stage", help="round: which round (default: the latest)")
+    return {"tournament": add}

@@ -2,7 +2,7 @@
 (remote_server.py; docs/TOURNAMENTS.md "Board B over the network")."""
 from __future__ import annotations
 
-from scoreboard.tournament.cli import _open, _path, _print
+from scoreboard.tournament.cli import open_tournament, _path, _print
 from scoreboard.tournament.errors import TournamentError
 
 
@@ -34,7 +34,7 @@ def _interrupt(*_):
 
 def cmd_passcode(args):
     from scoreboard.tournament.remote_keys import credentials
-    t = _open(args)
+    t = open_tournament(args)
     try:
         tid, passcode = credentials(t.store, rotate=args.new)
     finally:
