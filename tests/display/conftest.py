@@ -32,3 +32,18 @@ def games():
         play(session, Director(regulation), lambda at, snap, step: frames.append((snap, session.host_question(), at)))
         out[regulation] = frames
     return out
+
+
+@pytest.fixture
+def board_factory(tmp_path):
+    """make(grace=…, screens=…, **[board] options) → a test board (tests/display/boards.py); sessions closed after."""
+    pytest.importorskip("scoreboard.links")
+    from tests.display.boards import make_board
+    made = []
+
+    def make(**options):
+        made.append(make_board(tmp_path / f"game{len(made)}.sqlite", **options))
+        return made[-1]
+    yield make
+    for b in made:
+        b.session.close()

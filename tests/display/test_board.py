@@ -4,53 +4,18 @@ recovery from a journal, keyboard seats and the quit question."""
 import pygame
 import pytest
 
-from scoreboard.display.board import Board, open_session
+from scoreboard.display.board import open_session
 from scoreboard.display.config import default_config
 from scoreboard.display.screens import Screen, ScreenSpec
 from scoreboard.display.theme import load_theme
 from scoreboard.engine.commands import make
 
-Inbox = pytest.importorskip("scoreboard.links").Inbox
-
-
-class RecordingLinks:
-    """Stands in for the network side only: records what the board publishes."""
-
-    def __init__(self):
-        self.published = []
-
-    def publish(self, snapshot, host_question):
-        self.published.append((snapshot["rev"], host_question))
-
-    def status(self):
-        return {"buttons_online": True}
-
-    def stop(self):
-        pass
-
-
-class FakeClock:
-    def __init__(self):
-        self.t = 1000.0
-
-    def __call__(self):
-        return self.t
+pytest.importorskip("scoreboard.links")
 
 
 @pytest.fixture
-def board(tmp_path):
-    config = default_config()
-    config["board"].update(journal=str(tmp_path / "game.sqlite"), sounds=False, rehearsal=True)
-    clock = FakeClock()
-    session, path, start = open_session(config["board"], out=lambda *_: None)
-    theme = load_theme("classic")
-    screens = [Screen(ScreenSpec("audience", size=(480, 270)), theme, window=False),
-               Screen(ScreenSpec("host", size=(480, 270)), theme, window=False)]
-    inbox, links = Inbox(), RecordingLinks()
-    b = Board(config, session, clock.t - start, screens, theme, inbox, links, clock=clock, out=lambda *_: None)
-    b.fake_clock = clock
-    yield b
-    session.close()
+def board(board_factory):
+    return board_factory(rehearsal=True)
 
 
 def put(board, at, address, *args):

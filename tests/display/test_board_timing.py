@@ -3,53 +3,16 @@ the links' real Inbox, host commands wait out the box's grace while the box's pr
 reaches the board after a host command stamped later is still applied first, by its own stamp (BZ3, BZ7, BZ1)."""
 import pytest
 
-from scoreboard.display.board import Board, open_session
-from scoreboard.display.config import default_config
-from scoreboard.display.screens import Screen, ScreenSpec
-from scoreboard.display.theme import load_theme
 from scoreboard.engine.commands import make
 
-Inbox = pytest.importorskip("scoreboard.links").Inbox
+pytest.importorskip("scoreboard.links")
 GRACE = 0.03
 
 
-class BoxLinks:
-    """The network side stands in (publish recorded); the grace is the real `buttons.grace` default of an event box."""
-    deadline_grace = GRACE
-
-    def __init__(self):
-        self.published = []
-
-    def publish(self, snapshot, host_question):
-        self.published.append(snapshot)
-
-    def status(self):
-        return {"buttons_online": True}
-
-    def stop(self):
-        pass
-
-
-class FakeClock:
-    def __init__(self):
-        self.t = 1000.0
-
-    def __call__(self):
-        return self.t
-
-
 @pytest.fixture
-def board(tmp_path):
-    config = default_config()
-    config["board"].update(journal=str(tmp_path / "game.sqlite"), sounds=False)
-    clock = FakeClock()
-    session, _, start = open_session(config["board"], out=lambda *_: None)
-    theme = load_theme("classic")
-    b = Board(config, session, clock.t - start, [Screen(ScreenSpec("host", size=(320, 180)), theme, window=False)],
-              theme, Inbox(), BoxLinks(), clock=clock, out=lambda *_: None)
-    b.fake_clock = clock
-    yield b
-    session.close()
+def board(board_factory):
+    """The real `buttons.grace` default of an event box: host commands wait it out."""
+    return board_factory(grace=GRACE, screens=[("host", (320, 180))])
 
 
 def host(board, address, *args, at=None):
@@ -139,18 +102,10 @@ def test_bz3_box_press_releases_earlier_host_commands_first_and_never_waits(boar
     assert len(board.holdback) == 0
 
 
-def test_bz2_without_an_event_box_nothing_waits(tmp_path):
+def test_bz2_without_an_event_box_nothing_waits(board_factory):
     """GIVEN a board whose links have no event box (grace 0) WHEN a host command arrives THEN it is applied in the
     same frame (acks are not delayed when there is nothing to wait for)."""
-    config = default_config()
-    config["board"].update(journal=str(tmp_path / "g.sqlite"), sounds=False)
-    session, _, start = open_session(config["board"], out=lambda *_: None)
-    links = BoxLinks()
-    links.deadline_grace = 0.0
-    clock = FakeClock()
-    theme = load_theme("classic")
-    b = Board(config, session, clock.t - start, [], theme, Inbox(), links, clock=clock, out=lambda *_: None)
+    b = board_factory(grace=0.0, screens=[])
     acks = host(b, "/sg/game/start")
     b.frame()
     assert acks == [(True, None)]
-    session.close()
