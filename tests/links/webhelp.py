@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from contextlib import contextmanager
@@ -20,6 +21,7 @@ import pytest
 
 from scoreboard.journal import Journal
 from scoreboard.links import osc_auth
+from scoreboard.links.osc_client import KEEPALIVE
 from scoreboard.links.osc_server import build
 from scoreboard.real_board import board_toml, free_port
 from tests.conftest import need, xvfb
@@ -269,6 +271,18 @@ class Osc:
                   osc_auth.connect_proof(passcode, "host", bnonce, cnonce, seen))
         self.sid, snonce = self.expect("/sg/connected")
         self.key = osc_auth.session_key(passcode, self.sid, snonce, cnonce)
+        # ping as the real client does (osc_client.KEEPALIVE): the board drops a session idle for 30 s, and a test
+        # may spend that long in the browser before its first press
+        self.closed = threading.Event()
+        self.keepalive = threading.Thread(target=self._ping, daemon=True, name="osc-keepalive")
+        self.keepalive.start()
+
+    def _ping(self) -> None:
+        while not self.closed.wait(KEEPALIVE):
+            try:
+                self.send("/sg/ping")
+            except OSError:
+                return
 
     def send(self, address, *args):
         self.sock.sendto(build(address, *args), self.to)
@@ -298,6 +312,8 @@ class Osc:
         self.command("/sg/button", seat)
 
     def close(self) -> None:
+        self.closed.set()
+        self.keepalive.join(timeout=KEEPALIVE)
         self.sock.close()
 
 
