@@ -130,6 +130,11 @@ class Player:
             self.run.stop()
             if self.channel is not None:
                 self.channel.stop()
+                if self.channel.get_busy():
+                    # a halted channel starts what was queued behind it (pygame's end-of-sound callback): halt
+                    # that too, or the closed question's next chunk plays on and the next question's first sound
+                    # waits behind it
+                    self.channel.stop()
         self.run, self.key = None, None
 
     def _start(self, item: dict, start: float, playing: bool) -> None:

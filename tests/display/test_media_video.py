@@ -290,3 +290,26 @@ def test_p4_pause_play_replay_end_the_previous_run_s_workers(tmp_path, clip):
         assert until(lambda: not any(w is not None and w.alive for w in (old.video, old.audio)))
     assert len([t for t in media_threads() if t.name == "media-video"]) <= 1
     assert len([t for t in media_threads() if t.name == "media-audio"]) <= 1
+
+
+def test_p1_replayed_or_closed_the_old_sound_stops_at_once(tmp_path, clip):
+    """GIVEN a playing video question whose sound has a chunk playing and the next one queued on its channel
+    WHEN the host replays the media THEN the new run's first chunk starts on an idle channel at once (pygame starts
+    the queued chunk when a channel is halted: the old sound played on and the first sound of the replay waited
+    behind it, in the queue); and WHEN the question then closes THEN the channel is silent at once."""
+    session = open_question(video_pack(tmp_path, clip))
+    sounds = Sounds(load_theme("classic"), enabled=False)
+    snap = session.snapshot()
+    assert until(lambda: PLAYER.run is not None and PLAYER.run.queued is not None,
+                 lambda: sounds.update(None, snap, 3.2))
+    assert PLAYER.channel.get_busy() and PLAYER.channel.get_queue() is not None
+    old = PLAYER.run
+    replay = session.submit(make(3.5, "/sg/media/replay"))
+    assert until(lambda: PLAYER.run is not old and (PLAYER.run.first_sound is not None or PLAYER.run.queued),
+                 lambda: sounds.update(None, replay, 3.5))
+    assert PLAYER.run.first_sound is not None, "the replay's first chunk waited in the queue behind the old sound"
+    session.submit(make(4, "/sg/reading/done"))
+    session.advance(20)
+    grid = session.submit(make(30, "/sg/next"))
+    sounds.update(None, grid, 30.5)
+    assert PLAYER.run is None and not PLAYER.channel.get_busy()
