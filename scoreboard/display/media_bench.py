@@ -91,6 +91,7 @@ def play(size: tuple[int, int], clip: str, seconds: float, folder: Path, fps: in
         "audio_drift_end_ms": round(marks[-1] * 1e3, 1) if marks else None,
         "first_sound_ms": round(first_sound * 1e3, 1) if first_sound is not None else None,
         "audio_corrections": run.corrections,
+        "audio_unmarked": run.unmarked,   # chunk starts seen only after a stalled frame: not measured
         "worker_error": PLAYER.error,
         "process_cpu_s": round(time.process_time() - cpu, 1),   # every thread: the board's and the decoding workers'
     }
@@ -138,7 +139,7 @@ def run(quick: bool = False, as_json: bool = False, out=print) -> int:
             f"({r['dropped_pct']} % dropped), on screen behind the media clock p50 {r['video_lag_p50_ms']} ms "
             f"p99 {r['video_lag_p99_ms']} ms; audio chunk starts vs the media clock median "
             f"{r['audio_drift_median_ms']} ms, max |{r['audio_drift_max_ms']}| ms, at the end {r['audio_drift_end_ms']} ms "
-            f"({r['audio_chunks']} chunks, {r['audio_corrections']} corrections); first sound {r['first_sound_ms']} ms after the question opened"
+            f"({r['audio_chunks']} chunks measured, {r['audio_unmarked']} seen late and not, {r['audio_corrections']} corrections); first sound {r['first_sound_ms']} ms after the question opened"
             f"; CPU of the process {r['process_cpu_s']} s"
             f"{'; worker error: ' + r['worker_error'] if r['worker_error'] else ''}")
     out("  targets missed: " + ", ".join(misses) if misses else "  every target met")

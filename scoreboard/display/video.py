@@ -21,10 +21,11 @@ from scoreboard.display.media import MAX_MEDIA_BYTES, _readable, media_items, wa
 
 # pygame reads these sound files itself (a whole Sound, started from any position by slicing its PCM)
 PYGAME_SOUNDS = (".wav", ".ogg", ".mp3", ".flac")
-MAX_VIDEO_BYTES = 16 * MAX_MEDIA_BYTES
+MAX_VIDEO_BYTES = 16 * MAX_MEDIA_BYTES     # a video question is bigger than a picture; beyond this it is a mistake
 XRGB = (0xFF0000, 0xFF00, 0xFF)            # the masks of a 32-bit surface whose bytes are FFmpeg's "bgr0"
-DRIFT_LIMIT = 0.03                         # seconds the sound may stray from the media clock before it is corrected
-FIRST_SOUND_WAIT = 0.03                    # seconds the question's opening frame waits for its first sound     # a video question is bigger than a picture; beyond this it is a mistake
+DRIFT_LIMIT = 0.02                         # seconds the sound may stray from the media clock before it is corrected
+MARK_WITHIN = 0.04                         # seconds: a chunk's start is measured only when looked for this often
+FIRST_SOUND_WAIT = 0.03                    # seconds the question's opening frame waits for its first sound
 
 
 def position(snapshot: dict, now: float, first_seen: float | None = None) -> float:
@@ -60,6 +61,8 @@ class Run:
         self.frames_shown = self.frames_dropped = 0
         self.audio_marks: list[tuple[float, float]] = []   # (position when a chunk started, the chunk's own time)
         self.queued = None                 # the chunk waiting in the channel's queue
+        self.looked_at = start             # media position when the channel's queue was last looked at
+        self.unmarked = 0                  # chunk starts not measured (seen only after a stalled frame)
         self.correction = 0.0              # seconds the next chunk is trimmed (sound late) or delayed (sound early)
         self.corrections = 0
         self.first_sound: float | None = None   # perf_counter when the first chunk went to the mixer
@@ -206,8 +209,15 @@ class Player:
         if run.audio is None or self.channel is None:
             return
         if run.queued is not None and self.channel.get_queue() is None:
-            self._mark(run, at, run.queued.time)     # the queued chunk has just started
+            # the queued chunk started between the last look and this one: its start is known to half that gap,
+            # and only a start known to a frame is measured — after a stalled frame the late look would read as
+            # late sound, and the correction would cut sound that played on time
+            if at - run.looked_at <= MARK_WITHIN:
+                self._mark(run, (run.looked_at + at) / 2, run.queued.time)
+            else:
+                run.unmarked += 1
             run.queued = None
+        run.looked_at = at
         for _ in range(2):
             busy = self.channel.get_busy()
             if busy and run.queued is not None:

@@ -313,3 +313,34 @@ def test_p1_replayed_or_closed_the_old_sound_stops_at_once(tmp_path, clip):
     grid = session.submit(make(30, "/sg/next"))
     sounds.update(None, grid, 30.5)
     assert PLAYER.run is None and not PLAYER.channel.get_busy()
+
+
+@pytest.mark.parametrize("look_after, marked", [(0.016, True), (0.2, False)])
+def test_p1_a_chunk_start_seen_only_after_a_stalled_frame_is_not_taken_for_late_sound(look_after, marked):
+    """GIVEN the question's channel playing a 10 ms chunk with the next one (media time 0.95 s) queued behind it,
+    the queue last looked at media position 1.0 WHEN the board looks again after the queued chunk has started,
+    one frame later (16 ms) or after a stalled frame (200 ms) THEN one frame later the start is taken at the middle
+    of the gap (1.008) and its drift (+58 ms, beyond the limit) corrects the next chunk; after the stall nothing is
+    measured and nothing corrected — the late look says nothing about when the sound started (it was on time)."""
+    import queue as queues
+    from types import SimpleNamespace
+
+    from scoreboard.display.video import DRIFT_LIMIT, Player, Run
+    player = Player()
+    assert player._mixer()
+    freq, size, channels = pygame.mixer.get_init()
+    step = abs(size) // 8 * channels
+    run = Run("clip.mp4", "video", 1.0, True, None)
+    run.audio = SimpleNamespace(queue=queues.Queue())      # the decoding worker's side: nothing more decoded
+    player.channel.play(pygame.mixer.Sound(buffer=bytes(int(0.01 * freq) * step)))
+    player.channel.queue(pygame.mixer.Sound(buffer=bytes(int(0.5 * freq) * step)))
+    run.queued, run.looked_at = decoder.Chunk(0.95, b""), 1.0
+    assert until(lambda: player.channel.get_queue() is None)     # the queued chunk is playing now
+    player._feed(run, 1.0 + look_after)
+    player.channel.stop()
+    assert run.queued is None
+    if marked:
+        assert run.audio_marks == [(pytest.approx(1.008), 0.95)] and run.unmarked == 0
+        assert run.correction == pytest.approx(0.058) and run.correction > DRIFT_LIMIT
+    else:
+        assert run.audio_marks == [] and run.unmarked == 1 and run.correction == 0.0
