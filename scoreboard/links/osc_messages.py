@@ -1,4 +1,4 @@
-"""What the OSC client (osc_client.py) sends and hands to its user: OSC encoding, the exactly-once and signed
+"""What the OSC client (osc_client.py) sends and hands to its user: OSC encoding (the board's `build` too), the exactly-once and signed
 addresses, acks and events."""
 from __future__ import annotations
 
@@ -30,6 +30,14 @@ class Event:
     kind: str
     value: Any = None
     extra: Any = field(default=None)
+
+
+def build(address: str, *args: Any) -> bytes:
+    """The board's encoder: one OSC message as bytes, python-osc choosing the type tags (int32 when it fits)."""
+    builder = OscMessageBuilder(address=address)
+    for arg in args:
+        builder.add_arg(arg)
+    return builder.build().dgram
 
 
 def build_message(address: str, args: tuple | list) -> bytes:
