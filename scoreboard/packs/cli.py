@@ -19,7 +19,6 @@ from . import native
 from .cache import NAME_LIMIT, safe_name
 from .errors import ERROR, INFO, WARNING, PackError
 from .load import Loaded, load, quiet_gc
-from .plan import build
 from .progress import ProgressBar
 
 FORMATS = {"toml": "native TOML", "siq3": "SIGame 3", "siq4": "SIGame 4", "siq5": "SIGame 5",
@@ -95,6 +94,7 @@ def cmd_check(args) -> int:
     warnings = sum(1 for i in loaded.issues if i.level == WARNING)
     print(f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}")
     if args.topics is not None:
+        from .plan import build        # here: only `check --topics` builds a plan
         chosen = [t for t in args.topics.split(",") if t.strip()]
         try:
             plan = build(loaded.pack, loaded.issues, loaded.media, args.file, args.file, chosen)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable
 from urllib.parse import unquote
 
-from . import chgk, native, siq, validate
+from . import native, siq, validate
 from .cache import PackCache
 from .errors import WARNING, Issue, PackError
 from .model import Pack
@@ -111,6 +111,7 @@ def _load(path: str, cache_dir, limits: Limits, progress: Progress | None) -> Lo
         kind = detect(path)
         if kind == "siq":
             return _load_siq(path, cache_dir, limits, progress)
+        from . import chgk                 # here: a .siq never needs it, and a command starts faster
         with open(path, "rb") as handle:
             data = handle.read(max(native.MAX_BYTES, chgk.MAX_BYTES) + 1)
     except OSError as error:

@@ -6,15 +6,13 @@ holds its default, so a written pack reads back equal (tests/packs/test_packs_na
 """
 from __future__ import annotations
 
-import tomllib
 from pathlib import PurePosixPath
 
 from . import nativewrite
 from .errors import PackError
 from .model import MEDIA_KINDS, Final, Media, Pack, Question, Round, Topic
+from .nativewrite import FORMAT, VERSION
 
-FORMAT = "svoya-pack"
-VERSION = 1
 MAX_BYTES = 48 * 1024 * 1024      # a converted 30 MB SIGame content.xml is ~27 MB of TOML
 
 
@@ -155,6 +153,7 @@ def read(path: str, data: bytes) -> Pack:
     except UnicodeDecodeError as error:
         line = data[:error.start].count(b"\n") + 1
         raise PackError(f"{path}: line {line}: not valid UTF-8 (byte {error.start}: {error.reason})") from None
+    import tomllib                   # here: `convert` of a .siq never reads TOML, and a command starts faster
     try:
         decoded = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -165,85 +164,12 @@ def read(path: str, data: bytes) -> Pack:
         raise PackError(f"{path}: {bad}") from None
 
 
-# --- writing --------------------------------------------------------------------------------------------
-
-def _media_out(items: list[Media]) -> list[dict]:
-    return [{"kind": m.kind, "path": m.ref} for m in items]
-
-
-def _question_out(q: Question) -> dict:
-    out: dict = {}
-    for key in ("text", "answer"):
-        out[key] = getattr(q, key)     # always written: a reader sees at once what a question is
-    for key in ("accepts", "wrong", "options"):
-        if getattr(q, key):
-            out[key] = list(getattr(q, key))
-    for key in ("comment", "source", "author", "kind", "secret_topic", "secret_price"):
-        if getattr(q, key):
-            out[key] = getattr(q, key)
-    for key in ("auction", "empty"):
-        if getattr(q, key):
-            out[key] = True
-    if q.price is not None:
-        out["price"] = q.price
-    if q.media:
-        out["media"] = _media_out(q.media)
-    if q.answer_media:
-        out["answer_media"] = _media_out(q.answer_media)
-    return out
-
-
-def _topic_out(t: Topic) -> dict:
-    out: dict = {"name": t.name}
-    for key in ("explanation", "author", "team"):
-        if getattr(t, key):
-            out[key] = getattr(t, key)
-    if t.reference_works:
-        out["reference_works"] = list(t.reference_works)
-    out["questions"] = [_question_out(q) for q in t.questions]
-    if t.reserve is not None:
-        out["reserve"] = _question_out(t.reserve)
-    return out
-
-
-def _round_out(r: Round) -> dict:
-    out: dict = {"name": r.name}
-    if r.comment:
-        out["comment"] = r.comment
-    out["topics"] = [_topic_out(t) for t in r.topics]
-    return out
-
-
-def _final_out(f: Final) -> dict:
-    out: dict = {"topic": f.topic}
-    if f.explanation:
-        out["explanation"] = f.explanation
-    out["question"] = _question_out(f.question)
-    return out
-
+# --- writing (nativewrite.py) ----------------------------------------------------------------------------
 
 def dumps(pack: Pack) -> str:
-    return "".join(parts(pack))
+    return "".join(nativewrite.parts(pack))
 
 
 def parts(pack: Pack):
-    """The TOML text piece by piece (the header, then one round, final or extra topic at a time), so a large pack
-    is written without holding its whole text: `convert` writes each piece as it comes."""
-    head: dict = {"format": FORMAT, "version": VERSION, "title": pack.title}
-    if pack.author:
-        head["author"] = pack.author
-    if pack.reference_works:
-        head["reference_works"] = list(pack.reference_works)
-    if pack.comment:
-        head["comment"] = pack.comment
-    if pack.logo is not None:
-        head["logo"] = pack.logo.ref
-    yield nativewrite.dumps({"pack": head})
-    for r in pack.rounds:
-        yield "\n" + nativewrite.dumps({"rounds": [_round_out(r)]})
-    if pack.final is not None:
-        yield "\n" + nativewrite.dumps({"final": _final_out(pack.final)})
-    for f in pack.other_finals:
-        yield "\n" + nativewrite.dumps({"other_finals": [_final_out(f)]})
-    for t in pack.extra:
-        yield "\n" + nativewrite.dumps({"extra": [_topic_out(t)]})
+    """The TOML text piece by piece (the header, then one round, final or extra topic at a time)."""
+    return nativewrite.parts(pack)

@@ -3,8 +3,8 @@
 A document type declaration is the door to entity expansion ("billion laughs") and external entities, and no
 SIGame pack needs one, so any `<!DOCTYPE` or `<!ENTITY` is refused before the parser sees the text. Without a
 DTD, expat knows only the five predefined entities, so nothing can expand. Broken UTF-8 is reported with its line.
-`events` streams: the bytes arrive in chunks, are checked and fed to a pull parser, and the caller gets
-(event, element) pairs to clear as it goes, so a 30 MB content.xml never sits in memory whole, as text or as a tree.
+`growing` streams: the bytes arrive in chunks, are checked and fed to expat, and the caller reads the tree as it
+grows and deletes what it has read, so a 30 MB content.xml never sits in memory whole, as text or as a tree.
 """
 from __future__ import annotations
 
@@ -20,55 +20,62 @@ _DECL_ENCODING = re.compile(rb"^\s*<\?xml[^>]*encoding\s*=\s*[\"']([A-Za-z0-9._-
 _OVERLAP = 32          # bytes kept from the previous chunk so a `<!DOCTYPE` split across two is still seen
 
 
-def events(chunks: Iterable[bytes], where: str, kinds: tuple[str, ...] = ("start", "end")
-           ) -> Iterator[tuple[str, ET.Element]]:
-    """(event, element) for the document in `chunks`; PackError (with the line) for anything unsafe."""
-    for batch in batches(chunks, where, kinds):
-        try:
-            yield from batch
-        except ET.ParseError as error:
-            raise parse_error(error, where) from None
+class _Target:
+    """expat's target: the C TreeBuilder's own methods (no Python frame per element) under a holder element of
+    ours, so the document's root (holder[0]) can be read while the tree is still growing."""
+
+    def __init__(self):
+        self.builder = ET.TreeBuilder()
+        self.start, self.end, self.data = self.builder.start, self.builder.end, self.builder.data
+        self.holder = self.builder.start("", {})
+
+    def close(self):
+        self.builder.end("")
+        return self.builder.close()
 
 
-def batches(chunks: Iterable[bytes], where: str, kinds: tuple[str, ...] = ("start", "end")) -> Iterator:
-    """The events chunk by chunk, each batch an iterator of (event, element): one generator less per element.
-    The bytes are checked (strict UTF-8, no DTD) and then fed to expat as they are. A batch may raise
-    ET.ParseError (the parser queues it): the caller turns it into PackError with `parse_error`."""
+def growing(chunks: Iterable[bytes], where: str) -> Iterator[tuple[ET.Element | None, bool]]:
+    """(the document's root so far, done) after each chunk, then (root, True) once the document has ended.
+
+    The tree grows in C, with no event per element: the caller reads what is complete (every child that has a
+    next sibling; everything when done) and deletes it from its parent, so only about a chunk of the document is
+    ever held. The bytes are checked first (strict UTF-8, no DTD); PackError (with the line) for anything unsafe.
+    """
     decoder = codecs.getincrementaldecoder("utf-8")("strict")
-    parser = ET.XMLPullParser(events=kinds)
+    target = _Target()
+    parser = ET.XMLParser(target=target)
     lines = 0            # newlines in the bytes already checked, for the line of an error
     tail = b""           # the end of the previous chunk, for the DTD scan
     first = True
-    for chunk in chunks:
-        if first:
-            if chunk.startswith(b"\xef\xbb\xbf"):
-                chunk = chunk[3:]
-            elif chunk.startswith((b"\xff\xfe", b"\xfe\xff")):
-                raise PackError(f"{where}: UTF-16 XML is not supported; save content.xml as UTF-8")
-            declared = _DECL_ENCODING.match(chunk)
-            if declared and declared.group(1).decode().lower().replace("_", "-") not in ("utf-8", "utf8"):
-                raise PackError(f"{where}: declares encoding {declared.group(1).decode()!r}; only UTF-8 is read")
-            first = False
-        _decode(decoder, chunk, where, lines)
-        scan = tail + chunk
-        found = _DTD.search(scan)
-        if found:
-            line = lines - tail.count(b"\n") + scan.count(b"\n", 0, found.start()) + 1
-            raise PackError(f"{where}: line {line}: refused: a DTD or entity declaration "
-                            f"({found.group(0).decode()!r}); packs must not carry one")
-        tail = scan[-_OVERLAP:]
-        lines += chunk.count(b"\n")
-        try:
-            parser.feed(chunk)
-        except ET.ParseError as error:
-            raise parse_error(error, where) from None
-        yield parser.read_events()
-    _decode(decoder, b"", where, lines, final=True)
     try:
+        for chunk in chunks:
+            if first:
+                if chunk.startswith(b"\xef\xbb\xbf"):
+                    chunk = chunk[3:]
+                elif chunk.startswith((b"\xff\xfe", b"\xfe\xff")):
+                    raise PackError(f"{where}: UTF-16 XML is not supported; save content.xml as UTF-8")
+                declared = _DECL_ENCODING.match(chunk)
+                if declared and declared.group(1).decode().lower().replace("_", "-") not in ("utf-8", "utf8"):
+                    raise PackError(f"{where}: declares encoding {declared.group(1).decode()!r}; only UTF-8 is read")
+                first = False
+            _decode(decoder, chunk, where, lines)
+            scan = tail + chunk
+            found = _DTD.search(scan)
+            if found:
+                line = lines - tail.count(b"\n") + scan.count(b"\n", 0, found.start()) + 1
+                raise PackError(f"{where}: line {line}: refused: a DTD or entity declaration "
+                                f"({found.group(0).decode()!r}); packs must not carry one")
+            tail = scan[-_OVERLAP:]
+            lines += chunk.count(b"\n")
+            parser.feed(chunk)
+            yield (target.holder[0] if len(target.holder) else None), False
+        _decode(decoder, b"", where, lines, final=True)
         parser.close()
     except ET.ParseError as error:
         raise parse_error(error, where) from None
-    yield parser.read_events()
+    if not len(target.holder):
+        raise PackError(f"{where}: line 1, column 0: XML does not parse (no element found)")
+    yield target.holder[0], True
 
 
 def _decode(decoder, chunk: bytes, where: str, lines: int, final: bool = False) -> None:
@@ -86,11 +93,7 @@ def parse_error(error: ET.ParseError, where: str) -> PackError:
 
 
 def parse(data: bytes, where: str) -> ET.Element:
-    """The whole document as a tree (small documents; content.xml is streamed with `events`)."""
-    root = None
-    for event, element in events([data], where):
-        if root is None:
-            root = element
-    if root is None:
-        raise PackError(f"{where}: line 1, column 0: XML does not parse (no element found)")
-    return root
+    """The whole document as a tree (small documents; content.xml is read as it grows, with `growing`)."""
+    for root, done in growing([data], where):
+        if done:
+            return root

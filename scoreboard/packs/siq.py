@@ -1,7 +1,7 @@
 """SIGame .siq import, as SIGame reads it: by element local names, whatever the namespace, versions 3, 4 and 5.
 
 A .siq is a zip with content.xml and media in Images/, Audio/, Video/, Html/ (names may be URL-escaped).
-content.xml is streamed (safexml.events): each theme is read when its end tag arrives and then dropped, so a
+content.xml is streamed (safexml.growing): each round is read once it is complete and then dropped, so a
 30 MB file never becomes one tree. The namespace does not matter (SIGame's own `siq_5.xsd` on GitHub, the older
 `ygpackage3.0.xsd`, a third party's, none): SIGame's reader matches local names only, and so does this one.
 The mapping (docs/PACKS.md has the table):
@@ -17,14 +17,13 @@ Media on the internet are never fetched (warned). A media file missing from the 
 """
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
 from urllib.parse import unquote
 
 from . import safexml
 from .errors import INFO, WARNING, Issue, PackError, place
 from .model import Final, Media, Pack, Question, Round, Topic
 from .safezip import DEFAULT_LIMITS, Limits, SafeZip
-from .siqquestion import KIND, QuestionReader, kid, kids, local, text_of
+from .siqquestion import KIND, QuestionReader, info_of, kid, kids, local, ns_prefix, text_of
 
 FOLDERS = {"image": "images", "audio": "audio", "voice": "audio", "video": "video", "html": "html"}
 NAMESPACE_VERSIONS = {"https://github.com/VladimirKhil/SI/blob/master/assets/siq_5.xsd": 5,
@@ -33,18 +32,23 @@ HTML_LIMIT = 1 << 20
 
 
 def _info(element) -> dict:
-    found = {"authors": [], "sources": [], "comments": ""}
     info = kid(element, "info")
-    if info is None:
-        return found
-    for child in info:
+    return info_of(info) if info is not None else {"authors": [], "sources": [], "comments": ""}
+
+
+def _theme_parts(theme) -> tuple[dict, list]:
+    """A theme's info and its question elements (kid/kids in one pass over its children: the first of each, in the
+    theme's own namespace)."""
+    prefix = ns_prefix(theme.tag)
+    info_tag, questions_tag, question_tag = prefix + "info", prefix + "questions", prefix + "question"
+    info, questions = None, None
+    for child in theme:
         tag = child.tag
-        name = tag[tag.find("}") + 1:]
-        if name == "authors" or name == "sources":
-            found[name] = [text for text in (text_of(x) for x in child) if text]
-        elif name == "comments":
-            found["comments"] = text_of(child)
-    return found
+        if tag == info_tag and info is None:
+            info = info_of(child)
+        elif tag == questions_tag and questions is None:
+            questions = [q for q in child if q.tag == question_tag]
+    return info or {"authors": [], "sources": [], "comments": ""}, questions or []
 
 
 class _Reader:
@@ -66,10 +70,10 @@ class _Reader:
         self.round: Round | None = None
         self.final_rounds = 0
         # (folder, unescaped base name) → real entry name; SIGame may URL-escape names inside the zip
-        self.at: tuple = ("", None, None)
-        self.questions = QuestionReader(lambda kind, name, internal: self._media(kind, name, internal, *self.at),
-                                        self._html, lambda message: self.warn(self.at[0], message, r=self.at[1],
-                                                                              t=self.at[2]))
+        # where the question being read is: (a place, or None to make it from the rest only for a warning, which
+        # is rare), round and topic index, question number, topic name
+        self.at: tuple = ("", None, None, None, "")
+        self.questions = QuestionReader(self._question_media, self._html, self._question_warn)
         self.entries: dict[tuple[str, str], str] = {}
         for name in archive.names:
             folder, _, base = name.partition("/")
@@ -79,24 +83,32 @@ class _Reader:
     def warn(self, where: str, message: str, level: str = WARNING, r=None, t=None) -> None:
         self.issues.append(Issue(level, where, message, r, t))
 
+    def _where(self) -> str:
+        where, r, t, n, topic = self.at
+        return where if where is not None else place(r, self.round_name, t, topic, n)
+
+    def _question_warn(self, message: str) -> None:
+        self.warn(self._where(), message, r=self.at[1], t=self.at[2])
+
+    def _question_media(self, kind: str, name: str, internal: bool) -> Media | None:
+        return self._media(kind, name, internal, self._where, self.at[1], self.at[2])
+
     # --- the stream ----------------------------------------------------------------------------------------
-    def read(self, events) -> Pack:
-        """Each round is read when its end tag arrives, then cleared; the package itself at the very end."""
+    def read(self, trees) -> Pack:
+        """Each round is read once complete (a sibling follows it, or the document has ended) and then deleted
+        from the tree; the package itself at the very end."""
         root = None
-        try:
-            for batch in events:           # "end" events only, chunk by chunk: the cheapest stream expat gives
-                for _, element in batch:
-                    tag = element.tag
-                    if tag.endswith("round") and local(tag) == "round":
-                        self._round(element)
-                        element.clear()
-                    elif tag.endswith(("files", "tags")) and local(tag) in ("files", "tags"):
-                        element.clear()
-                    root = element         # the last element to end is the root
-        except ET.ParseError as error:
-            raise safexml.parse_error(error, f"{self.path}: content.xml") from None
-        if root is None:
-            raise PackError(f"{self.path}: content.xml: no element")
+        for root, done in trees:
+            if root is None:
+                continue
+            last = len(root) - 1
+            for n, child in enumerate(root):
+                if child.tag.endswith("rounds") and local(child.tag) == "rounds":
+                    complete = len(child) if done or n < last else len(child) - 1
+                    for round_ in child[:complete]:
+                        if local(round_.tag) == "round":
+                            self._round(round_)
+                    del child[:complete]
         rounds_issues, self.issues = self.issues, []
         self._root(root)                   # its notes (namespace, logo) come first, as the file has them
         root_issues, self.issues = self.issues, []
@@ -156,33 +168,34 @@ class _Reader:
 
     def _theme(self, element) -> None:
         name = (element.get("name") or "").strip()
-        info = _info(element)
+        info, questions = _theme_parts(element)
         if self.round is None:
-            self._final_theme(element, name, info)
+            self._final_theme(questions, name, info)
             return
         r, t = len(self.pack.rounds) - 1, len(self.round.topics)
         topic = Topic(name=name, explanation=info["comments"])
         self.pending_topics.append((topic, info))      # its author is settled (links resolved) at the end
-        for n, qel in enumerate(kids(kid(element, "questions"), "question"), 1):
-            where = place(r, self.round_name, t, name, n)
-            question = self._question(qel, info, where, r, t)
+        for n, qel in enumerate(questions, 1):
+            self.at = (None, r, t, n, name)
+            question = self._question(qel, info)
             if n <= 5:
                 topic.questions.append(question)
             elif n == 6:
                 topic.reserve = question
-                self.warn(where, "a 6th question becomes the topic's reserve",
+                self.warn(place(r, self.round_name, t, name, n), "a 6th question becomes the topic's reserve",
                           INFO, r, t)
             else:
-                self.warn(where, "a topic has 5 questions and a reserve; this one is dropped", r=r, t=t)
+                self.warn(place(r, self.round_name, t, name, n), "a topic has 5 questions and a reserve; this one "
+                          "is dropped", r=r, t=t)
         self.round.topics.append(topic)
 
-    def _final_theme(self, element, name: str, info: dict) -> None:
+    def _final_theme(self, questions: list, name: str, info: dict) -> None:
         where = f"final topic «{name}»"
-        questions = kids(kid(element, "questions"), "question")
         if not questions:
             self.warn(where, "has no question; not a final topic")
             return
-        question = self._question(questions[0], info, where, None, None)
+        self.at = (where, None, None, None, name)
+        question = self._question(questions[0], info)
         if question.empty:
             self.warn(where, "its question is an empty cell; not a final topic")
             return
@@ -192,11 +205,10 @@ class _Reader:
         else:
             self.pack.other_finals.append(final)
 
-    def _question(self, element, theme_info: dict, where: str, r, t) -> Question:
-        self.at = (where, r, t)               # where the question reader's media and warnings belong
-        question, _ = self.questions.read(element)
-        own = _info(element)
-        question.comment = "\n".join(c for c in (own["comments"], question.comment) if c)
+    def _question(self, element, theme_info: dict) -> Question:
+        question, _, own = self.questions.read(element)
+        if own["comments"]:
+            question.comment = own["comments"] + "\n" + question.comment if question.comment else own["comments"]
         self.pending.append((question, own, theme_info, self.round_info))
         return question
 
@@ -208,15 +220,16 @@ class _Reader:
             entry = next((e for (f, b), e in self.entries.items() if b == wanted), None)
         return entry
 
-    def _media(self, kind: str, name: str, internal: bool, where: str, r, t) -> Media | None:
+    def _media(self, kind: str, name: str, internal: bool, where, r, t) -> Media | None:
+        """`where` is the place, or a function giving it (made only for a warning)."""
         if not internal:
-            self.warn(where, f"{KIND[kind]} {name!r} is on the internet; the board never fetches it (skipped)",
-                      r=r, t=t)
+            self.warn(where if isinstance(where, str) else where(),
+                      f"{KIND[kind]} {name!r} is on the internet; the board never fetches it (skipped)", r=r, t=t)
             return None
         entry = self._entry(kind, name)
         if entry is None:
-            self.warn(where, f"{KIND[kind]} {name!r} is not in the archive; the question plays without it",
-                      r=r, t=t)
+            self.warn(where if isinstance(where, str) else where(),
+                      f"{KIND[kind]} {name!r} is not in the archive; the question plays without it", r=r, t=t)
             return None
         return Media(KIND[kind], entry)
 
@@ -247,17 +260,21 @@ class _Reader:
             return value[1:]
         return f"{text}, {spec}" if spec else text
 
+    def _joined(self, values: list[str], separator: str) -> str:
+        if len(values) == 1 and not values[0].startswith("@"):     # most: one name, no link (already stripped)
+            return values[0]
+        return separator.join([self._resolve(v) for v in values])
+
     def _settle(self) -> None:
         head = self.head
-        self.pack.author = ", ".join(self._resolve(a) for a in head["authors"])
+        self.pack.author = self._joined(head["authors"], ", ")
         self.pack.comment = head["comments"]
+        joined = self._joined
         for question, own, theme, round_ in self.pending:
-            authors = own["authors"] or theme["authors"] or round_["authors"] or head["authors"]
-            sources = own["sources"] or theme["sources"] or round_["sources"] or head["sources"]
-            question.author = ", ".join(self._resolve(a) for a in authors)
-            question.source = "; ".join(self._resolve(s) for s in sources)
+            question.author = joined(own["authors"] or theme["authors"] or round_["authors"] or head["authors"], ", ")
+            question.source = joined(own["sources"] or theme["sources"] or round_["sources"] or head["sources"], "; ")
         for topic, info in self.pending_topics:
-            topic.author = ", ".join(self._resolve(a) for a in info["authors"])
+            topic.author = joined(info["authors"], ", ")
         stakes = sum(1 for q, *_ in self.pending if q.kind == "stake")
         if stakes:
             self.warn("", f"{stakes} SIGame stake question{'s' * (stakes > 1)}: the auction (AU1) where the "
@@ -301,9 +318,8 @@ def read(path: str, limits: Limits = DEFAULT_LIMITS) -> tuple[Pack, SafeZip, int
         if "content.xml" not in archive.infos:
             raise PackError(f"{path}: refused: no content.xml in the archive (is this a SIGame .siq pack?)")
         reader = _Reader(path, archive)
-        events = safexml.batches(archive.chunks("content.xml", limits.max_content_bytes), f"{path}: content.xml",
-                                 ("end",))
-        pack = reader.read(events)
+        pack = reader.read(safexml.growing(archive.chunks("content.xml", limits.max_content_bytes),
+                                           f"{path}: content.xml"))
         if reader.final_rounds > 1:
             reader.warn("", f"{reader.final_rounds} final rounds; the topics of all of them are final topics", INFO)
         return pack, archive, reader.version

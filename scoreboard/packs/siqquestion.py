@@ -9,7 +9,6 @@ Special types are kept (`kind`) and played as the nearest of our rules allows; e
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
 
 from .model import Question
 
@@ -31,17 +30,17 @@ def local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1]
 
 
-def _prefix(tag: str) -> str:
+def ns_prefix(tag: str) -> str:
     return tag[:tag.index("}") + 1] if tag[:1] == "{" else ""
 
 
 def kids(element, name: str) -> list:
     """The children named `name`, in the element's own namespace (as SIQuester writes every element)."""
-    return element.findall(_prefix(element.tag) + name) if element is not None else []
+    return element.findall(ns_prefix(element.tag) + name) if element is not None else []
 
 
 def kid(element, name: str):
-    return element.find(_prefix(element.tag) + name) if element is not None else None
+    return element.find(ns_prefix(element.tag) + name) if element is not None else None
 
 
 def text_of(element) -> str:
@@ -52,34 +51,30 @@ def text_of(element) -> str:
     return (element.text or "").strip()
 
 
-class _Text(HTMLParser):
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self.skip = 0
-
-    def handle_starttag(self, tag, attrs):
-        if tag in ("script", "style"):
-            self.skip += 1
-        elif tag in ("br", "p", "div", "li", "tr", "h1", "h2", "h3"):
-            self.parts.append("\n")
-
-    def handle_endtag(self, tag):
-        if tag in ("script", "style") and self.skip:
-            self.skip -= 1
-
-    def handle_data(self, data):
-        if not self.skip:
-            self.parts.append(data)
+def texts_of(element) -> list[str]:
+    """The non-empty texts of the element's children (answers, authors, sources)."""
+    found = []
+    for child in element:
+        text = text_of(child) if len(child) else (child.text or "").strip()
+        if text:
+            found.append(text)
+    return found
 
 
-def html_text(markup: str) -> str:
-    """The readable text of an HTML item (scripts and styles left out), lines kept, spaces folded."""
-    parser = _Text()
-    parser.feed(markup)
-    parser.close()
-    lines = (" ".join(line.split()) for line in "".join(parser.parts).splitlines())
-    return "\n".join(line for line in lines if line)
+def info_of(info) -> dict:
+    """An `<info>` element's authors, sources and comments."""
+    found = {"authors": [], "sources": [], "comments": ""}
+    for child in info:
+        tag = child.tag
+        name = tag[tag.find("}") + 1:]
+        if name == "authors" or name == "sources":
+            found[name] = texts_of(child)
+        elif name == "comments":
+            found["comments"] = text_of(child)
+    return found
+
+
+NO_INFO = {"authors": [], "sources": [], "comments": ""}   # for every question without an <info>: only read
 
 
 def number_set(text: str) -> str:
@@ -119,17 +114,18 @@ class QuestionReader:
     def __init__(self, media, html, warn):
         self.media, self.html, self.warn = media, html, warn
 
-    def read(self, element) -> tuple[Question, str]:
-        """The question and its SIGame type ("" for a plain one)."""
+    def read(self, element) -> tuple[Question, str, dict]:
+        """The question, its SIGame type ("" for a plain one) and its own info (authors, sources, comments)."""
         q = Question()
         raw_price = element.get("price")
         try:
-            q.price = int(str(raw_price).strip())
+            q.price = int(raw_price)          # int() takes the spaces around the digits itself
         except (TypeError, ValueError):
             q.price = None
             if raw_price is not None:
                 self.warn(f"price {raw_price!r} is not a number")
         qtype = element.get("type") or ""
+        info, info_tag = None, ns_prefix(element.tag) + "info"     # kid(element, "info"): in its own namespace
         v4_params: dict[str, str] = {}
         texts: list[str] = []
         after: list[str] = []
@@ -142,14 +138,19 @@ class QuestionReader:
             if name == "params":
                 self._params(child, q, texts, after, options, v5)
             elif name == "right":
-                answers += [a for a in (text_of(x) for x in child) if a]
+                answers += texts_of(child)
             elif name == "wrong":
-                q.wrong += [a for a in (text_of(x) for x in child) if a]
+                q.wrong += texts_of(child)
+            elif name == "info":
+                if info is None and tag == info_tag:
+                    info = info_of(child)
             elif name == "type":
                 qtype = qtype or child.get("name", "")
                 v4_params = {x.get("name", ""): text_of(x) for x in child}
             elif name == "scenario":
                 self._atoms(child, texts, after, q)
+        if info is None:
+            info = NO_INFO
         answer_type = v5.get("answerType", "")
         if options:
             q.options = [f"{label}. {text}" if text else label for label, text in options]
@@ -160,8 +161,9 @@ class QuestionReader:
             answers = [after.pop(0)]
         if answers:
             q.answer, q.accepts = answers[0], answers[1:]
-        q.text = "\n".join(x for x in texts if x)
-        q.comment = "\n".join(x for x in after if x)
+        q.text = texts[0] if len(texts) == 1 else "\n".join([x for x in texts if x])   # one item: most questions
+        if after:
+            q.comment = "\n".join([x for x in after if x])
         if answer_type in ANSWER_TYPES:
             extra = f" (within {v5['answerDeviation']})" if v5.get("answerDeviation") else ""
             self.warn(f"the answer is {ANSWER_TYPES[answer_type]}{extra}; kept as text «{q.answer}» for the host "
@@ -170,9 +172,9 @@ class QuestionReader:
             self.warn(f"answer type «{answer_type}» is played as a spoken answer")
         if q.price == -1:                      # SIGame's empty cell (Question.InvalidPrice): nothing to play there
             q.empty = True
-            return q, ""
+            return q, "", info
         self._type(q, qtype, v5, v4_params)
-        return q, qtype
+        return q, qtype, info
 
     def _params(self, params, q: Question, texts: list, after: list, options: list, v5: dict) -> None:
         for param in params:
@@ -228,11 +230,12 @@ class QuestionReader:
     def _items(self, param, texts: list[str], media: list) -> None:
         for item in param:
             kind = item.get("type", "text")
+            if kind == "text" or kind == "say":
+                texts.append((item.text or "").strip())
+                continue
             value = (item.text or "").strip()
             internal = (item.get("isRef") or "").lower() == "true"
-            if kind in ("text", "say"):
-                texts.append(value)
-            elif kind == "html":
+            if kind == "html":
                 texts.append(self._html(value, internal))
             elif kind in KIND:
                 found = self.media(kind, value, internal)
@@ -262,6 +265,7 @@ class QuestionReader:
         if markup is None:
             self.warn(f"HTML item {value!r} is not in the archive; skipped")
             return ""
+        from .htmltext import html_text    # here: most packs have no HTML item, and a command starts faster
         text = html_text(markup)
         self.warn("an HTML item is shown as its text (the board runs no web page)" if text else
                   "an HTML item has no text to show (the board runs no web page); skipped")

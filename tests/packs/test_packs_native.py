@@ -136,3 +136,88 @@ def test_p1_native_format_round_trips_without_loss(original):
     bag, empty cells, comments, logo) WHEN written and read back THEN it is equal to the original."""
     written = native.dumps(original).encode("utf-8")
     assert native.read("roundtrip.toml", written) == original
+
+
+# --- the writer's text --------------------------------------------------------------------------------------
+AWKWARD = ['say "hi"', "C:\\dir\\", 'ends with a quote"', "two\nlines", "crlf\r\nline", "tab\there", "\x00\x01\x1f\x7f",
+           "\b\f", '"""', "emoji 😀 and 𝔸 (non-BMP)", "nbsp\xa0and\u2028separator", "back\\slash\nand newline",
+           "\n", "кириллица «ёлки»"]
+
+
+def _toml(pack):
+    import tomllib
+    return tomllib.loads(native.dumps(pack))
+
+
+@pytest.mark.parametrize("awkward", AWKWARD)
+def test_writer_escapes_every_awkward_string_so_tomllib_reads_it_back(awkward):
+    """GIVEN a question whose answer is an awkward string (quotes, backslashes, line breaks, CR LF, control
+    characters, non-BMP characters, Unicode separators) and whose other texts are plain, and one whose texts are all
+    plain WHEN the pack is written THEN tomllib reads back exactly those strings (the plain question too: one
+    awkward text must not change how its neighbours are written)."""
+    odd = Question(text="Вопрос", answer=awkward, accepts=["plain", awkward], wrong=[awkward], comment=awkward,
+                   source="Источник", author=awkward, options=[awkward, "B"], price=-5)
+    plain = Question(text="Вопрос два", answer="ответ", accepts=["вариант"], source="Источник", price=200)
+    pack = Pack(title=awkward, rounds=[Round(awkward, [Topic(awkward, explanation=awkward, questions=[odd, plain],
+                                                             reference_works=[awkward])])])
+    data = _toml(pack)
+    assert data["pack"] == {"format": "svoya-pack", "version": 1, "title": awkward}
+    r = data["rounds"][0]
+    assert r["name"] == awkward and r["topics"][0]["name"] == awkward
+    assert r["topics"][0]["explanation"] == awkward and r["topics"][0]["reference_works"] == [awkward]
+    first, second = r["topics"][0]["questions"]
+    assert first["answer"] == first["comment"] == first["author"] == awkward
+    assert first["accepts"] == ["plain", awkward] and first["wrong"] == [awkward]
+    assert first["options"] == [awkward, "B"] and first["price"] == -5
+    assert second == {"text": "Вопрос два", "answer": "ответ", "accepts": ["вариант"], "source": "Источник",
+                      "price": 200}
+    assert native.read("p.toml", native.dumps(pack).encode("utf-8")) == pack
+
+
+def test_writer_gives_each_field_its_toml_type_and_leaves_defaults_out():
+    """GIVEN a pack with every kind of field: a reserve, media, a cat in the bag, an auction, an empty cell, a final
+    and another final, an extra topic, a logo, a round and a topic with nothing in them WHEN written THEN tomllib
+    reads tables, arrays of tables, inline media tables, booleans and integers where native.py expects them, and
+    nothing that holds its default."""
+    cat = Question(text="Кот", answer="мяу", kind="secret", secret_topic="Звери", secret_price="[100;500]",
+                   media=[Media("image", "m/cat.png")], answer_media=[Media("audio", "m/meow.mp3")], auction=True)
+    empty = Question(empty=True)
+    pack = Pack(title="П", author="А", comment="К", reference_works=["БСЭ"], logo=Media("image", "m/logo.png"),
+                rounds=[Round("Р", [Topic("Т", questions=[cat, empty], reserve=Question(text="з", answer="о")),
+                                    Topic("Пусто")]), Round("Пустой")],
+                final=Final("Ф", Question(text="ф", answer="о"), "пояснение"),
+                other_finals=[Final("Ф2", Question(text="ф2", answer="о2"))],
+                extra=[Topic("Доп", questions=[Question(text="д", answer="о")])])
+    data = _toml(pack)
+    assert data["pack"] == {"format": "svoya-pack", "version": 1, "title": "П", "author": "А",
+                            "reference_works": ["БСЭ"], "comment": "К", "logo": "m/logo.png"}
+    topic = data["rounds"][0]["topics"][0]
+    assert topic["questions"][0] == {"text": "Кот", "answer": "мяу", "kind": "secret", "secret_topic": "Звери",
+                                     "secret_price": "[100;500]", "auction": True,
+                                     "media": [{"kind": "image", "path": "m/cat.png"}],
+                                     "answer_media": [{"kind": "audio", "path": "m/meow.mp3"}]}
+    assert topic["questions"][1] == {"text": "", "answer": "", "empty": True}
+    assert topic["reserve"] == {"text": "з", "answer": "о"}
+    assert data["rounds"][0]["topics"][1] == {"name": "Пусто", "questions": []}
+    assert data["rounds"][1] == {"name": "Пустой", "topics": []}
+    assert data["final"] == {"topic": "Ф", "explanation": "пояснение", "question": {"text": "ф", "answer": "о"}}
+    assert data["other_finals"] == [{"topic": "Ф2", "question": {"text": "ф2", "answer": "о2"}}]
+    assert data["extra"] == [{"name": "Доп", "questions": [{"text": "д", "answer": "о"}]}]
+    assert native.read("p.toml", native.dumps(pack).encode("utf-8")) == pack
+
+
+def test_the_bench_pack_converts_to_toml_that_reads_back_as_the_imported_pack(tmp_path):
+    """Issue 10 item 6: GIVEN the bench's generated SIGame pack (`bench.make_big_pack`, made small here) WHEN it is
+    converted by `pack convert` THEN tomllib parses the TOML, and it reads back as the very pack the import gave."""
+    import tomllib
+
+    from scoreboard.cli import main
+    from scoreboard.packs import bench, siq
+    source, target = tmp_path / "big.siq", tmp_path / "big.toml"
+    bench.make_big_pack(str(source), target=400_000)
+    assert main(["pack", "convert", str(source), str(target)]) == 0
+    imported, archive, _ = siq.read(str(source))
+    archive.close()
+    text = target.read_text(encoding="utf-8")
+    assert len(tomllib.loads(text)["rounds"]) == len(imported.rounds) >= 10
+    assert native.read(str(target), text.encode("utf-8")) == imported

@@ -1,5 +1,6 @@
 """SIGame .siq import, versions 4 and 5, from archives the tests write from the published schemas."""
 import os
+import xml.etree.ElementTree as ET
 import zipfile
 from pathlib import Path
 
@@ -200,3 +201,42 @@ def test_a_read_pack_is_freed_when_dropped_without_a_garbage_collection(tmp_path
         if was:
             gc.enable()
     assert left == []
+
+
+@pytest.mark.parametrize("version", [4, 5])
+def test_content_xml_read_in_tiny_chunks_gives_the_same_pack_and_drops_each_round_once_read(tmp_path, monkeypatch,
+                                                                                           version):
+    """Issue 10 item 6 (stream, ≤ 150 MB for 30 MB): GIVEN a pack of 12 rounds, a final and the package's own info
+    after its rounds WHEN content.xml is read in 1 MB chunks and again in 7-byte chunks (every tag and text split
+    somewhere) THEN both give the same pack and the same notes, and in 7-byte chunks the tree never holds more than
+    the round being read and the one being parsed: each round is dropped from the tree once it is read."""
+    from scoreboard.packs import safexml, siq
+    from scoreboard.packs.safezip import SafeZip
+    rounds = [(f"Раунд {r}", [topic(f"Тема {r}.{t}") for t in range(1, 3)]) for r in range(1, 13)]
+    root = ET.fromstring(content_xml(version, "Пакет", rounds, FINAL))
+    info = root[0]
+    root.remove(info)
+    root.append(info)                      # the package's own info after its rounds: read once the file has ended
+    path = write_siq(tmp_path / "p.siq", version, content=ET.tostring(root, encoding="utf-8", xml_declaration=True))
+
+    def read():
+        pack, archive, _ = siq.read(str(path))
+        archive.close()
+        return pack, [str(i) for i in pack.issues]
+
+    whole = read()
+    held = []
+    real_chunks, real_growing = SafeZip.chunks, safexml.growing
+
+    def spying(chunks, where):
+        for root, done in real_growing(chunks, where):
+            if root is not None:
+                held.append(max((len(child) for child in root if child.tag.endswith("rounds")), default=0))
+            yield root, done
+
+    monkeypatch.setattr(SafeZip, "chunks", lambda self, name, cap=None, size=0: real_chunks(self, name, cap, 7))
+    monkeypatch.setattr(safexml, "growing", spying)
+    tiny = read()
+    assert tiny == whole and len(whole[0].rounds) == 12 and whole[0].final.topic == "Физика"
+    assert whole[0].author == "Автор пакета"
+    assert len(held) > 1000 and max(held) <= 2
