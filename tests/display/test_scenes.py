@@ -278,3 +278,23 @@ def test_tb1_tiebreak_points_shown_for_the_tied_only(games, theme):
                 assert canvas.texts(f"name:{p['seat']}")[0].rect  # still named, in the muted colour
         checked += 1
     assert checked >= 5
+
+
+def test_a_png_with_alpha_is_drawn_in_the_screen_s_channel_order_with_the_same_pixels():
+    """GIVEN the board's logo, a PNG that loads as RGBA bytes, and an off-screen 32-bit XRGB screen (no window: no
+    convert format set, as for headless boards, screenshots and the benches) WHEN the canvas prepares it for drawing
+    THEN it keeps its alpha and takes the screen's channel order (so the blend is SDL's fast path, not the generic
+    one, 30× slower), and the screen shows exactly the pixels a blit of the loaded PNG gives."""
+    from scoreboard.display.canvas import _alpha_like
+    from scoreboard.display.theme import ROOT
+    logo = pygame.image.load(str(ROOT / "assets" / "logo" / "logo.png"))
+    screen = pygame.Surface((logo.get_width() + 20, logo.get_height() + 20), 0, 32)
+    assert screen.get_masks()[:3] == (0xFF0000, 0xFF00, 0xFF) and logo.get_masks()[0] != 0xFF0000
+    ready = _alpha_like(logo, screen)
+    assert ready.get_flags() & pygame.SRCALPHA and ready.get_masks()[:3] == screen.get_masks()[:3]
+    drawn = []
+    for image in (logo, ready):
+        screen.fill((40, 90, 200))
+        screen.blit(image, (10, 10))
+        drawn.append(pygame.image.tobytes(screen, "RGB"))
+    assert drawn[0] == drawn[1]
