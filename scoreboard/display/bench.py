@@ -4,7 +4,9 @@ press → first frame showing the answering player through the real board loop (
 Runs on SDL's dummy video driver (one core, no GPU): a frame is a redraw into a `pygame.Window` surface plus its
 flip. Every scene the audience sees is measured at 1080p and 4K: drawn whole, a clock tick, and for the scenes a
 result opens the 0.6 s reveal fade (its first frame and its ticks); the 4K target (issue 9 item 3) is on the worst
-p99 of all of them.
+p99 of all of them. A screen keeps the tiles of earlier frames (tiles.py): "drawn whole" redraws the same snapshot,
+so every tile but a running clock's is a kept one; what a real new snapshot costs is the "whole game" line, every
+snapshot of a game drawn in order.
 """
 from __future__ import annotations
 
@@ -53,7 +55,8 @@ def _scenes():
 
 
 def frame_times(size, frames: int, theme_name: str = "classic") -> dict:
-    """Per scene: a full redraw (a new snapshot, drawn whole), a clock tick (only the time moved: the live boxes),
+    """Per scene: a full redraw (drawn whole, as for a new snapshot; the tiles that did not change are copies of the
+    kept ones), a clock tick (only the time moved: the live boxes),
     and for the scenes a result opens the 0.6 s fade — its first frame (drawn whole, the picture kept) and its ticks
     (the kept picture blended, fade.py)."""
     import pygame
@@ -103,6 +106,32 @@ def frame_times(size, frames: int, theme_name: str = "classic") -> dict:
     screen.close()
     pygame.event.pump()
     return results
+
+
+def game_frames(size, theme_name: str = "classic") -> dict:
+    """Every new snapshot of a whole simulated game, drawn in order on one screen as the board draws them (its tile
+    cache holding what the earlier frames kept, new texts rendered as they come): the cost of a real new snapshot,
+    where `frame_times` redraws one snapshot again and again. The first 10 frames (pictures and fonts loading)
+    are left out."""
+    from scoreboard.display.demo_game import play
+    from scoreboard.display.screens import Screen, ScreenSpec
+    from scoreboard.display.simulated import Director
+    from scoreboard.display.theme import load_theme
+    from scoreboard.session import Session
+    snapshots: list = []
+    play(Session(), Director("novosibirsk-2007", "final"), lambda at, snap, step: snapshots.append((snap, at)))
+    screen = Screen(ScreenSpec("audience", size=size), load_theme(theme_name))
+    times = []
+    for snap, at in snapshots:
+        start = time.perf_counter()
+        screen.render(snap, at)
+        times.append((time.perf_counter() - start) * 1000)
+    screen.close()
+    times = times[10:]
+    tiles = screen._tiles
+    return {"frames": len(times), "p50_ms": round(statistics.median(times), 3),
+            "p99_ms": round(_percentile(times, 0.99), 3), "max_ms": round(max(times), 3),
+            "tiles_kept_share": round(tiles.hits / max(1, tiles.hits + tiles.misses), 3)}
 
 
 def idle_cpu(seconds: float) -> dict:
@@ -188,6 +217,8 @@ def run(args) -> int:
     figures = {
         "1920x1080": frame_times((1920, 1080), 60 if quick else 300),
         "3840x2160": frame_times((3840, 2160), 20 if quick else 120),
+        "1920x1080_game": game_frames((1920, 1080)),
+        "3840x2160_game": game_frames((3840, 2160)),
         "idle": idle_cpu(1.0 if quick else 5.0),
         "press_to_frame": press_figures(30 if quick else 600),
         "first_frame": first_frame(1 if quick else 5),
@@ -223,6 +254,11 @@ def run(args) -> int:
         print(f"  busiest full redraw: {b['scene']} p99 {b['p99_ms']:.2f} ms")
     w = figures["3840x2160_worst"]
     print(f"  worst p99 of any frame at 3840x2160: {w['scene']} {w['p99_ms']:.2f} ms")
+    for size in ("1920x1080", "3840x2160"):
+        g = figures[size + "_game"]
+        print(f"a whole game's new snapshots in order at {size}: {g['frames']} frames, p50 {g['p50_ms']:.2f} ms, "
+              f"p99 {g['p99_ms']:.2f} ms, max {g['max_ms']:.2f} ms ({100 * g['tiles_kept_share']:.0f}% of tiles "
+              f"from earlier frames)")
     idle = figures["idle"]
     print(f"idle: {idle['cpu_percent_of_core']:.2f}% of a core over {idle['seconds']} s "
           f"({idle['loops']} loops, {idle['redraws']} redraws)")

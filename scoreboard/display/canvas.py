@@ -3,6 +3,10 @@
 The log (kind, tag, rect, box, text) is what the tests read: that a chooser mark sits in the chooser's panel, that every
 text lies inside its box, that no stake is printed before its reveal. Sizes come from the theme as fractions of the
 screen height, so one layout serves 720p to 4K.
+
+Given a tile cache (tiles.py, a screen's own), the canvas records what is drawn and draws it at `finish()` through
+the cache, so what did not change since an earlier frame is copied, not drawn again. Whoever takes `canvas.surface`
+to draw on it directly gets what was recorded drawn first, and the rest of the frame is drawn at once.
 """
 from __future__ import annotations
 
@@ -35,11 +39,15 @@ class Drawn:
 
 
 class Canvas:
-    def __init__(self, surface: pygame.Surface, theme: Theme, record: bool = False, min_fraction: float | None = None):
+    def __init__(self, surface: pygame.Surface, theme: Theme, record: bool = False, min_fraction: float | None = None,
+                 tiles=None, changed_only: bool = False):
         """`min_fraction` None (the hall's and the players' screens): no text's capital letters are shorter than
         MIN_CAP_FRACTION of the screen height, measured on the theme's real font. A number (the host's monitor, read
         from a desk): the smallest size as a fraction of the height."""
-        self.surface = surface
+        self._surface = surface
+        self._tiles = tiles
+        self._changed_only = changed_only   # the surface shows the last frame: draw only tiles that differ
+        self._ops: list | None = [] if tiles is not None else None   # recorded (operation, box it can touch)
         self.theme = theme
         self.w, self.h = surface.get_size()
         self.log: list[Drawn] | None = [] if record else None
@@ -49,6 +57,34 @@ class Canvas:
         # Set to a list to learn what each text is drawn on: (tag, colour, ground pixels, px, font) per text.
         self.probe: list | None = None
         self._images: dict = {}
+
+    @property
+    def surface(self) -> pygame.Surface:
+        """The target, to draw on directly: what was recorded is drawn first, the rest of the frame at once."""
+        self.finish()
+        if self._tiles is not None:
+            self._tiles.forget_shown()   # what it draws is not in any tile
+        return self._surface
+
+    @property
+    def target(self) -> pygame.Surface:
+        """The surface, for its size, format and clip only: drawing on it goes through `surface`."""
+        return self._surface
+
+    def finish(self, into=None) -> bool:
+        """Draw what was recorded (through the tile cache) and stop recording. `into` (rect, picture): that area
+        drawn into `picture` instead (TileCache.draw). False when nothing was recorded (drawn already)."""
+        if self._ops is None:
+            return False
+        ops, self._ops = self._ops, None
+        self._tiles.draw(self._surface, ops, _run, into, self._changed_only)
+        return True
+
+    def _do(self, op: tuple, box: pygame.Rect) -> None:
+        if self._ops is not None and self.probe is None:
+            self._ops.append((op, box))
+        else:
+            _run(self._surface, op)
 
     def min_px_of(self, path: str | None) -> int:
         return self.cache.px_for_cap(path, self.min_cap) if self.min_cap else self.min_px
@@ -60,7 +96,7 @@ class Canvas:
 
     @property
     def rect(self) -> pygame.Rect:
-        return self.surface.get_rect()
+        return self._surface.get_rect()
 
     def note(self, kind, tag, rect, box, text="", px=0, lines=()):
         if self.log is not None:
@@ -69,10 +105,7 @@ class Canvas:
     # --- drawing --------------------------------------------------------------------------------------------
     def fill(self, color, rect=None, radius: int = 0, tag: str = "", width: int = 0):
         rect = pygame.Rect(rect) if rect is not None else self.rect
-        if radius or width:
-            pygame.draw.rect(self.surface, color, rect, width=width, border_radius=radius)
-        else:
-            self.surface.fill(color, rect)
+        self._do(("fill", tuple(color), tuple(rect), radius, width), rect)
         self.note("box" if not tag.startswith("mark") else "mark", tag, rect, rect)
 
     def text(self, box, text: str, size="body", color=None, align: str = "center", font: str = "main",
@@ -96,8 +129,10 @@ class Canvas:
         if self.probe is not None:
             self.probe.append((tag, tuple(color), self._ground(r for _, r in placed), fit.px, path))
         ink = pygame.Rect(box.centerx, placed[0][1].top if placed else box.centery, 0, 0)
+        color = tuple(color)
         for line, rect in placed:
-            where = self.cache.draw_line(self.surface, path, fit.px, line, color, rect.topleft)
+            where, touched = self.cache.line_rect(path, fit.px, line, color, rect.topleft)
+            self._do(("text", path, fit.px, line, color, rect.topleft), touched)
             ink = ink.union(where) if ink.w or ink.h else where
         self.note("text", tag, ink, box, str(text), fit.px, fit.lines)
         return ink
@@ -110,7 +145,7 @@ class Canvas:
             if rect.w <= 0 or rect.h <= 0:
                 continue
             step = max(1, int((rect.w * rect.h / points) ** 0.5))
-            raw = pygame.image.tobytes(self.surface.subsurface(rect), "RGB")
+            raw = pygame.image.tobytes(self._surface.subsurface(rect), "RGB")
             for y in range(step // 2, rect.h, step):
                 row = y * rect.w * 3
                 for x in range(step // 2, rect.w, step):
@@ -152,10 +187,11 @@ class Canvas:
                 size = box.size
             scaled = pygame.transform.smoothscale(original, size)
             # In the target's pixel format, a full-screen blit is a plain copy (half the time at 4K).
-            scaled = scaled.convert(self.surface) if keep_aspect is False else _alpha_like(scaled, self.surface)
+            scaled = scaled.convert(self._surface) if keep_aspect is False else _alpha_like(scaled, self._surface)
             _IMAGES[key] = scaled
         where = scaled.get_rect(center=box.center)
-        self.surface.blit(scaled, where)
+        _IMAGES[key] = scaled
+        self._do(("image", key, where.topleft), where)
         self.note("image", tag, where, box)
         return where
 
@@ -163,8 +199,9 @@ class Canvas:
         """A translucent plain colour over `rect`: one cached surface with surface alpha (much faster than
         per-pixel alpha at 4K)."""
         rect = pygame.Rect(rect)
+        surface = self.surface   # a blend of what is under it: drawn at once
         if alpha >= 255:   # opaque: a plain fill, not a blend
-            self.surface.fill(color, rect)
+            surface.fill(color, rect)
             return
         key = ("veil", rect.size, tuple(color))
         veil = _IMAGES.get(key)
@@ -172,7 +209,29 @@ class Canvas:
             veil = _IMAGES[key] = pygame.Surface(rect.size)
             veil.fill(color)
         veil.set_alpha(alpha)
-        self.surface.blit(veil, rect.topleft)
+        surface.blit(veil, rect.topleft)
+
+    # Shapes the score chart draws (between.py), recorded like the rest; the box each can touch is generous.
+    def line(self, color, start, end, width: int = 1) -> None:
+        points = (tuple(start), tuple(end))
+        self._do(("line", tuple(color), points, width), _around(points, width))
+
+    def lines(self, color, points, width: int = 1) -> None:
+        points = tuple(tuple(p) for p in points)
+        self._do(("lines", tuple(color), points, width), _around(points, width))
+
+    def circle(self, color, center, radius: int) -> None:
+        center = tuple(center)
+        self._do(("circle", tuple(color), center, radius), _around((center,), 2 * radius))
+
+    def square(self, color, rect) -> None:
+        """A plain filled rectangle that is part of a shape (no log entry, unlike `fill`)."""
+        rect = pygame.Rect(rect)
+        self._do(("fill", tuple(color), tuple(rect), 0, 0), rect)
+
+    def polygon(self, color, points) -> None:
+        points = tuple(tuple(p) for p in points)
+        self._do(("polygon", tuple(color), points), _around(points, 0))
 
     def dim(self, alpha: int = 170):
         self.veil(self.rect, self.theme.color("overlay"), alpha)
@@ -201,3 +260,34 @@ def _alpha_like(image: pygame.Surface, target: pygame.Surface) -> pygame.Surface
     if order is None or target.get_bitsize() != 32:
         return image
     return pygame.image.frombytes(pygame.image.tobytes(image, order), image.get_size(), order)
+
+
+def _around(points, width: int) -> pygame.Rect:
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    pad = width + 2
+    return pygame.Rect(min(xs) - pad, min(ys) - pad, max(xs) - min(xs) + 2 * pad + 1, max(ys) - min(ys) + 2 * pad + 1)
+
+
+def _run(surface: pygame.Surface, op: tuple) -> None:
+    """Draw one recorded operation (Canvas._do)."""
+    kind = op[0]
+    if kind == "text":
+        text_cache().draw_line(surface, *op[1:])
+    elif kind == "fill":
+        _, color, rect, radius, width = op
+        if radius or width:
+            pygame.draw.rect(surface, color, rect, width=width, border_radius=radius)
+        else:
+            surface.fill(color, rect)
+    elif kind == "image":
+        surface.blit(_IMAGES[op[1]], op[2])
+    elif kind == "lines":
+        _, color, points, width = op
+        pygame.draw.lines(surface, color, False, points, width)
+    elif kind == "line":
+        _, color, (start, end), width = op
+        pygame.draw.line(surface, color, start, end, width)
+    elif kind == "circle":
+        pygame.draw.circle(surface, op[1], op[2], op[3])
+    elif kind == "polygon":
+        pygame.draw.polygon(surface, op[1], op[2])

@@ -2,9 +2,9 @@
 
 The fade veils the scene's main area with the background colour, falling from opaque to clear. Redrawing the whole
 scene under a new veil every tick cost a full 4K frame and more (7.6 ms quiet, 24 ms under load). Instead the frame
-that starts the fade keeps a copy of the main area as drawn, before its veil; each later tick fills that area with
-the background colour and blits the copy over it with the surface alpha of the step — the same blend as the veil
-(scene + (colour − scene)·a), in one pass, with nothing redrawn. A new snapshot, a resize, a clock that moves or an
+that starts the fade keeps a copy of the main area as drawn, before its veil; each later tick copies it back and
+blends the veil's colour in (FadeCache.show) — the same blend as the veil (scene + (colour − scene)·a), with
+nothing redrawn. A new snapshot, a resize, a clock that moves or an
 overlay draw the frame whole again (and keep a new copy).
 """
 from __future__ import annotations
@@ -16,24 +16,44 @@ class FadeCache:
     def __init__(self):
         self.rect: pygame.Rect | None = None     # the fading area of the kept picture; None: nothing kept
         self.picture: pygame.Surface | None = None
+        self._memory: pygame.Surface | None = None
+
+    def reserve(self, surface: pygame.Surface) -> None:
+        """Memory for a picture as large as `surface`, written once now (the screen opening or resized): the first
+        fade of the evening then does not wait for fresh pages (27 MB at 4K: 25 ms instead of 4 ms, measured)."""
+        if self._memory is None or self._memory.get_size() != surface.get_size():
+            self._memory = pygame.Surface(surface.get_size()).convert(surface)
+            self._memory.fill((0, 0, 0))
+            self.picture = None
+
+    def prepare(self, surface: pygame.Surface, rect) -> pygame.Surface:
+        """The picture to keep `rect` of `surface` in (in its pixel format), for a tile cache to draw straight into."""
+        rect = pygame.Rect(rect).clip(surface.get_rect())
+        self.reserve(surface)
+        if self.picture is None or self.picture.get_size() != rect.size:
+            self.picture = self._memory.subsurface((0, 0), rect.size)
+        self.rect = rect
+        return self.picture
 
     def keep(self, surface: pygame.Surface, rect) -> None:
         """The main area as the scene drew it, before the veil (scenes.draw calls this while a fade runs)."""
-        rect = pygame.Rect(rect).clip(surface.get_rect())
-        if self.picture is None or self.picture.get_size() != rect.size:
-            self.picture = pygame.Surface(rect.size).convert(surface)
-        self.picture.set_alpha(None)
-        self.picture.blit(surface, (0, 0), rect)
-        self.rect = rect
+        self.prepare(surface, rect).blit(surface, (0, 0), self.rect)
 
     def show(self, surface: pygame.Surface, veil_alpha: int, color) -> None:
-        """The kept picture under a veil of `color` at `veil_alpha` (0: the picture as drawn)."""
-        if veil_alpha <= 0:
-            self.picture.set_alpha(None)
-        else:
+        """The kept picture under a veil of `color` at `veil_alpha` (0: the picture as drawn).
+
+        picture·(1 − a) + colour·a as an opaque copy, a multiplying fill and an adding fill: three passes of
+        pygame-ce's vectorised loops cost two thirds of one alpha blit (4.1 against 6.2 ms at 4K), and round
+        closer to the exact blend (≤ 1.4 of 255 against ≤ 1.8)."""
+        if veil_alpha >= 255:
             surface.fill(color, self.rect)
-            self.picture.set_alpha(255 - veil_alpha)
+            return
         surface.blit(self.picture, self.rect.topleft)
+        if veil_alpha > 0:
+            keep = 255 - veil_alpha
+            surface.fill((keep, keep, keep), self.rect, special_flags=pygame.BLEND_RGB_MULT)
+            surface.fill(tuple(round(c * veil_alpha / 255) for c in color[:3]), self.rect,
+                         special_flags=pygame.BLEND_RGB_ADD)
 
     def forget(self) -> None:
         self.rect = None

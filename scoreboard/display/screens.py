@@ -12,6 +12,7 @@ import pygame
 
 from scoreboard.display import scenes
 from scoreboard.display.fade import FadeCache
+from scoreboard.display.tiles import TileCache
 
 
 @dataclass(frozen=True)
@@ -190,6 +191,10 @@ class Screen:
         self._last_key: tuple | None = None
         self._live: list[pygame.Rect] = []
         self._fade = FadeCache()
+        if spec.role == "audience":
+            self._fade.reserve(self.surface)
+        # Kept tiles of earlier frames (tiles.py); none for the host, whose screen shows the answers.
+        self._tiles = TileCache() if spec.role != "host" else None
         self.last_log: list = []
         self.error: str | None = None
         self.frames = 0
@@ -202,6 +207,8 @@ class Screen:
         if self.window is not None:
             self.surface = self.window.get_surface()
         self._last_key = None
+        if self.spec.role == "audience":
+            self._fade.reserve(self.surface)
 
     def exposed(self) -> None:
         """The window was uncovered or shown again: the next frame is drawn whole."""
@@ -210,6 +217,8 @@ class Screen:
     def set_theme(self, theme) -> None:
         self.theme = theme
         self._last_key = None
+        if self._tiles is not None:
+            self._tiles.clear()
 
     def wants(self, snapshot: dict, now: float, status: dict | None) -> tuple:
         badges = (status or {}).get("buttons_online")
@@ -240,7 +249,12 @@ class Screen:
                     tournament=tournament, record=True)
         try:
             drawn = False
-            if same_frame and not force and self._live:
+            if same_frame and not force and self._tiles is not None:
+                # the surface shows the last frame: only the tiles whose drawing changed are drawn (tiles.py)
+                canvas = scenes.draw(self.surface, snapshot, self.theme, now, self.spec.role, tiles=self._tiles,
+                                     changed_only=True, **args)
+                self._live, drawn = live_boxes(canvas.log), True
+            elif same_frame and not force and self._live:
                 for box in self._live:
                     self.surface.set_clip(box)
                     canvas = scenes.draw(self.surface, snapshot, self.theme, now, self.spec.role, **args)
@@ -248,7 +262,7 @@ class Screen:
                 drawn = live_boxes(canvas.log) == self._live   # the layout moved (a lockout ended): draw it all
             if not drawn:
                 canvas = scenes.draw(self.surface, snapshot, self.theme, now, self.spec.role, fade_cache=self._fade,
-                                     **args)
+                                     tiles=self._tiles, **args)
                 self._live = live_boxes(canvas.log)
             self.last_log = canvas.log   # what the last frame drew (for tests and diagnostics)
             self.error = None
@@ -258,12 +272,16 @@ class Screen:
             self._draw_error()
         if overlay:
             overlay(self.surface)
+        if (overlay or self.error) and self._tiles is not None:
+            self._tiles.forget_shown()
         if self.window is not None:
             self.window.flip()
         self.frames += 1
         return True
 
     def _fade_tick(self, snapshot: dict, now: float, status: dict | None, step: int) -> bool:
+        if self._tiles is not None:
+            self._tiles.forget_shown()   # the kept picture, blended: not what the tiles show
         try:
             scenes.fade_tick(self.surface, snapshot, self.theme, now, status, self._fade)
         except Exception as error:   # as for any frame: say so on screen, keep the loop alive

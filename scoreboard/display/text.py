@@ -117,15 +117,30 @@ class TextCache:
                 self._widths.popitem(last=False)
         return width
 
-    def draw_line(self, target: pygame.Surface, path: str | None, px: int, line: str, color, topleft) -> pygame.Rect:
+    def _placed(self, path: str | None, px: int, line: str, color, topleft) -> tuple[list, pygame.Rect]:
+        """The rendered pieces of a line with where each goes, and the line's rectangle."""
         x, y = topleft
         height = 0
+        placed = []
         for piece in self._pieces(line):
             rendered = self.render(path, px, piece, color)
-            target.blit(rendered, (x, y))
+            placed.append((rendered, (x, y)))
             x += self.font(path, px).size(piece)[0] if piece == " " else rendered.get_width()
             height = max(height, rendered.get_height())
-        return pygame.Rect(topleft[0], y, x - topleft[0], height)
+        return placed, pygame.Rect(topleft[0], y, x - topleft[0], height)
+
+    def draw_line(self, target: pygame.Surface, path: str | None, px: int, line: str, color, topleft) -> pygame.Rect:
+        placed, rect = self._placed(path, px, line, color, topleft)
+        target.blits(placed, doreturn=False)
+        return rect
+
+    def line_rect(self, path: str | None, px: int, line: str, color, topleft) -> tuple[pygame.Rect, pygame.Rect]:
+        """What draw_line would return, and every pixel its blits can touch (a tile cache's box), drawing nothing."""
+        placed, rect = self._placed(path, px, line, color, topleft)
+        touched = pygame.Rect(rect)
+        for rendered, where in placed:
+            touched.union_ip(rendered.get_rect(topleft=where))
+        return rect, touched
 
     def fit(self, path: str | None, text: str, width: int, height: int, max_px: int, min_px: int,
             max_lines: int = 0) -> Fit:

@@ -54,10 +54,13 @@ def scene_name(snapshot: dict, role: str = "audience") -> str:
 
 def draw(surface: pygame.Surface, snapshot: dict, theme, now: float, role: str = "audience", *,
          status: dict | None = None, host_question: dict | None = None, tournament=None,
-         animate: bool = True, record: bool = False, fade_cache=None, probe: list | None = None) -> Canvas:
+         animate: bool = True, record: bool = False, fade_cache=None, probe: list | None = None,
+         tiles=None, changed_only: bool = False) -> Canvas:
     """Draw one frame for `role`. Returns the canvas (its `.log` lists what was drawn when `record`). While the
     reveal fades, `fade_cache` (fade.FadeCache) keeps the main area as drawn before its veil, for the next ticks.
-    `probe`, a list, receives what each text was drawn on — the legibility check's view, see Canvas.probe."""
+    `probe`, a list, receives what each text was drawn on — the legibility check's view, see Canvas.probe.
+    `tiles` (tiles.TileCache, the screen's own; never the host's) draws what did not change from kept tiles;
+    `changed_only` (a clock tick on a surface that shows the last frame): only the tiles that differ from it."""
     if role == "host":
         from scoreboard.display.roles import host
         canvas = Canvas(surface, theme, record=record, min_fraction=0.022)
@@ -65,13 +68,14 @@ def draw(surface: pygame.Surface, snapshot: dict, theme, now: float, role: str =
         host.draw(canvas, snapshot, now, host_question, status)
         overlays(canvas, snapshot, status)
         return canvas
-    canvas = Canvas(surface, theme, record=record)
+    canvas = Canvas(surface, theme, record=record, tiles=tiles if probe is None else None, changed_only=changed_only)
     canvas.probe = probe
     background(canvas)
     if role == "players":
         from scoreboard.display.roles import players
         players.draw(canvas, snapshot, now)
         overlays(canvas, snapshot, status)
+        canvas.finish()
         return canvas
     name = scene_name(snapshot, role)
     full_screen = name in ("screen:logo", "screen:bracket", "screen:standings", "setup")
@@ -88,6 +92,7 @@ def draw(surface: pygame.Surface, snapshot: dict, theme, now: float, role: str =
     if animate:
         _reveal_fade(canvas, snapshot, now, layout, fade_cache)
     overlays(canvas, snapshot, status)
+    canvas.finish()
     return canvas
 
 
@@ -124,9 +129,14 @@ def _fade_share(snapshot: dict, now: float, theme) -> float:
 def _reveal_fade(canvas: Canvas, snapshot: dict, now: float, layout: Layout, fade_cache=None) -> None:
     share = _fade_share(snapshot, now, canvas.theme)
     if share > 0:
+        alpha = fade_alpha(snapshot, now, canvas.theme)
         if fade_cache is not None:
-            fade_cache.keep(canvas.surface, layout.main)
-        canvas.veil(layout.main, canvas.theme.color("background"), fade_alpha(snapshot, now, canvas.theme))
+            # Under an opaque veil the main area is drawn straight into the kept picture (tiles.py), not shown.
+            target = canvas.target
+            if alpha < 255 or target.get_clip() != canvas.rect or \
+                    not canvas.finish(into=(layout.main, fade_cache.prepare(target, layout.main))):
+                fade_cache.keep(canvas.surface, layout.main)
+        canvas.veil(layout.main, canvas.theme.color("background"), alpha)
 
 
 def frame_key(snapshot: dict, now: float, theme, role: str = "audience") -> tuple:

@@ -70,7 +70,7 @@ def draw_chart(canvas: Canvas, snapshot: dict, now: float, layout: Layout, box: 
     inner = box.inflate(-layout.m * 4, -layout.m * 2)
     plot, keys = _legend_layout(canvas, players, inner, layout.m)
     zero_y = plot.bottom - int((0 - low) / span * plot.h)
-    pygame.draw.line(canvas.surface, theme.color("muted"), (plot.left, zero_y), (plot.right, zero_y), max(1, canvas.h // 400))
+    canvas.line(theme.color("muted"), (plot.left, zero_y), (plot.right, zero_y), max(1, canvas.h // 400))
     steps = max(1, len(history) - 1)
     width = max(2, canvas.h // 180)
     mark_r = width * 3
@@ -82,7 +82,7 @@ def draw_chart(canvas: Canvas, snapshot: dict, now: float, layout: Layout, box: 
         points = [(plot.left + int(k * plot.w / steps), plot.bottom - int((row[i] - low) / span * plot.h))
                   for k, row in enumerate(history) if i < len(row)]
         if len(points) >= 2:
-            pygame.draw.lines(canvas.surface, theme.player_color(seat), False, points, width)
+            canvas.lines(theme.player_color(seat), points, width)
         for k, point in enumerate(points):
             if k == len(points) - 1 or (k + i) % every == 0:
                 marker(canvas, i, theme.player_color(seat), point, mark_r, f"chart:marker:{seat}")
@@ -108,16 +108,16 @@ def marker(canvas: Canvas, index: int, color, center, r: int, tag: str) -> None:
     for grow, paint in ((max(2, r // 3), outline), (0, color)):
         q = r + grow
         if shape in ("circle", "ring"):
-            pygame.draw.circle(canvas.surface, paint, center, q)
+            canvas.circle(paint, center, q)
             if shape == "ring" and not grow:
-                pygame.draw.circle(canvas.surface, outline, center, max(1, q // 2))
+                canvas.circle(outline, center, max(1, q // 2))
         elif shape == "square":
-            pygame.draw.rect(canvas.surface, paint, pygame.Rect(x - q * 4 // 5, y - q * 4 // 5, q * 8 // 5, q * 8 // 5))
+            canvas.square(paint, pygame.Rect(x - q * 4 // 5, y - q * 4 // 5, q * 8 // 5, q * 8 // 5))
         else:
             up = {"triangle": -1, "triangle_down": 1}.get(shape, 0)
             points = [(x, y - q), (x + q, y), (x, y + q), (x - q, y)] if not up else \
                 [(x, y + up * q * 6 // 5), (x + q * 11 // 10, y - up * q * 7 // 10), (x - q * 11 // 10, y - up * q * 7 // 10)]
-            pygame.draw.polygon(canvas.surface, paint, points)
+            canvas.polygon(paint, points)
     canvas.note("mark", f"{tag}:{shape}", pygame.Rect(x - r, y - r, 2 * r, 2 * r), canvas.rect)
 
 

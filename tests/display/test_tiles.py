@@ -1,0 +1,120 @@
+"""Frames drawn from kept tiles (issue 9 item 3): the picture is exactly the one drawn directly, a tile is drawn
+again when what it shows changes (content, theme, size), and the host's screen, which shows the answers, keeps no
+tiles that the hall's screen could be drawn from."""
+import pygame
+import pytest
+
+from scoreboard.display import scenes
+from scoreboard.display.screens import Screen, ScreenSpec
+from scoreboard.display.theme import load_theme
+
+SIZE = (640, 360)
+
+
+def direct(snap, theme, now, size=SIZE, role="audience"):
+    """The frame as a scene draws it straight onto a fresh surface, with no tile cache."""
+    surface = pygame.Surface(size)
+    scenes.draw(surface, snap, theme, now, role)
+    return pygame.image.tobytes(surface, "RGB")
+
+
+def shown(screen):
+    return pygame.image.tobytes(screen.surface, "RGB")
+
+
+def scenes_of(frames):
+    """One snapshot per scene the audience sees, plus the between-plays screens (scores, logo, winner, chart)."""
+    found = {}
+    for snap, _, at in frames:
+        found.setdefault(scenes.scene_name(snap), (snap, at))
+    board = next(v for k, v in found.items() if k == "choosing")
+    for screen in ("scores", "logo", "winner", "chart"):
+        found[f"screen:{screen}"] = (dict(board[0], screen=screen), board[1])
+    return found
+
+
+@pytest.mark.parametrize("regulation", ["novosibirsk-2007", "america-2005"])
+def test_i9_3_a_whole_game_from_kept_tiles_is_pixel_identical_to_drawing_directly(games, regulation):
+    """GIVEN one audience screen with its tile cache WHEN it draws every snapshot of a whole game in order (each new
+    snapshot reusing the tiles of the earlier ones; a fade's first frame, its end and a frame in the middle; clock
+    ticks) THEN every frame is byte for byte the frame the scene draws directly with no cache; and most tiles of a
+    new snapshot were kept ones."""
+    theme = load_theme("classic")
+    screen = Screen(ScreenSpec("audience", size=SIZE), theme, window=False)
+    for snap, _, at in games[regulation]:
+        # a new snapshot (a fade's first frame, its main area drawn into the kept picture), a later moment (a fade
+        # over: the kept picture shown unveiled, or a clock tick), a mid-fade frame drawn whole
+        for now, force in ((at, True), (at + 0.7, False), (at + 0.2, True), (at + 1.3, True)):
+            if not screen.render(snap, now, force=force):
+                continue   # nothing the frame key tells apart moved (a clock bar drains between its digits)
+            assert screen.error is None
+            assert shown(screen) == direct(snap, theme, now), (snap["phase"], snap["rev"], now)
+    assert screen._tiles.hits > screen._tiles.misses
+
+
+@pytest.mark.parametrize("theme_name", ["classic", "light"])
+def test_i9_3_every_scene_drawn_twice_from_tiles_matches_the_direct_drawing(games, theme_name):
+    """GIVEN every scene the audience sees (the game's phases and the between-plays screens, the chart's lines and
+    markers among them) WHEN each is drawn with an empty tile cache and then again from its kept tiles, at 1280×720
+    THEN both frames are byte for byte the direct drawing."""
+    theme = load_theme(theme_name)
+    for name, (snap, at) in scenes_of(games["novosibirsk-2007"]).items():
+        screen = Screen(ScreenSpec("audience", size=(1280, 720)), theme, window=False)
+        want = direct(snap, theme, at + 2.0, size=(1280, 720))
+        screen.render(snap, at + 2.0, force=True)
+        misses = screen._tiles.misses
+        assert shown(screen) == want, name
+        screen.render(snap, at + 2.0, force=True)
+        assert screen._tiles.misses == misses, name      # the second frame came from kept tiles alone
+        assert shown(screen) == want, name
+
+
+def test_i9_3_a_changed_score_theme_or_size_draws_its_tiles_again(games):
+    """GIVEN a screen that drew the board (its tiles kept) WHEN a score changes, THEN only the tiles it touches are
+    drawn again and the frame is the new snapshot's; WHEN the theme changes THEN every tile is drawn again in the new
+    theme; WHEN the window's size changes THEN the frame is the new size's direct drawing."""
+    classic, light = load_theme("classic"), load_theme("light")
+    snap, at = scenes_of(games["novosibirsk-2007"])["choosing"]
+    screen = Screen(ScreenSpec("audience", size=(1280, 720)), classic, window=False)
+    screen.render(snap, at, force=True)
+    before = shown(screen)
+    tiles = len(screen._tiles.rects)
+
+    scored = dict(snap, rev=snap["rev"] + 1,
+                  players=[dict(p, score=p["score"] + 700) if p["seat"] == 2 else p for p in snap["players"]])
+    misses = screen._tiles.misses
+    screen.render(scored, at, force=True)
+    redrawn = screen._tiles.misses - misses
+    assert shown(screen) == direct(scored, classic, at, size=(1280, 720)) != before
+    assert 0 < redrawn < tiles // 4
+
+    screen.set_theme(light)
+    misses = screen._tiles.misses
+    screen.render(scored, at, force=True)
+    assert screen._tiles.misses - misses == tiles
+    assert shown(screen) == direct(scored, light, at, size=(1280, 720))
+
+    screen.surface = pygame.Surface((1600, 900))
+    screen.resized()
+    screen.render(scored, at, force=True)
+    assert screen._tiles.rects[-1].bottomright == (1600, 900) and len(screen._tiles) == len(screen._tiles.rects)
+    assert shown(screen) == direct(scored, light, at, size=(1600, 900))
+
+
+def test_i9_3_the_hall_screen_never_draws_from_the_host_screens_drawing(games):
+    """GIVEN a host screen and an audience screen of the same size and theme in one process, and a question being
+    answered (the host's screen shows its answer) WHEN both draw it, the host first THEN the host's screen keeps no
+    tiles at all, the audience's kept operations hold no text of the host's question (answer, comment), and the
+    audience's frame is its own direct drawing."""
+    theme = load_theme("classic")
+    snap, hq, at = next((s, q, t) for s, q, t in games["novosibirsk-2007"] if s["phase"] == "answering" and q)
+    host = Screen(ScreenSpec("host", size=SIZE), theme, window=False)
+    hall = Screen(ScreenSpec("audience", size=SIZE), theme, window=False)
+    host.render(snap, at, host_question=hq, force=True)
+    assert host._tiles is None
+    assert any(str(hq.get("answer")) in d.text for d in host.last_log if d.text)   # the host did draw the answer
+    hall.render(snap, at, host_question=hq, force=True)
+    secret = {str(hq.get(k)) for k in ("answer", "comment") if hq.get(k)}
+    drawn = {op[3] for op in hall._tiles._ops if op[0] == "text"}
+    assert secret and not any(s in line or line in s for s in secret for line in drawn if len(line) > 3)
+    assert shown(hall) == direct(snap, theme, at)
