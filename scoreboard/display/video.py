@@ -219,7 +219,9 @@ class Player:
             run.queued = None
         run.looked_at = at
         for _ in range(2):
-            busy = self.channel.get_busy()
+            # between a chunk's end and the queued one's start the channel is idle with a queue: playing now would
+            # put the next chunk before the queued one (heard out of order)
+            busy = self.channel.get_busy() or self.channel.get_queue() is not None
             if busy and run.queued is not None:
                 return
             try:

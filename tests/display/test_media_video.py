@@ -344,3 +344,43 @@ def test_p1_a_chunk_start_seen_only_after_a_stalled_frame_is_not_taken_for_late_
         assert run.correction == pytest.approx(0.058) and run.correction > DRIFT_LIMIT
     else:
         assert run.audio_marks == [] and run.unmarked == 1 and run.correction == 0.0
+
+
+def test_p1_the_next_chunk_never_jumps_ahead_of_the_queued_one():
+    """GIVEN a chunk queued on the question's channel at the moment the one before it has ended and the queued one
+    has not yet started (pygame's channel is then idle with a queue — a moment between two mixer callbacks, caught
+    here with a channel that stays in it) WHEN the board feeds the sound THEN the next decoded chunk is neither
+    played at once nor queued over it: it waits, so the sound is heard in order (playing it put a later 200 ms
+    before the queued one, read by the bench as sound 200 ms early)."""
+    import queue as queues
+    from types import SimpleNamespace
+
+    from scoreboard.display.video import Player, Run
+
+    class BetweenTwoChunks:
+        """The channel's state between two mixer callbacks: nothing playing, one sound queued."""
+        def __init__(self):
+            self.calls = []
+
+        def get_busy(self):
+            return False
+
+        def get_queue(self):
+            return "the queued chunk"
+
+        def play(self, sound):
+            self.calls.append("play")
+
+        def queue(self, sound):
+            self.calls.append("queue")
+
+    player, channel = Player(), BetweenTwoChunks()
+    player.channel = channel
+    run = Run("clip.mp4", "video", 0.0, True, None)
+    run.audio = SimpleNamespace(queue=queues.Queue())
+    later = decoder.Chunk(0.24, bytes(4 * 480))
+    run.audio.queue.put(later)
+    run.queued, run.looked_at = decoder.Chunk(0.04, b""), 0.05
+    player._feed(run, 0.054)
+    assert channel.calls == [] and run.queued.time == 0.04 and run.audio.queue.get_nowait() is later
+    assert run.audio_marks == []
