@@ -13,6 +13,8 @@ import re
 
 _ESCAPE = {"\\": "\\\\", '"': '\\"', "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
 _SPECIAL = re.compile(r'[\\"\x00-\x1f\x7f]')
+_LISTS = ("accepts", "wrong", "options")          # a question's optional fields, in the order written
+_TEXTS = ("comment", "source", "author", "kind", "secret_topic", "secret_price")
 _SPECIAL_ML = re.compile(r'[\\"\x00-\x08\x0b-\x1f\x7f]')      # a multi-line string keeps \n and \t as they are
 FORMAT = "svoya-pack"
 VERSION = 1
@@ -52,24 +54,12 @@ def question(out: list[str], header: str, q) -> None:
              *q.accepts, *q.wrong, *q.options]
     one, many = (string, strings) if _SPECIAL.search("".join(texts)) else (_plain, _plains)
     out += ("", header, "text = " + one(q.text), "answer = " + one(q.answer))   # always: a reader sees at once
-    if q.accepts:                                                             # what a question is
-        out.append("accepts = " + many(q.accepts))
-    if q.wrong:
-        out.append("wrong = " + many(q.wrong))
-    if q.options:
-        out.append("options = " + many(q.options))
-    if q.comment:
-        out.append("comment = " + one(q.comment))
-    if q.source:
-        out.append("source = " + one(q.source))
-    if q.author:
-        out.append("author = " + one(q.author))
-    if q.kind:
-        out.append("kind = " + one(q.kind))
-    if q.secret_topic:
-        out.append("secret_topic = " + one(q.secret_topic))
-    if q.secret_price:
-        out.append("secret_price = " + one(q.secret_price))
+    for key in _LISTS:                                                        # what a question is
+        if values := getattr(q, key):
+            out.append(f"{key} = " + many(values))
+    for key in _TEXTS:
+        if value := getattr(q, key):
+            out.append(f"{key} = " + one(value))
     if q.auction:
         out.append("auction = true")
     if q.empty:
