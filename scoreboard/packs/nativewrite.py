@@ -13,8 +13,6 @@ import re
 
 _ESCAPE = {"\\": "\\\\", '"': '\\"', "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
 _SPECIAL = re.compile(r'[\\"\x00-\x1f\x7f]')
-_LISTS = ("accepts", "wrong", "options")          # a question's optional fields, in the order written
-_TEXTS = ("comment", "source", "author", "kind", "secret_topic", "secret_price")
 _SPECIAL_ML = re.compile(r'[\\"\x00-\x08\x0b-\x1f\x7f]')      # a multi-line string keeps \n and \t as they are
 FORMAT = "svoya-pack"
 VERSION = 1
@@ -47,6 +45,16 @@ def _plains(values: list[str]) -> str:
     return '["' + '", "'.join(values) + '"]'
 
 
+def optional(out: list[str], item, texts: tuple = (), lists: tuple = (), one=string, many=strings) -> None:
+    """The fields of `item` named in `lists` (arrays of text) and then `texts`, in that order, those that are set."""
+    for key in lists:
+        if values := getattr(item, key):
+            out.append(f"{key} = " + many(values))
+    for key in texts:
+        if value := getattr(item, key):
+            out.append(f"{key} = " + one(value))
+
+
 def question(out: list[str], header: str, q) -> None:
     """`header` ("[[rounds.topics.questions]]", "[final.question]"…) and the question's fields."""
     # one search over all of its texts: most questions have nothing to escape, and then none is searched again
@@ -54,12 +62,8 @@ def question(out: list[str], header: str, q) -> None:
              *q.accepts, *q.wrong, *q.options]
     one, many = (string, strings) if _SPECIAL.search("".join(texts)) else (_plain, _plains)
     out += ("", header, "text = " + one(q.text), "answer = " + one(q.answer))   # always: a reader sees at once
-    for key in _LISTS:                                                        # what a question is
-        if values := getattr(q, key):
-            out.append(f"{key} = " + many(values))
-    for key in _TEXTS:
-        if value := getattr(q, key):
-            out.append(f"{key} = " + one(value))
+    optional(out, q, ("comment", "source", "author", "kind", "secret_topic", "secret_price"),
+             ("accepts", "wrong", "options"), one, many)                    # what a question is
     if q.auction:
         out.append("auction = true")
     if q.empty:
@@ -75,14 +79,8 @@ def question(out: list[str], header: str, q) -> None:
 def topic(out: list[str], path: str, t) -> None:
     """The topic's table at `path` ("rounds.topics", "extra"), then its questions and reserve."""
     out += ("", f"[[{path}]]", "name = " + string(t.name))
-    if t.explanation:
-        out.append("explanation = " + string(t.explanation))
-    if t.author:
-        out.append("author = " + string(t.author))
-    if t.team:
-        out.append("team = " + string(t.team))
-    if t.reference_works:
-        out.append("reference_works = " + strings(t.reference_works))
+    optional(out, t, ("explanation", "author", "team"))
+    optional(out, t, lists=("reference_works",))
     if not t.questions:
         out.append("questions = []")
     header = f"[[{path}.questions]]"
@@ -94,8 +92,7 @@ def topic(out: list[str], path: str, t) -> None:
 
 def _final(out: list[str], path: str, array: bool, f) -> None:
     out += ("", f"[[{path}]]" if array else f"[{path}]", "topic = " + string(f.topic))
-    if f.explanation:
-        out.append("explanation = " + string(f.explanation))
+    optional(out, f, ("explanation",))
     question(out, f"[{path}.question]", f.question)
 
 
@@ -107,19 +104,15 @@ def parts(pack):
     """The TOML text piece by piece (the header, then one round, final or extra topic at a time), so a large pack
     is written without holding its whole text: `convert` writes each piece as it comes."""
     out = ["[pack]", f'format = "{FORMAT}"', f"version = {VERSION}", "title = " + string(pack.title)]
-    if pack.author:
-        out.append("author = " + string(pack.author))
-    if pack.reference_works:
-        out.append("reference_works = " + strings(pack.reference_works))
-    if pack.comment:
-        out.append("comment = " + string(pack.comment))
+    optional(out, pack, ("author",))
+    optional(out, pack, lists=("reference_works",))
+    optional(out, pack, ("comment",))
     if pack.logo is not None:
         out.append("logo = " + string(pack.logo.ref))
     yield _text(out)
     for r in pack.rounds:
         out = ["", "[[rounds]]", "name = " + string(r.name)]
-        if r.comment:
-            out.append("comment = " + string(r.comment))
+        optional(out, r, ("comment",))
         if not r.topics:
             out.append("topics = []")
         for t in r.topics:
