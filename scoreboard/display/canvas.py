@@ -56,7 +56,6 @@ class Canvas:
         self.min_px = self.min_px_of(theme.font("main")) if min_fraction is None else max(8, round(self.h * min_fraction))
         # Set to a list to learn what each text is drawn on: (tag, colour, ground pixels, px, font) per text.
         self.probe: list | None = None
-        self._images: dict = {}
 
     @property
     def surface(self) -> pygame.Surface:
@@ -174,7 +173,7 @@ class Canvas:
             return None
         box = pygame.Rect(box)
         key = (path, box.size, keep_aspect)
-        scaled = self._images.get(key) or _IMAGES.get(key)
+        scaled = _IMAGES.get(key)
         if scaled is None:
             try:
                 original = pygame.image.load(path)
@@ -190,7 +189,6 @@ class Canvas:
             scaled = scaled.convert(self._surface) if keep_aspect is False else _alpha_like(scaled, self._surface)
             _IMAGES[key] = scaled
         where = scaled.get_rect(center=box.center)
-        _IMAGES[key] = scaled
         self._do(("image", key, where.topleft), where)
         self.note("image", tag, where, box)
         return where
