@@ -234,6 +234,9 @@ def run(args) -> int:
         "frame p99 <= 4 ms at 1920x1080 (busiest scene)": b1080["p99_ms"] <= 4.0,
         "frame p99 <= 12 ms at 3840x2160 (busiest scene)": b4k["p99_ms"] <= 12.0,
         "every scene at 3840x2160, fades and ticks included, p99 <= 8 ms": worst4k[1]["worst_p99_ms"] <= 8.0,
+        # the per-scene lines redraw one snapshot from kept tiles: a game's new snapshots are the target too
+        "a whole game's new snapshots at 3840x2160, p99 <= 8 ms": figures["3840x2160_game"]["p99_ms"] <= 8.0,
+        "a whole game's new snapshots at 1920x1080, p99 <= 4 ms": figures["1920x1080_game"]["p99_ms"] <= 4.0,
         "idle <= 3% of a core": figures["idle"]["cpu_percent_of_core"] <= 3.0,
         "first frame <= 1.5 s": figures["first_frame"]["process_to_first_frame_s"] <= 1.5,
         "press -> first frame p99 <= 20 ms": figures["press_to_frame"]["p99_ms"] <= 20.0,
