@@ -145,6 +145,16 @@ def headless() -> bool:
     return os.environ.get("SDL_VIDEODRIVER") not in ("kmsdrm", "KMSDRM")
 
 
+def prefer_native_framebuffer() -> None:
+    """Under X11, SDL 2 makes a window's surface a texture shown by its OpenGL renderer; with no GPU driver (Mesa's
+    software rasteriser: a VM, a mini PC without its driver, Xvfb) every flip of a 1080p window then costs 20–30 ms
+    of CPU, more than a 60 fps frame, and a full core while the board draws. X11's own shared-memory image shows the
+    same pixels in 3–5 ms of the X server's time (docs/PERFORMANCE.md). SDL reads the hint when it makes the first
+    window surface, so this runs before; a crew's own SDL_FRAMEBUFFER_ACCELERATION (1: SDL's choice) wins."""
+    if pygame.display.get_init() and pygame.display.get_driver() == "x11":
+        os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")
+
+
 def use_dummy_drivers() -> None:
     """Draw nowhere: SDL's dummy video driver (and no sound device). Must run before pygame initialises video."""
     os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -184,6 +194,7 @@ class Screen:
             # SDL_WINDOWPOS_CENTERED_DISPLAY(i): centred on display i (pygame-ce has no name for it); a fullscreen
             # window then covers that display.
             centred = pygame.WINDOWPOS_CENTERED | index
+            prefer_native_framebuffer()
             self.window = pygame.Window(title, spec.size, position=(centred, centred), **kwargs)
             self.surface = self.window.get_surface()
         else:

@@ -37,10 +37,12 @@ passcode = "test-pass"
     return path
 
 
-def _start(display: str, config: Path) -> subprocess.Popen:
+def _start(display: str, config: Path, **extra: str) -> subprocess.Popen:
     env = dict(os.environ, DISPLAY=display, SDL_AUDIODRIVER="dummy", PYTHONUNBUFFERED="1",
                PYGAME_HIDE_SUPPORT_PROMPT="1")
     env.pop("SDL_VIDEODRIVER", None)
+    env.pop("SDL_FRAMEBUFFER_ACCELERATION", None)
+    env.update(extra)
     return subprocess.Popen([sys.executable, "-m", "scoreboard", "run", "--config", str(config)], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
@@ -186,3 +188,36 @@ display = 3
     assert any(line.strip().startswith("1: ") and line.endswith("1280x720") for line in lines)
     assert any("0: audience -> display 0: " in line for line in lines)
     assert any("1: host -> REFUSED" in line and "display 3" in line for line in lines)
+
+
+def _gl_libraries(pid: int) -> set[str]:
+    """The OpenGL and Mesa driver libraries mapped into a process (what SDL's texture framebuffer loads)."""
+    with open(f"/proc/{pid}/maps", encoding="utf-8") as maps:
+        names = {Path(line.split()[-1]).name for line in maps if ".so" in line}
+    return {name for name in names if name.startswith(("libGL.", "libGLX")) or name.endswith("_dri.so")}
+
+
+def test_the_board_shows_frames_through_x11_shared_memory_not_a_software_opengl_texture(tmp_path):
+    """GIVEN the real `scoreboard run` under Xvfb (no GPU: SDL's default would show each frame as an OpenGL texture
+    drawn by Mesa's software rasteriser, 20–30 ms of CPU a 1080p flip)
+    WHEN it is running THEN no OpenGL library is loaded in it: its window surface is X11's own shared-memory image;
+    AND GIVEN the crew's own SDL_FRAMEBUFFER_ACCELERATION=1 THEN SDL's OpenGL texture is used (their choice wins)."""
+    need("xvfb", "x11-utils")
+    config = _config(tmp_path, """
+[[screens]]
+role = "audience"
+display = 0
+size = [1280, 720]
+fullscreen = true
+""")
+    with xvfb(((1280, 720),)) as display:
+        loaded = {}
+        for choice in ("", "1"):
+            proc = _start(display, config, **({"SDL_FRAMEBUFFER_ACCELERATION": choice} if choice else {}))
+            _wait_until_running(proc)
+            _wait_for_window(display, "Своя игра — audience", proc)
+            loaded[choice] = _gl_libraries(proc.pid)
+            code, _, out = _stop(proc)
+            assert code == 0, out
+    assert loaded[""] == set(), loaded
+    assert any(name.startswith("libGL") for name in loaded["1"]), loaded
