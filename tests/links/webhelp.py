@@ -260,7 +260,7 @@ class Osc:
 
     def __init__(self, osc_port: int, passcode: str = PASSCODE):
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self.sock.settimeout(5)
+        self.sock.settimeout(0.5)
         self.to = ("127.0.0.1", osc_port)
         self.next_id = 1
         self.send("/sg/auth/hello")
@@ -300,13 +300,41 @@ class Osc:
                 return list(message.params)
         raise AssertionError(f"no {address} from the board")
 
+    def drain(self) -> None:
+        """Drop what queued while the test was busy in the browser: the board pushes every state to this session, and
+        a full receive buffer would drop the next ack."""
+        self.sock.setblocking(False)
+        try:
+            while True:
+                self.sock.recv(65535)
+        except BlockingIOError:
+            pass
+        finally:
+            self.sock.settimeout(0.5)
+
     def command(self, address, *args) -> None:
-        """A signed command; THEN the board acks it ok (the refusal's reason otherwise fails the test)."""
+        """A signed command, resent with the same id until acked as the real client does (osc_client: UDP may drop
+        the ack; the board answers every copy and applies one); THEN the board acks it ok (the refusal's reason
+        otherwise fails the test)."""
+        from pythonosc.osc_message import OscMessage
         cid, self.next_id = self.next_id, self.next_id + 1
         mac = osc_auth.command_mac(self.key, self.sid, cid, address, self.seen, args)
-        self.send("/sg/sig/" + address[len("/sg/"):], self.sid, cid, *args, mac)
-        ack = self.expect("/sg/ack", lambda a: a[0] == cid)
-        assert ack[1] == "ok", (address, args, ack)
+        packet = build("/sg/sig/" + address[len("/sg/"):], self.sid, cid, *args, mac)
+        self.drain()
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            self.sock.sendto(packet, self.to)
+            resend = time.monotonic() + 1.0
+            while time.monotonic() < min(resend, deadline):
+                try:
+                    message = OscMessage(self.sock.recv(65535))
+                except socket.timeout:
+                    break
+                ack = list(message.params)
+                if message.address == "/sg/ack" and ack[0] == cid:
+                    assert ack[1] == "ok", (address, args, ack)
+                    return
+        raise AssertionError(f"no /sg/ack of {address} {args} (id {cid}) from the board")
 
     def press(self, seat: int) -> None:
         self.command("/sg/button", seat)
