@@ -65,8 +65,8 @@ def write_config(folder: Path, osc_port: int, passcode: str, web_port: int | Non
     a view passcode, and the button box at `box` (events mode) if given; the journal in `journal_dir` (default:
     `folder`)."""
     path = folder / "scoreboard.toml"
-    path.write_text(board_toml(journal=(journal_dir or folder) / "bench.sqlite", osc_port=osc_port, passcode=passcode, fps=60,
-                               web_port=web_port,
+    path.write_text(board_toml(journal=(journal_dir or folder) / "bench.sqlite", osc_port=osc_port,
+                               passcode=passcode, fps=60, web_port=web_port,
                                osc_extra=f'view_passcode = "{VIEW_PASSCODE}"\nadvertise = false',
                                extra=f'\n[buttons]\nport = "{box}"\nmode = "events"\n' if box is not None else ""),
                     encoding="utf-8")
