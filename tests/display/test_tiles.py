@@ -52,6 +52,31 @@ def test_i9_3_a_whole_game_from_kept_tiles_is_pixel_identical_to_drawing_directl
     assert screen._tiles.hits > screen._tiles.misses
 
 
+def test_i9_3_kept_tiles_live_in_memory_reserved_when_the_screen_opened(games):
+    """GIVEN an audience screen whose tile cache is asked to hold a third of a screen (it holds one screen: a frame's
+    kept tiles must never be evicted by its new ones) WHEN it draws a whole game's snapshots, evicting tiles all along
+    THEN every kept tile is a slot of the blocks reserved at the first frame (no new memory, no page faults
+    mid-game), no slot holds two tiles, and every frame is still exactly the direct one."""
+    from scoreboard.display.tiles import TileCache
+    theme = load_theme("classic")
+    screen = Screen(ScreenSpec("audience", size=SIZE), theme, window=False)
+    screen._tiles = cache = TileCache(screens_kept=1 / 3)
+    blocks = None
+    for snap, _, at in games["novosibirsk-2007"]:
+        if not screen.render(snap, at):
+            continue
+        assert shown(screen) == direct(snap, theme, at), (snap["phase"], snap["rev"])
+        blocks = blocks or list(cache._blocks)
+        assert cache._blocks == blocks
+        kept = [entry[0] for entry in cache._tiles.values()]
+        assert all(tile.get_abs_parent() in blocks for tile in kept)
+        offsets = [(blocks.index(tile.get_abs_parent()), tile.get_abs_offset()) for tile in kept]
+        assert len(set(offsets)) == len(offsets)
+        assert len(kept) + len(cache._free) == len(cache._slots)
+    assert len(cache._slots) == len(cache.rects)
+    assert cache.misses > len(cache._slots), "the game evicted tiles"
+
+
 @pytest.mark.parametrize("theme_name", ["classic", "light"])
 def test_i9_3_every_scene_drawn_twice_from_tiles_matches_the_direct_drawing(games, theme_name):
     """GIVEN every scene the audience sees (the game's phases and the between-plays screens, the chart's lines and
