@@ -248,6 +248,8 @@ class Board:
         for screen in self.screens:
             status = self.host_status if screen.spec.role == "host" else self.status
             screen.render(snapshot, now, status, host_question, self.tournament, overlay, force=force)
+        for screen in self.screens:   # after every flip: the frames are shown before their new tiles are kept
+            screen.settle()
         self._drawn_rev, self._drawn_forced, self._drawn_answering = snapshot.get("rev"), forced, snapshot.get(
             "answering")
 

@@ -62,7 +62,8 @@ class Canvas:
         """The target, to draw on directly: what was recorded is drawn first, the rest of the frame at once."""
         self.finish()
         if self._tiles is not None:
-            self._tiles.forget_shown()   # what it draws is not in any tile
+            self._tiles.settle(self._surface)   # the tiles just drawn, kept before anything is drawn over them
+            self._tiles.forget_shown()          # what it draws is not in any tile
         return self._surface
 
     @property
@@ -83,6 +84,8 @@ class Canvas:
         if self._ops is not None and self.probe is None:
             self._ops.append((op, box))
         else:
+            if self._tiles is not None:
+                self._tiles.drawn_over(box)   # after `finish` (a fade's veil, its overlays): not what the tiles show
             _run(self._surface, op)
 
     def min_px_of(self, path: str | None) -> int:

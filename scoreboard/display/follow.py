@@ -80,7 +80,9 @@ class Follower:
             return False
         question = self.client.question if isinstance(self.client.question, dict) else None
         overlay = self._no_link if self.silent else None
-        return self.screen.render(self.good, self.clock.now(), host_question=question, overlay=overlay)
+        drew = self.screen.render(self.good, self.clock.now(), host_question=question, overlay=overlay)
+        self.screen.settle()   # after the flip, as the board does
+        return drew
 
 
 def _no_link(surface, theme) -> list:

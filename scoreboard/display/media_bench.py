@@ -64,6 +64,7 @@ def play(size: tuple[int, int], clip: str, seconds: float, folder: Path, fps: in
         sounds.update(None, snapshot, now)
         screen.render(snapshot, now)
         frames.append(time.perf_counter() - start)
+        screen.settle()
         run = PLAYER.run
         if run is not None and first_sound is None and run.first_sound is not None:
             first_sound = run.first_sound - opened

@@ -282,6 +282,8 @@ class Screen:
             self._live, self.error = [], f"{type(error).__name__}: {error}"
             self._draw_error()
         if overlay:
+            if self._tiles is not None:
+                self._tiles.settle(self.surface)   # the frame's new tiles, before the overlay veils them
             overlay(self.surface)
         if (overlay or self.error) and self._tiles is not None:
             self._tiles.forget_shown()
@@ -292,6 +294,7 @@ class Screen:
 
     def _fade_tick(self, snapshot: dict, now: float, status: dict | None, step: int) -> bool:
         if self._tiles is not None:
+            self._tiles.settle(self.surface)
             self._tiles.forget_shown()   # the kept picture, blended: not what the tiles show
         try:
             scenes.fade_tick(self.surface, snapshot, self.theme, now, status, self._fade)
@@ -304,6 +307,11 @@ class Screen:
             self.window.flip()
         self.frames += 1
         return True
+
+    def settle(self) -> None:
+        """After the flip: keep the tiles the frame drew anew (tiles.py), off the frame's own time."""
+        if self._tiles is not None:
+            self._tiles.settle(self.surface)
 
     def _draw_error(self) -> None:
         from scoreboard.display.canvas import Canvas

@@ -8,8 +8,11 @@ one screen's worth of opaque copying, and a played cell or a new score redraws o
 
 The picture is the one the scene would draw directly: clipping cuts no operation short (each runs whole, only its
 pixels outside the tile are dropped) and a tile is only kept when its first operation covers it (the backdrop), so
-nothing left from an earlier frame is kept in it. The key holds everything drawn (texts, colours, fonts, boxes), so
-a screen's tiles are its own: the host's screen, which draws the answers, has no tile cache at all (screens.py).
+nothing left from an earlier frame is kept in it. A new tile is copied into its slot after the frame is shown
+(`settle`, the board's call after its flip) while the surface still shows it; whatever draws past the tiles before
+then (a veil, an overlay, a video frame) keeps them first or drops them. The key holds everything drawn (texts,
+colours, fonts, boxes), so a screen's tiles are its own: the host's screen, which draws the answers, has no tile
+cache at all (screens.py).
 """
 from __future__ import annotations
 
@@ -41,6 +44,8 @@ class TileCache:
         self._tiles: OrderedDict = OrderedDict()      # key → (tile surface, its slot)
         self._free: list[pygame.Surface] = list(getattr(self, "_slots", ()))
         self._shown: list = [None] * len(self.rects)   # per tile: the key of what the surface shows there
+        self._pending: list[tuple] = []                 # (key, rect) drawn on `_pending_on`, to keep after the flip
+        self._pending_on: pygame.Surface | None = None
 
     def _fit(self, surface: pygame.Surface) -> None:
         """A new size or pixel format: new tile rectangles, nothing kept."""
@@ -94,6 +99,7 @@ class TileCache:
         `changed_only`: the surface still shows the last frame (a clock tick: same snapshot, no fade, no overlay);
         only the tiles whose operations differ from what it shows there are drawn — what the clipped redraw of the
         live boxes did without tiles, found from the operations themselves."""
+        self.settle(surface)   # last frame's new tiles, if the loop did not keep them after its flip
         self._fit(surface)
         lists: list[list[int]] = [[] for _ in self.rects]
         w, h = self.size
@@ -140,7 +146,12 @@ class TileCache:
             shown[index] = key
             # kept only over the backdrop: a tile the first operation does not cover would keep an older frame
             if key[1] and key[1][0] == ids[0] and cover.contains(rect):
-                self._keep(key, surface, rect)
+                if into is not None and into[0].colliderect(rect):
+                    self._keep(key, surface, rect)      # now: the fade's veil is drawn over it before the flip
+                else:
+                    self._pending.append((key, rect))   # after the flip (settle): the frame is shown first
+        if self._pending:
+            self._pending_on = surface
         if into is not None:
             target, picture = into
             offset = (-target.left, -target.top)
@@ -157,10 +168,30 @@ class TileCache:
         if kept:
             surface.blits([(tile, self.rects[index]) for index, _, tile in kept], doreturn=False)
 
+    def settle(self, surface: pygame.Surface | None = None) -> None:
+        """Keep the tiles the last `draw` drew anew (copies into their slots), while the surface still shows them: the
+        board calls this after the flip, so a scene change's frame is on screen before its tiles are copied. Dropped
+        if `surface` is not the one they were drawn on."""
+        pending, self._pending = self._pending, []
+        if pending and (surface is None or surface is self._pending_on):
+            for key, rect in pending:
+                if key not in self._tiles:
+                    self._keep(key, self._pending_on, rect)
+        self._pending_on = None
+
     def forget_shown(self) -> None:
         """Something drew on the surface outside the tiles (a veil, a fade's tick, a video frame, an overlay): the
-        next `changed_only` frame copies every tile again."""
+        next `changed_only` frame copies every tile again, and the tiles drawn last are not kept (call `settle` first
+        when nothing has been drawn over them yet)."""
         self._shown = [None] * len(self.rects)
+        self._pending, self._pending_on = [], None
+
+    def drawn_over(self, box: pygame.Rect) -> None:
+        """Something drew in `box` past the tiles (after `draw`): the tiles it touches show something else now."""
+        self._pending = [(key, rect) for key, rect in self._pending if not rect.colliderect(box)]
+        for index, rect in enumerate(self.rects):
+            if rect.colliderect(box):
+                self._shown[index] = None
 
     def _areas(self, indices: list[int]) -> list[pygame.Rect]:
         """The tiles `indices` (in row order) as rectangles: each row's runs, merged with the run just above when

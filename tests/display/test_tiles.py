@@ -37,11 +37,11 @@ def scenes_of(frames):
 def test_i9_3_a_whole_game_from_kept_tiles_is_pixel_identical_to_drawing_directly(games, regulation):
     """GIVEN one audience screen with its tile cache WHEN it draws every snapshot of a whole game in order (each new
     snapshot reusing the tiles of the earlier ones; a fade's first frame, its end and a frame in the middle; clock
-    ticks) THEN every frame is byte for byte the frame the scene draws directly with no cache; and most tiles of a
+    ticks; the new tiles kept after the frame as the board does, or at the next frame's start) THEN every frame is byte for byte the frame the scene draws directly with no cache; and most tiles of a
     new snapshot were kept ones."""
     theme = load_theme("classic")
     screen = Screen(ScreenSpec("audience", size=SIZE), theme, window=False)
-    for snap, _, at in games[regulation]:
+    for number, (snap, _, at) in enumerate(games[regulation]):
         # a new snapshot (a fade's first frame, its main area drawn into the kept picture), a later moment (a fade
         # over: the kept picture shown unveiled, or a clock tick), a mid-fade frame drawn whole
         for now, force in ((at, True), (at + 0.7, False), (at + 0.2, True), (at + 1.3, True)):
@@ -49,7 +49,33 @@ def test_i9_3_a_whole_game_from_kept_tiles_is_pixel_identical_to_drawing_directl
                 continue   # nothing the frame key tells apart moved (a clock bar drains between its digits)
             assert screen.error is None
             assert shown(screen) == direct(snap, theme, now), (snap["phase"], snap["rev"], now)
+            if number % 2:
+                screen.settle()   # as the board after its flip; otherwise the next frame keeps them first
     assert screen._tiles.hits > screen._tiles.misses
+
+
+def test_i9_3_what_is_drawn_over_a_frame_is_never_kept_in_its_tiles(games):
+    """GIVEN an audience screen that keeps a frame's new tiles after the frame (as the board after its flip) WHEN a
+    reveal's fade starts with the buttons-offline badge drawn over its veil, or a frame carries the quit prompt, and
+    the tiles are kept after it THEN the next frames without the badge or the prompt are exactly the direct ones
+    (neither was kept in a tile); every frame is checked (BZ9's badge, the reveal fade)."""
+    theme = load_theme("classic")
+    offline = {"buttons_online": False, "buttons_configured": True}
+    prompt = lambda surface: surface.fill((200, 30, 30), pygame.Rect(0, 0, SIZE[0], SIZE[1] // 2))   # noqa: E731
+    found = scenes_of(games["novosibirsk-2007"])
+    for name in ("reveal", "choosing", "answering"):
+        snap, at = found[name]
+        screen = Screen(ScreenSpec("audience", size=SIZE), theme, window=False)
+        steps = [(at, offline, None), (at + 2.0, None, None), (at + 2.1, None, prompt), (at + 2.2, None, None),
+                 (at + 2.3, offline, None), (at + 2.4, None, None)]
+        for now, status, overlay in steps:
+            screen.render(snap, now, status, overlay=overlay, force=True)
+            want = pygame.Surface(SIZE)
+            scenes.draw(want, snap, theme, now, "audience", status=status)
+            if overlay:
+                overlay(want)
+            assert shown(screen) == pygame.image.tobytes(want, "RGB"), (name, now, status, overlay)
+            screen.settle()
 
 
 def test_i9_3_kept_tiles_live_in_memory_reserved_when_the_screen_opened(games):
@@ -122,6 +148,8 @@ def test_i9_3_a_changed_score_theme_or_size_draws_its_tiles_again(games):
     screen.surface = pygame.Surface((1600, 900))
     screen.resized()
     screen.render(scored, at, force=True)
+    assert len(screen._tiles) == 0, "the new tiles are kept after the flip"
+    screen.settle()
     assert screen._tiles.rects[-1].bottomright == (1600, 900) and len(screen._tiles) == len(screen._tiles.rects)
     assert shown(screen) == direct(scored, light, at, size=(1600, 900))
 
