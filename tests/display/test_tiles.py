@@ -37,8 +37,8 @@ def scenes_of(frames):
 def test_i9_3_a_whole_game_from_kept_tiles_is_pixel_identical_to_drawing_directly(games, regulation):
     """GIVEN one audience screen with its tile cache WHEN it draws every snapshot of a whole game in order (each new
     snapshot reusing the tiles of the earlier ones; a fade's first frame, its end and a frame in the middle; clock
-    ticks; the new tiles kept after the frame as the board does, or at the next frame's start) THEN every frame is byte for byte the frame the scene draws directly with no cache; and most tiles of a
-    new snapshot were kept ones."""
+    ticks; the new tiles kept after the frame as the board does, or at the next frame's start) THEN every frame is
+    byte for byte the frame the scene draws directly with no cache; and most tiles of a new snapshot were kept ones."""
     theme = load_theme("classic")
     screen = Screen(ScreenSpec("audience", size=SIZE), theme, window=False)
     for number, (snap, _, at) in enumerate(games[regulation]):
