@@ -12,7 +12,8 @@ UDP clients (`OscClient`) on this machine (issue 11 item 9):
   (target p99 ≤ 20 ms; the time is taken when the client's receive thread hands the state to the bench's thread).
   The host then takes the press back (`/sg/undo`) and opens the window again;
 - apart from the targets, the steady run again on a board whose journal is in memory (/dev/shm: no disk flush), and
-  the disk's own commit at the steady run's cadence: what of the ack is the board's and what is the disk's.
+  this machine's floor (bench_floor.py): a bare journaling UDP server with the same clients, and the disk's own
+  commit at the steady run's cadence — what of the ack is the board's, the machine's and the disk's.
 Exit status 1 when a target is missed, 2 when Xvfb is missing. To see where the board spends its loop, run it under
 a profiler: `SCOREBOARD_BENCH_PYTHON_ARGS="-m cProfile -o board.prof" scoreboard bench links --board --quick`.
 """
@@ -27,6 +28,7 @@ import threading
 import time
 
 from scoreboard.links.bench import percentiles
+from scoreboard.links.bench_floor import bare_server_floor, disk_floor
 from scoreboard.links.osc_client import NotConnected, OscClient
 
 TARGETS = {"ack_p99_ms": 5.0, "burst_s": 1.0, "press_p99_ms": 20.0}
@@ -138,27 +140,6 @@ def _press(trials: int) -> dict:
             "load_average": [round(load_before[0], 2), round(load[0], 2)]}
 
 
-def disk_floor(commits: int = 100, gap: float = 1 / 30) -> dict:
-    """What the disk alone costs now: one-row SQLite commits (WAL, synchronous=FULL, as the journal) in a temp
-    folder, `gap` apart — the steady run's cadence (3 clients × 10/s). An ack can come no sooner than its batch's
-    commit, and a virtual disk's flush is slower after a pause: on this project's VM 0.3 ms at 5 ms apart, 0.6 ms at
-    33 ms, 1.3 ms at 100 ms (medians, 2026-12-04)."""
-    import sqlite3
-    samples = []
-    with tempfile.TemporaryDirectory(prefix="bench-disk-") as tmp:
-        db = sqlite3.connect(os.path.join(tmp, "floor.sqlite"), isolation_level=None)
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=FULL")
-        db.execute("CREATE TABLE t (x)")
-        for i in range(commits):
-            start = time.perf_counter()
-            db.execute("INSERT INTO t VALUES (?)", (i,))
-            samples.append(time.perf_counter() - start)
-            time.sleep(gap)
-        db.close()
-    return {**percentiles(samples), "gap_ms": round(gap * 1000, 1)}
-
-
 IN_MEMORY = "/dev/shm"   # Linux's memory file system: a journal there is never flushed to a disk
 
 
@@ -211,12 +192,15 @@ def run(per_client: int = 300, clients: int = 3, burst: int = 1000, presses: int
             host.close()
         load = os.getloadavg()
     memory = in_memory(clients, per_client)
+    bare = {"disk": bare_server_floor(clients, max(10, per_client // 3))}
+    if os.path.isdir(IN_MEMORY) and os.access(IN_MEMORY, os.W_OK):
+        bare["memory"] = bare_server_floor(clients, max(10, per_client // 3), folder=IN_MEMORY)
     press = _press(presses)
     figures = {"where": "real board under Xvfb (1920×1080 audience window, 60 fps)", "clients": clients,
                "rate_per_client_per_s": 10, "drawing": "whole window every frame (SCOREBOARD_DRAW_EVERY_FRAME=1)",
                "ack": {**percentiles(samples), "lost": len(lost),
                        "load_average": [round(load_before[0], 2), round(load_steady[0], 2)]},
-               "ack_journal_in_memory": memory,
+               "ack_journal_in_memory": memory, "bare_server": bare,
                "burst": {**burst_figures, "load_average": round(load[0], 2)}, "press_to_state": press,
                "disk_commit": floor}
     figures["ok"] = (figures["ack"]["p99_ms"] <= TARGETS["ack_p99_ms"] and not lost
@@ -254,6 +238,11 @@ def bench_board(args) -> int:
             print(f"  the same with the journal in memory ({IN_MEMORY}, no disk flush; not a target, the board's own "
                   f"share; load {m['load_average'][0]} → {m['load_average'][1]}): median {m['median_ms']} ms, "
                   f"p99 {m['p99_ms']} ms, max {m['max_ms']} ms ({m['n']} acks, {m['lost']} lost)")
+        for where, f in figures["bare_server"].items():
+            journal = "on the disk" if where == "disk" else "in memory"
+            print(f"  this machine's floor, a bare Python UDP server journaling each datagram (one commit, journal "
+                  f"{journal}), same clients, no board: median {f['median_ms']} ms, p99 {f['p99_ms']} ms "
+                  f"({f['n']} answers, {f['lost']} lost)")
         d = figures["disk_commit"]
         print(f"  the disk alone just before (one-row SQLite commit, WAL, synchronous=FULL, {d['gap_ms']:g} ms apart "
               f"as the steady run's commands): median {d['median_ms']} ms, p99 {d['p99_ms']} ms")
