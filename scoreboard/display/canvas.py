@@ -200,7 +200,10 @@ class Canvas:
         """A translucent plain colour over `rect`: one cached surface with surface alpha (much faster than
         per-pixel alpha at 4K)."""
         rect = pygame.Rect(rect)
-        surface = self.surface   # a blend of what is under it: drawn at once
+        self.finish()            # a blend of what is under it: that is drawn first
+        if self._tiles is not None:
+            self._tiles.drawn_over(rect)   # only the tiles under it stop showing what they were drawn as
+        surface = self._surface
         if alpha >= 255:   # opaque: a plain fill, not a blend
             surface.fill(color, rect)
             return

@@ -44,7 +44,9 @@ class TileCache:
         self._tiles: OrderedDict = OrderedDict()      # key → (tile surface, its slot)
         self._free: list[pygame.Surface] = list(getattr(self, "_slots", ()))
         self._shown: list = [None] * len(self.rects)   # per tile: the key of what the surface shows there
-        self._pending: list[tuple] = []                 # (key, rect) drawn on `_pending_on`, to keep after the flip
+        # to keep after the flip: (key, tile rect, source, its area there); source None: `_pending_on`, the surface
+        # drawn on; else the fade's picture, which holds what the veil covers on the surface
+        self._pending: list[tuple] = []
         self._pending_on: pygame.Surface | None = None
 
     def _fit(self, surface: pygame.Surface) -> None:
@@ -146,10 +148,12 @@ class TileCache:
             shown[index] = key
             # kept only over the backdrop: a tile the first operation does not cover would keep an older frame
             if key[1] and key[1][0] == ids[0] and cover.contains(rect):
-                if into is not None and into[0].colliderect(rect):
-                    self._keep(key, surface, rect)      # now: the fade's veil is drawn over it before the flip
+                if into is None or not into[0].colliderect(rect):
+                    self._pending.append((key, rect, None, rect))   # after the flip (settle): the frame first
+                elif into[0].contains(rect):   # the fade's veil goes over it on the surface; its picture keeps it
+                    self._pending.append((key, rect, into[1], rect.move(-into[0].left, -into[0].top)))
                 else:
-                    self._pending.append((key, rect))   # after the flip (settle): the frame is shown first
+                    self._keep(key, surface, rect)      # half veiled, half not: now
         if self._pending:
             self._pending_on = surface
         if into is not None:
@@ -173,10 +177,10 @@ class TileCache:
         board calls this after the flip, so a scene change's frame is on screen before its tiles are copied. Dropped
         if `surface` is not the one they were drawn on."""
         pending, self._pending = self._pending, []
-        if pending and (surface is None or surface is self._pending_on):
-            for key, rect in pending:
-                if key not in self._tiles:
-                    self._keep(key, self._pending_on, rect)
+        same = surface is None or surface is self._pending_on
+        for key, rect, source, area in pending:
+            if key not in self._tiles and (source is not None or same):
+                self._keep(key, source or self._pending_on, area)
         self._pending_on = None
 
     def forget_shown(self) -> None:
@@ -187,8 +191,9 @@ class TileCache:
         self._pending, self._pending_on = [], None
 
     def drawn_over(self, box: pygame.Rect) -> None:
-        """Something drew in `box` past the tiles (after `draw`): the tiles it touches show something else now."""
-        self._pending = [(key, rect) for key, rect in self._pending if not rect.colliderect(box)]
+        """Something drew in `box` past the tiles (after `draw`): the tiles it touches show something else now (those
+        to be kept from the fade's picture are not touched there)."""
+        self._pending = [entry for entry in self._pending if entry[2] is not None or not entry[1].colliderect(box)]
         for index, rect in enumerate(self.rects):
             if rect.colliderect(box):
                 self._shown[index] = None
@@ -227,6 +232,7 @@ class TileCache:
         return areas
 
     def _keep(self, key, surface: pygame.Surface, rect: pygame.Rect) -> None:
+        """Copy `rect` of `surface` (a tile's size) into a free slot, evicting the oldest tile when none is free."""
         if not self._free:
             if not self._tiles:
                 return               # no slots at all (a cache of size 0)

@@ -78,6 +78,26 @@ def test_i9_3_what_is_drawn_over_a_frame_is_never_kept_in_its_tiles(games):
             screen.settle()
 
 
+def test_i9_3_a_fade_keeps_its_veiled_tiles_from_its_picture_after_the_flip(games):
+    """GIVEN a 1280×720 audience screen (tiles small enough to lie wholly inside the main area) WHEN each reveal of a
+    game opens its fade — the main area drawn into the fade's picture, an opaque veil over it on the screen — and its
+    new tiles are kept after the frame THEN the tiles under the veil are kept from the picture (never the veil), so
+    the frame after the fade, drawn from them, is exactly the direct one; so are the fade's first frame and a frame in
+    its middle drawn whole (its ticks blend the kept picture, a rounding apart: not compared here)."""
+    theme = load_theme("classic")
+    size = (1280, 720)
+    screen = Screen(ScreenSpec("audience", size=size), theme, window=False)
+    from_picture = 0
+    for snap, _, at in games["novosibirsk-2007"]:
+        for now in ((at, at + 0.2, at + 0.7) if snap["phase"] in ("reveal", "final_reveal", "game_over") else (at,)):
+            if not screen.render(snap, now, force=now < at + 0.5):   # the fade's first frame, one drawn whole
+                continue
+            from_picture += sum(1 for entry in screen._tiles._pending if entry[2] is not None)
+            assert shown(screen) == direct(snap, theme, now, size=size), (snap["phase"], snap["rev"], now)
+            screen.settle()
+    assert from_picture > 0, "some tiles were kept from a fade's picture"
+
+
 def test_i9_3_kept_tiles_live_in_memory_reserved_when_the_screen_opened(games):
     """GIVEN an audience screen whose tile cache is asked to hold a third of a screen (it holds one screen: a frame's
     kept tiles must never be evicted by its new ones) WHEN it draws a whole game's snapshots, evicting tiles all along
