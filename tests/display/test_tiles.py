@@ -80,8 +80,8 @@ def test_i9_3_what_is_drawn_over_a_frame_is_never_kept_in_its_tiles(games):
 
 def test_i9_3_a_fade_keeps_its_veiled_tiles_from_its_picture_after_the_flip(games):
     """GIVEN a 1280×720 audience screen (tiles small enough to lie wholly inside the main area) WHEN each reveal of a
-    game opens its fade — the main area drawn into the fade's picture, an opaque veil over it on the screen — and its
-    new tiles are kept after the frame THEN the tiles under the veil are kept from the picture (never the veil), so
+    game opens its fade — the main area drawn into the fade's picture, an opaque veil over it on the screen — and
+    its new tiles are kept after the frame THEN the tiles under the veil are kept from the picture (never the veil), so
     the frame after the fade, drawn from them, is exactly the direct one; so are the fade's first frame and a frame in
     its middle drawn whole (its ticks blend the kept picture, a rounding apart: not compared here)."""
     theme = load_theme("classic")
