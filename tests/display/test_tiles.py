@@ -56,25 +56,30 @@ def test_i9_3_a_whole_game_from_kept_tiles_is_pixel_identical_to_drawing_directl
 
 def test_i9_3_what_is_drawn_over_a_frame_is_never_kept_in_its_tiles(games):
     """GIVEN an audience screen that keeps a frame's new tiles after the frame (as the board after its flip) WHEN a
-    reveal's fade starts with the buttons-offline badge drawn over its veil, or a frame carries the quit prompt, and
-    the tiles are kept after it THEN the next frames without the badge or the prompt are exactly the direct ones
-    (neither was kept in a tile); every frame is checked (BZ9's badge, the reveal fade)."""
+    reveal's fade starts with the buttons-offline badge drawn over its veil, a frame carries the quit prompt, or the
+    game is paused (the pause veil over the whole frame), and the tiles are kept after it THEN the next frames
+    without the badge, the prompt or the pause are exactly the direct ones (none was kept in a tile); every frame is
+    checked (BZ9's badge, the reveal fade, /sg/pause)."""
     theme = load_theme("classic")
     offline = {"buttons_online": False, "buttons_configured": True}
-    prompt = lambda surface: surface.fill((200, 30, 30), pygame.Rect(0, 0, SIZE[0], SIZE[1] // 2))   # noqa: E731
+    prompt = lambda surface: surface.fill((200, 30, 30), pygame.Rect(0, SIZE[1] // 4, SIZE[0], SIZE[1]))  # noqa: E731
     found = scenes_of(games["novosibirsk-2007"])
     for name in ("reveal", "choosing", "answering"):
         snap, at = found[name]
+        paused = dict(snap, paused=True)
+        # a new score under the prompt: the frame's tiles are new ones, kept after it
+        scored = dict(snap, players=[dict(p, score=p["score"] + 900) for p in snap["players"]])
         screen = Screen(ScreenSpec("audience", size=SIZE), theme, window=False)
-        steps = [(at, offline, None), (at + 2.0, None, None), (at + 2.1, None, prompt), (at + 2.2, None, None),
-                 (at + 2.3, offline, None), (at + 2.4, None, None)]
-        for now, status, overlay in steps:
-            screen.render(snap, now, status, overlay=overlay, force=True)
+        steps = [(snap, at, offline, None), (snap, at + 2.0, None, None), (scored, at + 2.1, None, prompt),
+                 (scored, at + 2.2, None, None), (snap, at + 2.3, offline, None), (snap, at + 2.4, None, None),
+                 (paused, at + 2.5, None, None), (snap, at + 2.6, None, None)]
+        for frame, now, status, overlay in steps:
+            screen.render(frame, now, status, overlay=overlay, force=True)
             want = pygame.Surface(SIZE)
-            scenes.draw(want, snap, theme, now, "audience", status=status)
+            scenes.draw(want, frame, theme, now, "audience", status=status)
             if overlay:
                 overlay(want)
-            assert shown(screen) == pygame.image.tobytes(want, "RGB"), (name, now, status, overlay)
+            assert shown(screen) == pygame.image.tobytes(want, "RGB"), (name, now, status, overlay, frame["paused"])
             screen.settle()
 
 
