@@ -34,6 +34,8 @@ class TileCache:
         self.size: tuple[int, int] | None = None
         self.format: tuple | None = None
         self.rects: list[pygame.Rect] = []
+        self._blocks: list[pygame.Surface] = []   # memory reserved for tiles (_reserve)
+        self._slots: list[pygame.Surface] = []    # tile-sized views of it
         self.hits = self.misses = 0
         self.clear()
 
@@ -42,7 +44,7 @@ class TileCache:
         self._ids: dict = {}
         self._ops: list = []
         self._tiles: OrderedDict = OrderedDict()      # key → (tile surface, its slot)
-        self._free: list[pygame.Surface] = list(getattr(self, "_slots", ()))
+        self._free: list[pygame.Surface] = list(self._slots)
         self._shown: list = [None] * len(self.rects)   # per tile: the key of what the surface shows there
         # to keep after the flip: (key, tile rect, source, its area there); source None: `_pending_on`, the surface
         # drawn on; else the fade's picture, which holds what the veil covers on the surface
@@ -62,24 +64,22 @@ class TileCache:
         self._columns = -(-w // self._tw)
         # at least a screen's worth: a frame's kept tiles are the newest, so evicting the oldest never takes one of them
         wanted = int(self.screens_kept * w * h) // (self._tw * self._th)
-        self._slots = self._reserve(surface, max(len(self.rects), wanted))
+        self._reserve(surface, max(len(self.rects), wanted))
         self.clear()
 
-    def _reserve(self, surface: pygame.Surface, count: int) -> list[pygame.Surface]:
+    def _reserve(self, surface: pygame.Surface, count: int) -> None:
         """`count` tile-sized slots in blocks of memory written once now (the screen opening or resized): a tile kept
         later is one copy into pages already there. A fresh surface a tile cost a page fault every 4 KB of it: a
         scene change early in the evening, keeping ~50 new 4K tiles, took 56 ms for them on a loaded machine
         (2026-12-04); and the memory is the same all evening (133 MB at 4K, 33 MB at 1080p)."""
-        slots: list[pygame.Surface] = []
-        self._blocks: list[pygame.Surface] = []
         tw, th = self._tw, self._th
+        self._blocks, self._slots = [], []
         for first in range(0, count, SLOTS_A_BLOCK):
             n = min(SLOTS_A_BLOCK, count - first)
             block = pygame.Surface((tw, th * n), 0, surface)
             block.fill((0, 0, 0))
             self._blocks.append(block)
-            slots += [block.subsurface((0, th * k, tw, th)) for k in range(n)]
-        return slots
+            self._slots += [block.subsurface((0, th * k, tw, th)) for k in range(n)]
 
     def _id(self, op) -> int:
         found = self._ids.get(op)
@@ -172,12 +172,12 @@ class TileCache:
         if kept:
             surface.blits([(tile, self.rects[index]) for index, _, tile in kept], doreturn=False)
 
-    def settle(self, surface: pygame.Surface | None = None) -> None:
+    def settle(self, surface: pygame.Surface) -> None:
         """Keep the tiles the last `draw` drew anew (copies into their slots), while the surface still shows them: the
         board calls this after the flip, so a scene change's frame is on screen before its tiles are copied. Dropped
         if `surface` is not the one they were drawn on."""
         pending, self._pending = self._pending, []
-        same = surface is None or surface is self._pending_on
+        same = surface is self._pending_on
         for key, rect, source, area in pending:
             if key not in self._tiles and (source is not None or same):
                 self._keep(key, source or self._pending_on, area)
@@ -235,7 +235,7 @@ class TileCache:
         """Copy `rect` of `surface` (a tile's size) into a free slot, evicting the oldest tile when none is free."""
         if not self._free:
             if not self._tiles:
-                return               # no slots at all (a cache of size 0)
+                return               # no slots at all: a surface of no size
             _, (_, slot) = self._tiles.popitem(last=False)
             self._free.append(slot)
         slot = self._free.pop()
