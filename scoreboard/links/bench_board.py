@@ -143,6 +143,10 @@ def _press(trials: int) -> dict:
 IN_MEMORY = "/dev/shm"   # Linux's memory file system: a journal there is never flushed to a disk
 
 
+def _memory_fs() -> str | None:
+    return IN_MEMORY if os.path.isdir(IN_MEMORY) and os.access(IN_MEMORY, os.W_OK) else None
+
+
 def _steady_run(board, port: int, clients: int, per_client: int) -> tuple[list[float], list[int]]:
     """The steady load: `clients` host clients, each sending a journaled, drawn command 10 times a second."""
     hosts: list[OscClient] = []
@@ -168,7 +172,7 @@ def in_memory(clients: int, per_client: int) -> dict | None:
     apart from the disk's. None where there is no memory file system."""
     from pathlib import Path
     from scoreboard.real_board import real_board
-    if not os.path.isdir(IN_MEMORY) or not os.access(IN_MEMORY, os.W_OK):
+    if _memory_fs() is None:
         return None
     with tempfile.TemporaryDirectory(prefix="bench-journal-", dir=IN_MEMORY) as journal_dir, \
             real_board(PASSCODE, env={"SCOREBOARD_DRAW_EVERY_FRAME": "1"}, journal_dir=Path(journal_dir)) as real:
@@ -193,7 +197,7 @@ def run(per_client: int = 300, clients: int = 3, burst: int = 1000, presses: int
         load = os.getloadavg()
     memory = in_memory(clients, per_client)
     bare = {"disk": bare_server_floor(clients, max(10, per_client // 3))}
-    if os.path.isdir(IN_MEMORY) and os.access(IN_MEMORY, os.W_OK):
+    if _memory_fs() is not None:
         bare["memory"] = bare_server_floor(clients, max(10, per_client // 3), folder=IN_MEMORY)
     press = _press(presses)
     figures = {"where": "real board under Xvfb (1920×1080 audience window, 60 fps)", "clients": clients,

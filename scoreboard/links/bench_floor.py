@@ -64,6 +64,7 @@ def bare_server_floor(clients: int = 3, per_client: int = 100, folder: str | Non
     with tempfile.TemporaryDirectory(prefix="bench-bare-", dir=folder) as tmp:
         server = subprocess.Popen([sys.executable, "-c", SERVER, os.path.join(tmp, "bare.sqlite")],
                                   stdout=subprocess.PIPE, text=True)
+        port = None
         try:
             port = int(server.stdout.readline())
 
@@ -88,8 +89,9 @@ def bare_server_floor(clients: int = 3, per_client: int = 100, folder: str | Non
             for t in threads:
                 t.join()
         finally:
-            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-                sock.sendto(b"quit", ("127.0.0.1", port))
+            if port is not None:
+                with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+                    sock.sendto(b"quit", ("127.0.0.1", port))
             try:
                 server.wait(timeout=5)
             except subprocess.TimeoutExpired:
