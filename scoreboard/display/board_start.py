@@ -41,7 +41,11 @@ def journal_path(board: dict) -> tuple[Path, bool]:
         if found is not None:
             return found, True
     stamp = datetime.now().strftime("%Y-%m-%d_%H-%M-%S")
-    return Path(board.get("journal_dir") or "games") / f"{stamp}.sqlite", False
+    path, n = folder / f"{stamp}.sqlite", 1
+    while path.exists():   # a second start within the same second (a quick restart) must not reopen the first's
+        n += 1
+        path = folder / f"{stamp}-{n}.sqlite"
+    return path, False
 
 
 def open_session(board: dict, out=print, tournament: dict | None = None):

@@ -156,6 +156,30 @@ def test_kiosk_restart_resumes_the_newest_unfinished_game(tmp_path):
     again.close()
 
 
+def test_two_starts_within_one_second_never_share_a_journal(tmp_path, monkeypatch):
+    """GIVEN a board started and stopped mid-game WHEN it starts again within the same second (Ctrl-C and start
+    again) THEN the new game gets its own journal, and the first game's journal still replays whole — before, the new
+    game was appended to it and the journal no longer read ("event 3: bad time 0.0")."""
+    from scoreboard.display import board_start
+    from scoreboard.session import replay_snapshot
+
+    class Frozen:   # the clock stands still: both starts fall in one second
+        @staticmethod
+        def now():
+            from datetime import datetime
+            return datetime(2026, 12, 4, 16, 36, 16)
+    monkeypatch.setattr(board_start, "datetime", Frozen)
+    config = default_config()
+    config["board"].update(journal_dir=str(tmp_path), resume=False)
+    first, path, _ = open_session(config["board"], out=lambda *_: None)
+    first.submit(make(3.0, "/sg/player/name", 2, "Борис"))
+    first.close()
+    again, again_path, _ = open_session(config["board"], out=lambda *_: None)
+    again.close()
+    assert again_path != path and again_path.name == "2026-12-04_16-36-16-2.sqlite"
+    assert replay_snapshot(path)["players"][1]["name"] == "Борис"
+
+
 def test_digit_seats_fallback_maps_keys_to_presses():
     """GIVEN the board's own key map (used when the links package is absent) WHEN 3 is pressed THEN it is a press of
     seat 3 at the given time, and an unmapped key is nothing."""
