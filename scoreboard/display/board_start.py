@@ -64,6 +64,11 @@ def open_session(board: dict, out=print, tournament: dict | None = None):
     if game:     # from the file, or from the organiser's `tournament serve`; TournamentError stops the start
         from scoreboard.tournament.board_link import opening
         commands, opened = opening(tournament, game, out)
+    if not board.get("journal") and not board.get("resume") and path.parent.is_dir():
+        left = unfinished_journal(path.parent)
+        if left is not None:   # a restart after a crash or `kill` starts afresh: say where the last game is
+            out(f"board: {left} holds an unfinished game; to come back to it, start with board.journal = "
+                f"\"{left}\" (or board.resume = true, which takes the newest); `scoreboard resume {left}` shows it")
     path.parent.mkdir(parents=True, exist_ok=True)
     session = Session(path, live_seed=True)
     if opened:

@@ -156,6 +156,25 @@ def test_kiosk_restart_resumes_the_newest_unfinished_game(tmp_path):
     again.close()
 
 
+def test_a_new_game_beside_an_unfinished_one_says_where_it_is_and_how_to_come_back(tmp_path):
+    """GIVEN `resume = false` (the shipped default) WHEN the board starts in an empty journal folder THEN it says
+    nothing of other games; WHEN it starts again after being killed mid-game THEN it starts a new game, as configured,
+    and says which journal holds the unfinished one and the settings that come back to it."""
+    config = default_config()
+    config["board"].update(journal_dir=str(tmp_path), resume=False)
+    said: list[str] = []
+    first, path, _ = open_session(config["board"], out=said.append)
+    assert not [line for line in said if "unfinished" in line]
+    first.submit(make(3.0, "/sg/player/name", 2, "Борис"))
+    first.close()
+    said.clear()
+    again, again_path, _ = open_session(config["board"], out=said.append)
+    assert again_path != path and again.snapshot()["players"][1]["name"] != "Борис"
+    notice = [line for line in said if "unfinished" in line]
+    assert len(notice) == 1 and str(path) in notice[0] and "board.resume = true" in notice[0], said
+    again.close()
+
+
 def test_two_starts_within_one_second_never_share_a_journal(tmp_path, monkeypatch):
     """GIVEN a board started and stopped mid-game WHEN it starts again within the same second (Ctrl-C and start
     again) THEN the new game gets its own journal, and the first game's journal still replays whole — before, the new
