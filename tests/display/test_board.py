@@ -142,14 +142,20 @@ def test_clock_tick_redraw_matches_a_full_redraw(games):
         assert drew >= 2
 
 
+def killed_mid_game(config: dict, out=lambda *_: None):
+    """A board's game started and left unfinished (seat 2 named «Борис» at 3 s), its session closed: its journal."""
+    first, path, _ = open_session(config["board"], out=out)
+    first.submit(make(3.0, "/sg/player/name", 2, "Борис"))
+    first.close()
+    return path
+
+
 def test_kiosk_restart_resumes_the_newest_unfinished_game(tmp_path):
     """GIVEN `resume = true` and a journal folder with an unfinished game WHEN the board starts again (a kiosk
     restart after a crash) THEN it recovers that game instead of starting a new one."""
     config = default_config()
     config["board"].update(journal_dir=str(tmp_path), resume=True)
-    first, path, _ = open_session(config["board"], out=lambda *_: None)
-    first.submit(make(3.0, "/sg/player/name", 2, "Борис"))
-    first.close()
+    path = killed_mid_game(config)
     again, again_path, start = open_session(config["board"], out=lambda *_: None)
     assert again_path == path and start >= 3.0
     assert again.snapshot()["players"][1]["name"] == "Борис"
@@ -163,10 +169,8 @@ def test_a_new_game_beside_an_unfinished_one_says_where_it_is_and_how_to_come_ba
     config = default_config()
     config["board"].update(journal_dir=str(tmp_path), resume=False)
     said: list[str] = []
-    first, path, _ = open_session(config["board"], out=said.append)
+    path = killed_mid_game(config, out=said.append)
     assert not [line for line in said if "unfinished" in line]
-    first.submit(make(3.0, "/sg/player/name", 2, "Борис"))
-    first.close()
     said.clear()
     again, again_path, _ = open_session(config["board"], out=said.append)
     assert again_path != path and again.snapshot()["players"][1]["name"] != "Борис"
@@ -190,9 +194,7 @@ def test_two_starts_within_one_second_never_share_a_journal(tmp_path, monkeypatc
     monkeypatch.setattr(board_start, "datetime", Frozen)
     config = default_config()
     config["board"].update(journal_dir=str(tmp_path), resume=False)
-    first, path, _ = open_session(config["board"], out=lambda *_: None)
-    first.submit(make(3.0, "/sg/player/name", 2, "Борис"))
-    first.close()
+    path = killed_mid_game(config)
     again, again_path, _ = open_session(config["board"], out=lambda *_: None)
     again.close()
     assert again_path != path and again_path.name == "2026-12-04_16-36-16-2.sqlite"
