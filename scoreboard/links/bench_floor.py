@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -19,6 +20,8 @@ import threading
 import time
 
 from scoreboard.links.bench import percentiles
+
+SEED = 1000   # client k's arrivals use SEED + k: every run sends on the same schedule
 
 SERVER = r'''
 import socket, sqlite3, sys
@@ -36,6 +39,21 @@ while True:
     db.execute("INSERT INTO t VALUES (?)", (data,))
     s.sendto(data, addr)
 '''
+
+
+def arrivals(count: int, gap: float, seed: int | None = None) -> list[float]:
+    """When a client sends its `count` commands, in seconds from its start, `gap` apart on average. With a `seed`: as
+    an independent remote (Poisson arrivals: exponential gaps from a phase of its own), so clients meet by chance, as
+    three real ones do. Without: a beat every client shares from the same instant — all clients' commands within the
+    same millisecond, every time (the stress case: each command queues behind the others')."""
+    if seed is None:
+        return [i * gap for i in range(count)]
+    rng = random.Random(seed)
+    times, at = [], rng.uniform(0, gap)
+    for _ in range(count):
+        times.append(at)
+        at += rng.expovariate(1 / gap)
+    return times
 
 
 def disk_floor(commits: int = 100, gap: float = 1 / 30, folder: str | None = None) -> dict:
@@ -56,9 +74,10 @@ def disk_floor(commits: int = 100, gap: float = 1 / 30, folder: str | None = Non
     return {**percentiles(samples), "gap_ms": round(gap * 1000, 1)}
 
 
-def bare_server_floor(clients: int = 3, per_client: int = 100, folder: str | None = None) -> dict:
+def bare_server_floor(clients: int = 3, per_client: int = 100, folder: str | None = None,
+                      lockstep: bool = False) -> dict:
     """Send → answer through a bare journaling UDP server (journal in a temp folder in `folder`), `clients` threads
-    each sending 10 datagrams a second."""
+    each sending 10 datagrams a second (`arrivals`: independent, or in `lockstep`)."""
     samples: list[float] = []
     lost: list[int] = []
     with tempfile.TemporaryDirectory(prefix="bench-bare-", dir=folder) as tmp:
@@ -72,9 +91,8 @@ def bare_server_floor(clients: int = 3, per_client: int = 100, folder: str | Non
                 with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
                     sock.settimeout(2.0)
                     start = time.perf_counter()
-                    for i in range(per_client):
-                        while time.perf_counter() < start + i * 0.1:
-                            time.sleep(0.001)
+                    for i, at in enumerate(arrivals(per_client, 0.1, None if lockstep else SEED + k)):
+                        time.sleep(max(0.0, start + at - time.perf_counter()))
                         sent = time.perf_counter()
                         sock.sendto(b"%d-%d" % (k, i), ("127.0.0.1", port))
                         try:
