@@ -50,6 +50,9 @@ class TileCache:
         # drawn on; else the fade's picture, which holds what the veil covers on the surface
         self._pending: list[tuple] = []
         self._pending_on: pygame.Surface | None = None
+        # kept tiles that go into a fade's picture (only there: the veil covers them on the surface), copied after
+        # the flip too — before any tile is kept, which could take one of their slots: (picture, [(tile, place)])
+        self._to_picture: tuple | None = None
 
     def _fit(self, surface: pygame.Surface) -> None:
         """A new size or pixel format: new tile rectangles, nothing kept."""
@@ -161,8 +164,13 @@ class TileCache:
             offset = (-target.left, -target.top)
             picture.blits([(surface, area.clip(target).move(offset).topleft, area.clip(target)) for area in areas
                            if area.colliderect(target)], doreturn=False)
+            inside = [(tile, self.rects[index].move(offset)) for index, _, tile in kept
+                      if target.contains(self.rects[index])]
             picture.blits([(tile, self.rects[index].move(offset)) for index, _, tile in kept
-                           if target.colliderect(self.rects[index])], doreturn=False)
+                           if target.colliderect(self.rects[index]) and not target.contains(self.rects[index])],
+                          doreturn=False)
+            # the tiles wholly under the veil: the picture is first needed by the next tick, so after the flip
+            self._to_picture = (picture, inside) if inside else None
             for index, _, _ in kept:
                 if target.contains(self.rects[index]):
                     shown[index] = None          # in the picture only: the screen shows the veil there
@@ -175,7 +183,11 @@ class TileCache:
     def settle(self, surface: pygame.Surface) -> None:
         """Keep the tiles the last `draw` drew anew (copies into their slots), while the surface still shows them: the
         board calls this after the flip, so a scene change's frame is on screen before its tiles are copied. Dropped
-        if `surface` is not the one they were drawn on."""
+        if `surface` is not the one they were drawn on. First, a starting fade's picture gets its kept tiles."""
+        if self._to_picture is not None:
+            picture, copies = self._to_picture
+            self._to_picture = None
+            picture.blits(copies, doreturn=False)
         pending, self._pending = self._pending, []
         same = surface is self._pending_on
         for key, rect, source, area in pending:

@@ -64,3 +64,62 @@ def test_i9_3_a_new_snapshot_during_a_fade_draws_the_frame_whole(games):
     newer = dict(snap, rev=snap["rev"] + 1, players=[dict(p, score=p["score"] + 100) for p in snap["players"]])
     assert screen.render(newer, start + 0.2)
     assert any(d.text == str(newer["players"][0]["score"]) for d in screen.last_log)
+
+
+def test_i9_3_a_fade_tick_blends_band_by_band_exactly_as_in_one_pass(monkeypatch):
+    """GIVEN a kept picture of an area away from the corner, in bands of 7 rows (a small BAND_BYTES: many bands and a
+    short last one) WHEN a tick shows it under veils of 0, 90 and 200 THEN every pixel is what the three passes over
+    the whole area give (the band's source rows match its place), within the blend's rounding of the exact
+    picture·(1 − a) + colour·a, and nothing outside the area is touched."""
+    from scoreboard.display import fade
+    surface = pygame.Surface((320, 200))
+    area = pygame.Rect(13, 21, 290, 150)                          # 150 rows: 21 bands of 7 and one of 3
+    for y in range(surface.get_height()):                         # rows and columns all differ: a shifted band shows
+        for x in range(0, surface.get_width(), 2):
+            surface.fill(((x * 3 + y) % 256, (y * 5) % 256, (x + 2 * y) % 256), (x, y, 2, 1))
+    color = (20, 40, 90)
+    cache = fade.FadeCache()
+    cache.keep(surface, area)
+    picture = cache.picture.copy()
+    outside = surface.copy()
+    monkeypatch.setattr(fade, "BAND_BYTES", 7 * area.w * surface.get_bytesize())
+    for alpha in (0, 90, 200):
+        surface.fill((255, 0, 255), area)                         # whatever the last frame left there
+        cache.show(surface, alpha, color)
+        whole = surface.copy()                                    # the same three passes, the whole area at once
+        whole.blit(picture, area)
+        if alpha:
+            whole.fill((255 - alpha,) * 3, area, special_flags=pygame.BLEND_RGB_MULT)
+            whole.fill(tuple(round(c * alpha / 255) for c in color), area, special_flags=pygame.BLEND_RGB_ADD)
+        assert pygame.image.tobytes(surface, "RGB") == pygame.image.tobytes(whole, "RGB"), alpha
+        for x, y in ((area.left, area.top), (area.right - 1, area.bottom - 1), (150, 100), (40, 170)):
+            shown, kept = surface.get_at((x, y)), picture.get_at((x - area.left, y - area.top))
+            for c, k, v in zip(shown[:3], kept[:3], color):
+                assert abs(c - (k * (255 - alpha) + v * alpha) / 255) <= 2, (alpha, x, y)
+        for x, y in ((area.left - 1, area.top), (area.right, area.bottom - 1), (100, area.top - 1), (100, area.bottom)):
+            assert surface.get_at((x, y)) == outside.get_at((x, y)), (alpha, x, y)
+
+
+def test_i9_3_a_fades_kept_tiles_reach_its_picture_after_the_flip(games):
+    """GIVEN a 1280×720 audience screen (tiles wholly inside the main area) whose fade's first frame is drawn again,
+    so the tiles under its veil are kept ones WHEN that frame is shown THEN their copies into the fade's picture wait
+    until after the flip (`settle`), and the fade's next ticks then match a full redraw of the same moment (≤ 2 of
+    255 per channel) — a picture missing them would show the veil's colour or an older frame there."""
+    theme = load_theme("classic")
+    size = (1280, 720)
+    deferred = 0
+    for snap, start in fading(games):
+        screen = Screen(ScreenSpec("audience", size=size), theme, window=False)
+        fresh = Screen(ScreenSpec("audience", size=size), theme, window=False)
+        assert screen.render(snap, start)
+        screen.settle()
+        screen._fade._memory.fill((255, 0, 255))                  # what an earlier fade left in the picture's memory
+        assert screen.render(snap, start, force=True)            # the same first frame: its tiles are kept now
+        pending = screen._tiles._to_picture
+        deferred += len(pending[1]) if pending else 0
+        screen.settle()                                           # after the flip
+        for age in (0.1, 0.3, 0.5):
+            assert screen.render(snap, start + age)
+            fresh.render(snap, start + age, force=True)
+            assert worst_difference(screen.surface, fresh.surface) <= 2, (snap["phase"], age)
+    assert deferred > 0, "kept tiles under the veil went to the picture after the flip"
