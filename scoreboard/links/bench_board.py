@@ -162,7 +162,7 @@ def _steady_run(board, port: int, clients: int, per_client: int,
     try:
         deadline = time.monotonic() + 60
         hosts = [_connect(port, board, deadline) for _ in range(clients)]
-        samples: list[float] = []
+        samples: list[tuple[float, float]] = []
         lost: list[int] = []
         threads = [threading.Thread(target=_steady, args=(c, 1 + n % 3, arrivals(per_client, 0.1, None if lockstep
                                                                                    else SEED + n), samples, lost))
