@@ -23,6 +23,7 @@ def _percentile(samples: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
+SLOWEST = 6   # the whole game's slowest frames printed with the scene change each drew (what sets the p99)
 FADING = ("reveal", "final_reveal", "game_over", "screen:chart")   # scenes a result opens: the 0.6 s fade runs
 
 
@@ -125,7 +126,8 @@ def game_frames(size, theme_name: str = "classic") -> dict:
     snapshots: list = []
     play(Session(), Director("novosibirsk-2007", "final"), lambda at, snap, step: snapshots.append((snap, at)))
     screen = Screen(ScreenSpec("audience", size=size), load_theme(theme_name))
-    times, settles = [], []
+    times, settles, changes = [], [], []
+    before = None
     for snap, at in snapshots:
         start = time.perf_counter()
         screen.render(snap, at)
@@ -133,14 +135,20 @@ def game_frames(size, theme_name: str = "classic") -> dict:
         screen.settle()   # as the board does after its flip: the new tiles kept, off the frame's time
         times.append((shown - start) * 1000)
         settles.append((time.perf_counter() - shown) * 1000)
+        changes.append(f"{before} → {snap['phase']}")
+        before = snap["phase"]
     screen.close()
-    times, settles = times[10:], settles[10:]
+    times, settles, changes = times[10:], settles[10:], changes[10:]
+    # what sets the p99: the slowest frames, each with the scene change it drew
+    slowest = sorted(zip(times, changes), reverse=True)[:SLOWEST]
     whole = [a + b for a, b in zip(times, settles)]
     tiles = screen._tiles
     return {"frames": len(times), "p50_ms": round(statistics.median(times), 3),
             "p99_ms": round(_percentile(times, 0.99), 3), "max_ms": round(max(times), 3),
             "with_settle_p99_ms": round(_percentile(whole, 0.99), 3), "with_settle_max_ms": round(max(whole), 3),
-            "tiles_kept_share": round(tiles.hits / max(1, tiles.hits + tiles.misses), 3)}
+            "tiles_kept_share": round(tiles.hits / max(1, tiles.hits + tiles.misses), 3),
+            "over_8_ms": sum(1 for t in times if t > 8.0),
+            "slowest": [{"ms": round(t, 2), "change": change} for t, change in slowest]}
 
 
 def idle_cpu(seconds: float) -> dict:
@@ -272,6 +280,8 @@ def run(args) -> int:
               f"p99 {g['p99_ms']:.2f} ms, max {g['max_ms']:.2f} ms ({100 * g['tiles_kept_share']:.0f}% of tiles "
               f"from earlier frames); with the new tiles kept after the flip: p99 {g['with_settle_p99_ms']:.2f} ms, "
               f"max {g['with_settle_max_ms']:.2f} ms (a frame period is 16.7 ms)")
+        print(f"  {g['over_8_ms']} frames over 8 ms; the slowest: "
+              + ", ".join(f"{f['change']} {f['ms']:.1f}" for f in g["slowest"]))
     idle = figures["idle"]
     print(f"idle: {idle['cpu_percent_of_core']:.2f}% of a core over {idle['seconds']} s "
           f"({idle['loops']} loops, {idle['redraws']} redraws)")
