@@ -218,12 +218,20 @@ class Screen:
         if self.window is not None:
             self.surface = self.window.get_surface()
         self._last_key = None
+        self._forget_shown()
         if self.spec.role == "audience":
             self._fade.reserve(self.surface)
 
     def exposed(self) -> None:
         """The window was uncovered or shown again: the next frame is drawn whole."""
         self._last_key = None
+        self._forget_shown()
+
+    def _forget_shown(self) -> None:
+        """The surface may no longer show the tiles (a new surface, lost pixels): the next frame copies every one."""
+        if self._tiles is not None:
+            self._tiles.settle(self.surface)
+            self._tiles.forget_shown()
 
     def set_theme(self, theme) -> None:
         self.theme = theme
@@ -271,9 +279,9 @@ class Screen:
                     canvas = scenes.draw(self.surface, snapshot, self.theme, now, self.spec.role, **args)
                 self.surface.set_clip(None)
                 drawn = live_boxes(canvas.log) == self._live   # the layout moved (a lockout ended): draw it all
-            if not drawn:
+            if not drawn:   # a new snapshot: the tiles the surface already shows stay (a forced frame: all drawn)
                 canvas = scenes.draw(self.surface, snapshot, self.theme, now, self.spec.role, fade_cache=self._fade,
-                                     tiles=self._tiles, **args)
+                                     tiles=self._tiles, changed_only=not force, **args)
                 self._live = live_boxes(canvas.log)
             self.last_log = canvas.log   # what the last frame drew (for tests and diagnostics)
             self.error = None

@@ -101,9 +101,10 @@ class TileCache:
         inside `rect` are not copied to `surface` at all — the frame that starts a fade covers that area with its
         opaque veil, and keeps the picture for the fade's ticks (fade.py): one copy of the area saved.
 
-        `changed_only`: the surface still shows the last frame (a clock tick: same snapshot, no fade, no overlay);
-        only the tiles whose operations differ from what it shows there are drawn — what the clipped redraw of the
-        live boxes did without tiles, found from the operations themselves."""
+        `changed_only`: only the tiles whose operations differ from what the surface shows there (`_shown`) are drawn
+        or copied — a clock tick draws its live boxes, a new snapshot the part of the screen it changed. Whatever
+        draws on the surface past the tiles says so (`drawn_over`, `forget_shown`). Tiles touching `into`'s area are
+        never skipped: the fade's picture needs them."""
         self.settle(surface)   # last frame's new tiles, if the loop did not keep them after its flip
         self._fit(surface)
         lists: list[list[int]] = [[] for _ in self.rects]
@@ -127,7 +128,7 @@ class TileCache:
             if not clip.colliderect(rect):
                 continue
             key = (index, tuple(lists[index]))
-            if changed_only and shown[index] == key:
+            if changed_only and shown[index] == key and (into is None or not into[0].colliderect(rect)):
                 continue
             entry = self._tiles.get(key)
             if entry is not None:

@@ -123,3 +123,33 @@ def test_i9_3_a_fades_kept_tiles_reach_its_picture_after_the_flip(games):
             fresh.render(snap, start + age, force=True)
             assert worst_difference(screen.surface, fresh.surface) <= 2, (snap["phase"], age)
     assert deferred > 0, "kept tiles under the veil went to the picture after the flip"
+
+
+def test_i9_3_a_fade_that_follows_a_frame_keeps_every_tile_under_its_veil_in_its_picture(games):
+    """GIVEN a 1280×720 audience screen that showed the frame just before each result (its tiles on the surface) and
+    a fade picture's memory holding an older picture WHEN the result's frame opens the fade — a new snapshot draws
+    only the tiles that differ from what the surface shows — THEN every tile under the veil still reaches the fade's
+    picture (the surface shows the veil there, not them), so the fade's ticks match a full redraw (≤ 2 of 255)."""
+    theme = load_theme("classic")
+    size = (1280, 720)
+    frames = games["novosibirsk-2007"]
+    checked = 0
+    for (before, _, at_before), (snap, _, at) in zip(frames, frames[1:]):
+        if snap["phase"] not in ("reveal", "final_reveal", "game_over") or before["phase"] == snap["phase"]:
+            continue
+        screen = Screen(ScreenSpec("audience", size=size), theme, window=False)
+        fresh = Screen(ScreenSpec("audience", size=size), theme, window=False)
+        assert screen.render(before, at_before)
+        screen.settle()
+        screen._fade._memory.fill((255, 0, 255))
+        start = float(snap["time"])
+        assert screen.render(snap, start)                        # a new snapshot: the fade's first frame
+        screen.settle()
+        for age in (0.2, 0.4):
+            assert screen.render(snap, start + age)
+            fresh.render(snap, start + age, force=True)
+            assert worst_difference(screen.surface, fresh.surface) <= 2, (before["phase"], snap["phase"], age)
+        checked += 1
+        if checked >= 6:
+            break
+    assert checked >= 3

@@ -196,3 +196,31 @@ def test_i9_3_the_hall_screen_never_draws_from_the_host_screens_drawing(games):
     drawn = {op[3] for op in hall._tiles._ops if op[0] == "text"}
     assert secret and not any(s in line or line in s for s in secret for line in drawn if len(line) > 3)
     assert shown(hall) == direct(snap, theme, at)
+
+
+def test_i9_3_a_new_snapshot_copies_only_what_changed_unless_the_window_lost_its_pixels(games):
+    """GIVEN an audience screen showing a choosing frame WHEN the next snapshot changes a part of the screen THEN only
+    the tiles that differ are drawn or copied (the rest are already on the surface) and the frame is exactly the direct
+    one; and WHEN the window's pixels are lost (uncovered, a new surface: `exposed`, `resized`) THEN the next new
+    snapshot copies every tile again, so nothing of the lost picture stays."""
+    theme = load_theme("classic")
+    frames = [(snap, at) for snap, _, at in games["novosibirsk-2007"]]
+    pairs = [(a, b) for a, b in zip(frames, frames[1:]) if a[0]["phase"] == "choosing" and b[0]["phase"] == "reading"]
+    (first, at_first), (second, at_second) = pairs[1]
+    for lose in ("exposed", "resized", None):
+        screen = Screen(ScreenSpec("audience", size=SIZE), theme, window=False)
+        assert screen.render(first, at_first)
+        screen.settle()
+        tiles = screen._tiles
+        if lose is not None:
+            screen.surface.fill((255, 0, 255))       # what an uncovered window or a new surface may hold
+            getattr(screen, lose)()
+        touched_before = tiles.hits + tiles.misses
+        assert screen.render(second, at_second)
+        touched = tiles.hits + tiles.misses - touched_before
+        assert shown(screen) == direct(second, theme, at_second), lose
+        if lose is None:
+            assert 0 < touched < len(tiles.rects), "only the changed tiles were drawn or copied"
+        else:
+            assert touched == len(tiles.rects), lose
+        screen.settle()
