@@ -5,9 +5,9 @@ scene under a new veil every tick cost a full 4K frame and more (7.6 ms quiet, 2
 that starts the fade keeps a copy of the main area as drawn, before its veil; each later tick copies it back and
 blends the veil's colour in (FadeCache.show) — the same blend as the veil (scene + (colour − scene)·a), with
 nothing redrawn. A new snapshot, a resize, a clock that moves or an
-overlay draw the frame whole again (and keep a new copy). With a tile cache, the first frame draws the main area
-straight into the picture, and the kept tiles that lie wholly under its veil are copied there after the flip
-(tiles.py, `settle`): the screen shows only the veil there meanwhile.
+overlay draw the frame whole again (and keep a new copy). With a tile cache, the tiles wholly under the first
+frame's veil go into the picture after the flip (tiles.py, `settle`) — new ones drawn there, kept ones copied —
+since the screen shows only the veil there meanwhile; the tiles it half covers go in during the frame.
 """
 from __future__ import annotations
 
@@ -31,11 +31,13 @@ class FadeCache:
             self.picture = None
 
     def prepare(self, surface: pygame.Surface, rect) -> pygame.Surface:
-        """The picture to keep `rect` of `surface` in (in its pixel format), for a tile cache to draw straight into."""
+        """The picture to keep `rect` of `surface` in (in its pixel format), for a tile cache to draw straight into: it
+        lies at the same place in memory of the surface's size, so the scene's operations can be run there as they
+        are."""
         rect = pygame.Rect(rect).clip(surface.get_rect())
         self.reserve(surface)
-        if self.picture is None or self.picture.get_size() != rect.size:
-            self.picture = self._memory.subsurface((0, 0), rect.size)
+        if self.picture is None or self.picture.get_abs_offset() != rect.topleft or self.picture.get_size() != rect.size:
+            self.picture = self._memory.subsurface(rect)
         self.rect = rect
         return self.picture
 

@@ -53,6 +53,8 @@ class TileCache:
         # kept tiles that go into a fade's picture (only there: the veil covers them on the surface), copied after
         # the flip too — before any tile is kept, which could take one of their slots: (picture, [(tile, place)])
         self._to_picture: tuple | None = None
+        # new tiles under a starting fade's veil, drawn into its picture after the flip: (memory, areas, ops, run)
+        self._to_draw: tuple | None = None
 
     def _fit(self, surface: pygame.Surface) -> None:
         """A new size or pixel format: new tile rectangles, nothing kept."""
@@ -138,15 +140,19 @@ class TileCache:
                 missed.append((index, key))
         self.hits += len(kept)
         self.misses += len(missed)
+        # New tiles wholly under a starting fade's veil are drawn straight into its picture (which lies in memory of the
+        # screen's size, at the same place), after the flip: the frame shows only the veil there.
+        under = memory = None
+        if into is not None and (memory := into[1].get_parent()) is not None \
+                and into[1].get_offset() == into[0].topleft and memory.get_size() == surface.get_size():
+            under = into[0]
+        later = [index for index, _ in missed if under is not None and under.contains(self.rects[index])]
         # Tiles not kept are drawn in a few rectangles (runs of them, merged down the rows), each operation once per
         # rectangle: a frame with nothing kept costs one drawing of the scene, not one per tile.
-        areas = self._areas([index for index, _ in missed])
-        for area in areas:
-            surface.set_clip(area)
-            for op, box in ops:
-                if box.colliderect(area):
-                    run(surface, op)
+        areas = self._areas([index for index, _ in missed if not later or not under.contains(self.rects[index])])
+        _draw_areas(surface, areas, ops, run)
         surface.set_clip(clip)
+        self._to_draw = (memory, self._areas(later), ops, run) if later else None
         for index, key in missed:
             rect = self.rects[index]
             shown[index] = key
@@ -184,7 +190,12 @@ class TileCache:
     def settle(self, surface: pygame.Surface) -> None:
         """Keep the tiles the last `draw` drew anew (copies into their slots), while the surface still shows them: the
         board calls this after the flip, so a scene change's frame is on screen before its tiles are copied. Dropped
-        if `surface` is not the one they were drawn on. First, a starting fade's picture gets its kept tiles."""
+        if `surface` is not the one they were drawn on. First, a starting fade's picture gets its new and kept tiles."""
+        if self._to_draw is not None:
+            memory, areas, ops, run = self._to_draw
+            self._to_draw = None
+            _draw_areas(memory, areas, ops, run)
+            memory.set_clip(None)
         if self._to_picture is not None:
             picture, copies = self._to_picture
             self._to_picture = None
@@ -258,3 +269,12 @@ class TileCache:
 
     def __len__(self) -> int:
         return len(self._tiles)
+
+
+def _draw_areas(surface: pygame.Surface, areas: list[pygame.Rect], ops: list, run) -> None:
+    """Each operation that touches an area, clipped to it (the caller restores the clip)."""
+    for area in areas:
+        surface.set_clip(area)
+        for op, box in ops:
+            if box.colliderect(area):
+                run(surface, op)
