@@ -146,13 +146,16 @@ class TileCache:
         if into is not None and (memory := into[1].get_parent()) is not None \
                 and into[1].get_offset() == into[0].topleft and memory.get_size() == surface.get_size():
             under = into[0]
-        later = [index for index, _ in missed if under is not None and under.contains(self.rects[index])]
         # Tiles not kept are drawn in a few rectangles (runs of them, merged down the rows), each operation once per
         # rectangle: a frame with nothing kept costs one drawing of the scene, not one per tile.
-        areas = self._areas([index for index, _ in missed if not later or not under.contains(self.rects[index])])
+        areas = self._areas([index for index, _ in missed])
+        later: list[pygame.Rect] = []
+        if under is not None:   # what lies under the veil goes to the picture after the flip, the rest is drawn now
+            later = [area.clip(under) for area in areas if area.colliderect(under)]
+            areas = [part for area in areas for part in _outside(area, under)]
         _draw_areas(surface, areas, ops, run)
         surface.set_clip(clip)
-        self._to_draw = (memory, self._areas(later), ops, run) if later else None
+        self._to_draw = (memory, later, ops, run) if later else None
         for index, key in missed:
             rect = self.rects[index]
             shown[index] = key
@@ -162,15 +165,17 @@ class TileCache:
                     self._pending.append((key, rect, None, rect))   # after the flip (settle): the frame first
                 elif into[0].contains(rect):   # the fade's veil goes over it on the surface; its picture keeps it
                     self._pending.append((key, rect, into[1], rect.move(-into[0].left, -into[0].top)))
-                else:
+                elif under is None:
                     self._keep(key, surface, rect)      # half veiled, half not: now
+                # (half veiled with its veiled half drawn after the flip: whole nowhere, not kept)
         if self._pending:
             self._pending_on = surface
         if into is not None:
             target, picture = into
             offset = (-target.left, -target.top)
-            picture.blits([(surface, area.clip(target).move(offset).topleft, area.clip(target)) for area in areas
-                           if area.colliderect(target)], doreturn=False)
+            if under is None:   # what was drawn under the veil on the surface, into the picture before the veil
+                picture.blits([(surface, area.clip(target).move(offset).topleft, area.clip(target)) for area in areas
+                               if area.colliderect(target)], doreturn=False)
             inside = [(tile, self.rects[index].move(offset)) for index, _, tile in kept
                       if target.contains(self.rects[index])]
             picture.blits([(tile, self.rects[index].move(offset)) for index, _, tile in kept
@@ -278,3 +283,15 @@ def _draw_areas(surface: pygame.Surface, areas: list[pygame.Rect], ops: list, ru
         for op, box in ops:
             if box.colliderect(area):
                 run(surface, op)
+
+
+def _outside(area: pygame.Rect, hole: pygame.Rect) -> list[pygame.Rect]:
+    """`area` without `hole`: up to four rectangles (bands above and below it, then its sides)."""
+    if not area.colliderect(hole):
+        return [area]
+    inner = area.clip(hole)
+    parts = [pygame.Rect(area.left, area.top, area.w, inner.top - area.top),
+             pygame.Rect(area.left, inner.bottom, area.w, area.bottom - inner.bottom),
+             pygame.Rect(area.left, inner.top, inner.left - area.left, inner.h),
+             pygame.Rect(inner.right, inner.top, area.right - inner.right, inner.h)]
+    return [part for part in parts if part.w > 0 and part.h > 0]
