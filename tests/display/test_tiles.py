@@ -224,3 +224,17 @@ def test_i9_3_a_new_snapshot_copies_only_what_changed_unless_the_window_lost_its
         else:
             assert touched == len(tiles.rects), lose
         screen.settle()
+
+
+def test_i9_3_an_area_without_the_fades_veil_is_cut_into_bands_that_cover_the_rest_exactly():
+    """GIVEN areas of tiles that a fade's veil covers wholly, partly (each side, a corner, across) or not at all
+    WHEN the part outside the veil is cut out (drawn in the frame; the part under it goes to the fade's picture)
+    THEN the pieces and the veiled part cover the area exactly once: every pixel in one of them, none in two."""
+    from scoreboard.display.tiles import _outside
+    veil = pygame.Rect(100, 80, 300, 200)
+    for area in (pygame.Rect(150, 100, 50, 50), pygame.Rect(0, 0, 600, 400), pygame.Rect(50, 50, 100, 100),
+                 pygame.Rect(350, 250, 100, 100), pygame.Rect(0, 100, 600, 50), pygame.Rect(500, 0, 50, 50)):
+        parts = _outside(area, veil) + ([area.clip(veil)] if area.colliderect(veil) else [])
+        assert sum(part.w * part.h for part in parts) == area.w * area.h, area
+        assert all(area.contains(part) for part in parts), area
+        assert not any(a.colliderect(b) for i, a in enumerate(parts) for b in parts[i + 1:]), area
