@@ -74,10 +74,9 @@ def disk_floor(commits: int = 100, gap: float = 1 / 30, folder: str | None = Non
     return {**percentiles(samples), "gap_ms": round(gap * 1000, 1)}
 
 
-def bare_server_floor(clients: int = 3, per_client: int = 100, folder: str | None = None,
-                      lockstep: bool = False) -> dict:
+def bare_server_floor(clients: int = 3, per_client: int = 100, folder: str | None = None) -> dict:
     """Send → answer through a bare journaling UDP server (journal in a temp folder in `folder`), `clients` threads
-    each sending 10 datagrams a second (`arrivals`: independent, or in `lockstep`)."""
+    each sending 10 datagrams a second as independent remotes (`arrivals`, the steady run's schedule)."""
     samples: list[float] = []
     lost: list[int] = []
     with tempfile.TemporaryDirectory(prefix="bench-bare-", dir=folder) as tmp:
@@ -91,7 +90,7 @@ def bare_server_floor(clients: int = 3, per_client: int = 100, folder: str | Non
                 with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
                     sock.settimeout(2.0)
                     start = time.perf_counter()
-                    for i, at in enumerate(arrivals(per_client, 0.1, None if lockstep else SEED + k)):
+                    for i, at in enumerate(arrivals(per_client, 0.1, SEED + k)):
                         time.sleep(max(0.0, start + at - time.perf_counter()))
                         sent = time.perf_counter()
                         sock.sendto(b"%d-%d" % (k, i), ("127.0.0.1", port))
