@@ -48,6 +48,7 @@ class Canvas:
         self._tiles = tiles
         self._changed_only = changed_only   # the surface shows the last frame: draw only tiles that differ
         self._ops: list | None = [] if tiles is not None else None   # recorded (operation, box it can touch)
+        self._covers: list = []    # per recorded operation: what it paints opaquely (a rectangle) or None
         self.theme = theme
         self.w, self.h = surface.get_size()
         self.log: list[Drawn] | None = [] if record else None
@@ -77,12 +78,13 @@ class Canvas:
         if self._ops is None:
             return False
         ops, self._ops = self._ops, None
-        self._tiles.draw(self._surface, ops, _run, into, self._changed_only)
+        self._tiles.draw(self._surface, ops, _run, into, self._changed_only, self._covers)
         return True
 
     def _do(self, op: tuple, box: pygame.Rect) -> None:
         if self._ops is not None and self.probe is None:
             self._ops.append((op, box))
+            self._covers.append(_cover(op))
         else:
             if self._tiles is not None:
                 self._tiles.drawn_over(box)   # after `finish` (a fade's veil, its overlays): not what the tiles show
@@ -270,6 +272,22 @@ def _around(points, width: int) -> pygame.Rect:
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     pad = width + 2
     return pygame.Rect(min(xs) - pad, min(ys) - pad, max(xs) - min(xs) + 2 * pad + 1, max(ys) - min(ys) + 2 * pad + 1)
+
+
+def _cover(op: tuple) -> pygame.Rect | None:
+    """The rectangle every pixel of which `op` paints opaquely (the board's surfaces have no alpha): a filled box — a
+    rounded one, the wider band between its corners, a pixel clear of their arcs. None for anything blended or
+    partial."""
+    if op[0] != "fill" or op[4]:
+        return None
+    x, y, w, h = op[2]
+    radius = min(op[3], w // 2, h // 2)
+    if not radius:
+        return pygame.Rect(x, y, w, h)
+    across = pygame.Rect(x, y + radius + 1, w, h - 2 * radius - 2)
+    down = pygame.Rect(x + radius + 1, y, w - 2 * radius - 2, h)
+    band = max(across, down, key=lambda rect: rect.w * rect.h)
+    return band if band.w > 0 and band.h > 0 else None
 
 
 def _run(surface: pygame.Surface, op: tuple) -> None:

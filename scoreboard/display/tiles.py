@@ -95,7 +95,8 @@ class TileCache:
             self._ops.append(op)
         return found
 
-    def draw(self, surface: pygame.Surface, ops: list, run, into=None, changed_only: bool = False) -> None:
+    def draw(self, surface: pygame.Surface, ops: list, run, into=None, changed_only: bool = False,
+             covers: list | None = None) -> None:
         """Draw recorded `ops` ((operation, pygame.Rect it can touch) in drawing order) on `surface`, running
         `run(surface, operation)` only for the tiles not kept. Tiles outside the surface's clip are left alone.
 
@@ -153,9 +154,9 @@ class TileCache:
         if under is not None:   # what lies under the veil goes to the picture after the flip, the rest is drawn now
             later = [area.clip(under) for area in areas if area.colliderect(under)]
             areas = [part for area in areas for part in _outside(area, under)]
-        _draw_areas(surface, areas, ops, run)
+        _draw_areas(surface, areas, ops, run, covers)
         surface.set_clip(clip)
-        self._to_draw = (memory, later, ops, run) if later else None
+        self._to_draw = (memory, later, ops, run, covers) if later else None
         for index, key in missed:
             rect = self.rects[index]
             shown[index] = key
@@ -197,9 +198,9 @@ class TileCache:
         board calls this after the flip, so a scene change's frame is on screen before its tiles are copied. Dropped
         if `surface` is not the one they were drawn on. First, a starting fade's picture gets its new and kept tiles."""
         if self._to_draw is not None:
-            memory, areas, ops, run = self._to_draw
+            memory, areas, ops, run, covers = self._to_draw
             self._to_draw = None
-            _draw_areas(memory, areas, ops, run)
+            _draw_areas(memory, areas, ops, run, covers)
             memory.set_clip(None)
         if self._to_picture is not None:
             picture, copies = self._to_picture
@@ -276,13 +277,53 @@ class TileCache:
         return len(self._tiles)
 
 
-def _draw_areas(surface: pygame.Surface, areas: list[pygame.Rect], ops: list, run) -> None:
-    """Each operation that touches an area, clipped to it (the caller restores the clip)."""
+def _draw_areas(surface: pygame.Surface, areas: list[pygame.Rect], ops: list, run, covers=None) -> None:
+    """Each operation that touches an area, clipped to it (the caller restores the clip). `covers` (per operation, a
+    rectangle it paints opaquely, or None): a large operation is not run where a later one paints over it — at 4K
+    the backdrop under the panels is a third of a scene change's memory traffic."""
+    hidden = _hidden(ops, covers) if covers else {}
     for area in areas:
         surface.set_clip(area)
-        for op, box in ops:
-            if box.colliderect(area):
+        for index, (op, box) in enumerate(ops):
+            if not box.colliderect(area):
+                continue
+            over = hidden.get(index)
+            pieces = _uncovered(area.clip(box), over) if over else None
+            if pieces is None:
                 run(surface, op)
+                continue
+            for piece in pieces:
+                surface.set_clip(piece)
+                run(surface, op)
+            surface.set_clip(area)
+
+
+LARGE = 256 * 256    # an operation this large is worth cutting around what covers it later; smaller ones run whole
+LARGE_COVER = 128 * 128   # a smaller cover would cut the backdrop into more pieces than it saves
+
+
+def _hidden(ops: list, covers: list) -> dict:
+    """For each large operation, the later large covers that overlap it."""
+    hidden, later = {}, []
+    for index in range(len(ops) - 1, -1, -1):
+        box = ops[index][1]
+        if later and box.w * box.h >= LARGE:
+            over = [cover for cover in later if cover.colliderect(box)]
+            if over:
+                hidden[index] = over
+        cover = covers[index]
+        if cover is not None and cover.w * cover.h >= LARGE_COVER:
+            later.append(cover)
+    return hidden
+
+
+def _uncovered(area: pygame.Rect, covers: list) -> list[pygame.Rect] | None:
+    """`area` without `covers`, as rectangles; None when nothing is cut away."""
+    pieces = [area]
+    for cover in covers:
+        if cover.colliderect(area):
+            pieces = [part for piece in pieces for part in _outside(piece, cover)]
+    return pieces if len(pieces) != 1 or pieces[0] != area else None
 
 
 def _outside(area: pygame.Rect, hole: pygame.Rect) -> list[pygame.Rect]:

@@ -48,3 +48,39 @@ def test_any_cyrillic_text_stays_inside_any_box(text, width, height):
     drawn = canvas.texts()[0]
     assert box.contains(drawn.rect)
     assert drawn.px >= canvas.min_px and canvas.cache.cap_height(FONT, canvas.min_px) >= 30   # capitals ≥ 3 %
+
+
+def _binary_search_fit(cache, path, text, width, height, max_px, min_px, max_lines):
+    """The plain binary search over the sizes the fit used before it probed the likeliest ones first."""
+    lo, hi, best = max(1, min(min_px, max_px)), max_px, None
+    while lo <= hi:
+        px = (lo + hi) // 2
+        fit = cache._try(path, text, width, height, px, max_lines)
+        best, lo, hi = (fit, px + 1, hi) if fit is not None else (best, lo, px - 1)
+    return best if best is not None else cache._squeeze(path, text, width, height, max(1, min(min_px, max_px)),
+                                                        max_lines)
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=WORDS, width=st.integers(40, 1500), height=st.integers(12, 400), max_px=st.integers(8, 240),
+       min_px=st.integers(6, 60), max_lines=st.sampled_from([0, 1, 2, 3]))
+def test_i9_3_probing_likely_sizes_first_finds_the_size_a_binary_search_finds(text, width, height, max_px, min_px,
+                                                                              max_lines):
+    """GIVEN any text and box WHEN fitted (the largest size first, then the size scaling its one line to the box)
+    THEN the fit is the one the plain binary search over the sizes gives: same size, lines and ellipsis."""
+    assert TextCache()._fit(FONT, text, width, height, max_px, min_px, max_lines) == \
+        _binary_search_fit(TextCache(), FONT, text, width, height, max_px, min_px, max_lines)
+
+
+def test_i9_3_a_new_text_at_4k_costs_few_sizes_tried():
+    """GIVEN new one-line texts at 4K sizes, one that fits at the largest size and one that must shrink WHEN fitted
+    THEN one size is tried for the first and at most three for the second, not the eight a binary search over
+    88–237 px takes (each size tried loads its glyphs afresh: what a scene change pays for a new name)."""
+    cache = TextCache()
+    tried = []
+    real = cache._try
+    cache._try = lambda *args: tried.append(args[4]) or real(*args)
+    assert cache.fit(FONT, "Анна Петрова", 2400, 300, 237, 88).px == 237 and len(tried) == 1
+    tried.clear()
+    fit = cache.fit(FONT, "Вера Смирнова-Оболенская", 1700, 200, 237, 88)   # one line: two would not fit
+    assert 88 < fit.px < 237 and len(tried) <= 3, tried

@@ -3,6 +3,7 @@ again when what it shows changes (content, theme, size), and the host's screen, 
 tiles that the hall's screen could be drawn from."""
 import pygame
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from scoreboard.display import scenes
 from scoreboard.display.screens import Screen, ScreenSpec
@@ -238,3 +239,63 @@ def test_i9_3_an_area_without_the_fades_veil_is_cut_into_bands_that_cover_the_re
         assert sum(part.w * part.h for part in parts) == area.w * area.h, area
         assert all(area.contains(part) for part in parts), area
         assert not any(a.colliderect(b) for i, a in enumerate(parts) for b in parts[i + 1:]), area
+
+
+@settings(max_examples=300, deadline=None)
+@given(x=st.integers(-40, 300), y=st.integers(-40, 200), w=st.integers(1, 700), h=st.integers(1, 500),
+       radius=st.one_of(st.just(0), st.integers(1, 400)))
+def test_i9_3_a_filled_boxs_cover_is_painted_whole_by_the_box(x, y, w, h, radius):
+    """GIVEN a filled box, rounded or not (any radius, clamped as pygame clamps it) WHEN pygame draws it THEN every
+    pixel of the cover the tile cache draws less under is the box's colour — nothing under it can show through."""
+    from scoreboard.display.canvas import _cover
+    surface = pygame.Surface((800, 600))
+    surface.fill((9, 9, 9))
+    pygame.draw.rect(surface, (13, 42, 140), (x, y, w, h), border_radius=radius)
+    cover = _cover(("fill", (13, 42, 140), (x, y, w, h), radius, 0))
+    if cover is None:
+        assert radius and min(w, h) <= 2 * min(radius, w // 2, h // 2) + 2   # too small to have a band
+        return
+    assert pygame.Rect(x, y, w, h).contains(cover)
+    inside = cover.clip(surface.get_rect())
+    if inside.w and inside.h:
+        assert pygame.image.tobytes(surface.subsurface(inside), "RGB") == bytes((13, 42, 140)) * (inside.w * inside.h)
+
+
+def test_i9_3_outlines_texts_and_images_cover_nothing():
+    """GIVEN operations that blend or paint only part of their box WHEN asked what they cover THEN nothing."""
+    from scoreboard.display.canvas import _cover
+    assert _cover(("fill", (1, 2, 3), (0, 0, 500, 500), 20, 6)) is None          # an outline
+    assert _cover(("text", None, 40, "Анна", (255, 255, 255), (0, 0))) is None
+    assert _cover(("image", ("bg", (500, 500), False), (0, 0))) is None
+
+
+def test_i9_3_the_backdrop_is_not_drawn_under_a_later_opaque_panel():
+    """GIVEN a backdrop picture, a small box on it and a rounded panel painted over most of the screen after them WHEN
+    the tile cache draws an area THEN the backdrop runs only outside the panel's band (where the panel's corners and
+    the rest of the screen show it) — a small box cuts nothing —, and the pixels are those drawn in full."""
+    from scoreboard.display.canvas import _cover, _run
+    from scoreboard.display.tiles import _draw_areas
+    picture = pygame.Surface((640, 360))
+    for row in range(360):
+        picture.fill((row % 200, 40, 90), (0, row, 640, 1))
+    from scoreboard.display import canvas
+    canvas._IMAGES[("test-backdrop", (640, 360), False)] = picture
+    ops = [(("image", ("test-backdrop", (640, 360), False), (0, 0)), pygame.Rect(0, 0, 640, 360)),
+           (("fill", (200, 10, 10), (300, 20, 30, 30), 0, 0), pygame.Rect(300, 20, 30, 30)),
+           (("fill", (13, 42, 140), (20, 60, 600, 280), 30, 0), pygame.Rect(20, 60, 600, 280))]
+    covers = [_cover(op) for op, _ in ops]
+    clips = []
+
+    def run(surface, op):
+        if op[0] == "image":
+            clips.append(surface.get_clip())
+        _run(surface, op)
+
+    culled, whole = pygame.Surface((640, 360)), pygame.Surface((640, 360))
+    area = pygame.Rect(0, 0, 640, 360)
+    _draw_areas(culled, [area], ops, run, covers)
+    _draw_areas(whole, [area], ops, _run)
+    assert pygame.image.tobytes(culled, "RGB") == pygame.image.tobytes(whole, "RGB")
+    band = covers[2]
+    assert clips and not any(clip.colliderect(band) for clip in clips)
+    assert sum(clip.w * clip.h for clip in clips) == 640 * 360 - band.w * band.h
