@@ -48,7 +48,6 @@ class Canvas:
         self._tiles = tiles
         self._changed_only = changed_only   # the surface shows the last frame: draw only tiles that differ
         self._ops: list | None = [] if tiles is not None else None   # recorded (operation, box it can touch)
-        self._covers: list = []    # per recorded operation: what it paints opaquely (a rectangle) or None
         self.theme = theme
         self.w, self.h = surface.get_size()
         self.log: list[Drawn] | None = [] if record else None
@@ -78,13 +77,12 @@ class Canvas:
         if self._ops is None:
             return False
         ops, self._ops = self._ops, None
-        self._tiles.draw(self._surface, ops, _run, into, self._changed_only, self._covers)
+        self._tiles.draw(self._surface, ops, _run, into, self._changed_only, [_cover(op) for op, _ in ops])
         return True
 
     def _do(self, op: tuple, box: pygame.Rect) -> None:
         if self._ops is not None and self.probe is None:
             self._ops.append((op, box))
-            self._covers.append(_cover(op))
         else:
             if self._tiles is not None:
                 self._tiles.drawn_over(box)   # after `finish` (a fade's veil, its overlays): not what the tiles show
