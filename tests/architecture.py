@@ -1,0 +1,268 @@
+"""The shape of the import graph (issue 23, docs/ARCHITECTURE.md): read from the sources, nothing imported.
+
+Every `import` of a project module counts — at module level and inside functions (only `if TYPE_CHECKING:` blocks,
+which never run, are left out) — so a circle cannot hide in a function. `problems()` lists, one line each:
+
+- a circle of modules importing each other;
+- a module taking another module's `_private` name (`from m import _x`, `m._x`, or `obj._x` where `_x` is not a
+  name the module itself defines);
+- an import inside a function without a `# lazy: why` comment on its line or the line above (such an import is
+  kept only where start-up time or an optional dependency needs it);
+- an arrow that runs back up the layers below (the display, a leaf, imports none of links, tournament or session).
+
+`python tests/architecture.py [PREFIX]` prints them (for one package with a prefix such as `scoreboard.engine`).
+"""
+from __future__ import annotations
+
+import ast
+import sys
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("scoreboard", "host_remote")
+LAZY = "# lazy:"
+
+# Who may import whom: a module in a layer imports only from its own layer's package or a lower layer. The sibling
+# packages of one layer never import each other (links, display, tournament are leaves over the session).
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("scoreboard.engine",),
+    ("scoreboard.regulations", "scoreboard.journal", "scoreboard.packs", "scoreboard.snapshot_check"),
+    ("scoreboard.session", "scoreboard.script"),
+    ("scoreboard.links", "scoreboard.display", "scoreboard.tournament"),
+    ("scoreboard.app", "scoreboard.demo", "host_remote"),
+    ("scoreboard.cli", "scoreboard.engine_cli", "scoreboard.bench", "scoreboard.__main__"),
+)
+# Exceptions to the layers, each with its reason.
+ALLOWED: dict[tuple[str, str], str] = {}
+
+
+@dataclass
+class Module:
+    name: str
+    path: Path
+    is_package: bool
+    tree: ast.Module = field(repr=False)
+    lines: list[str] = field(repr=False)
+
+
+@dataclass(frozen=True)
+class Import:
+    source: str          # the importing module
+    line: int
+    target: str          # the project module imported
+    name: str | None     # the name taken from it (`from target import name`), when not a module itself
+    inner: bool          # inside a function
+
+
+def modules(root: Path = ROOT) -> dict[str, Module]:
+    found = {}
+    for package in PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            parts = list(path.relative_to(root).with_suffix("").parts)
+            is_package = parts[-1] == "__init__"
+            if is_package:
+                parts.pop()
+            text = path.read_text(encoding="utf-8")
+            name = ".".join(parts)
+            found[name] = Module(name, path, is_package, ast.parse(text, str(path)), text.splitlines())
+    return found
+
+
+def _parents(tree: ast.AST) -> dict[ast.AST, ast.AST]:
+    return {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+
+
+def _enclosing(node, parents, kinds) -> ast.AST | None:
+    while node in parents:
+        node = parents[node]
+        if isinstance(node, kinds):
+            return node
+    return None
+
+
+def _type_checking_only(node, parents) -> bool:
+    while node in parents:
+        node = parents[node]
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            return True
+    return False
+
+
+def _known(name: str, mods: dict[str, Module]) -> str | None:
+    while name and name not in mods:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def imports(mods: dict[str, Module]) -> list[Import]:
+    out = []
+    for module in mods.values():
+        parents = _parents(module.tree)
+        for node in ast.walk(module.tree):
+            if not isinstance(node, (ast.Import, ast.ImportFrom)) or _type_checking_only(node, parents):
+                continue
+            inner = _enclosing(node, parents, (ast.FunctionDef, ast.AsyncFunctionDef)) is not None
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    target = _known(alias.name, mods)
+                    if target:
+                        out.append(Import(module.name, node.lineno, target, None, inner))
+                continue
+            if node.level:
+                base = module.name if module.is_package else module.name.rpartition(".")[0]
+                for _ in range(node.level - 1):
+                    base = base.rpartition(".")[0]
+                base = f"{base}.{node.module}" if node.module else base
+            else:
+                base = node.module or ""
+            for alias in node.names:
+                full = f"{base}.{alias.name}"
+                if full in mods:
+                    out.append(Import(module.name, node.lineno, full, None, inner))
+                elif target := _known(base, mods):
+                    out.append(Import(module.name, node.lineno, target, alias.name, inner))
+    return [i for i in out if i.target != i.source]
+
+
+def circles(mods: dict[str, Module], edges: list[Import]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan, iterative)."""
+    graph = defaultdict(set)
+    for edge in edges:
+        graph[edge.source].add(edge.target)
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+    counter = 0
+    for start in mods:
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            for child in children:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    if len(component) > 1:
+                        found.append(sorted(component))
+    return found
+
+
+def _own_names(module: Module) -> set[str]:
+    """Every `_name` the module defines: functions, classes, attributes it assigns (`self._x = …`), parameters."""
+    names = set()
+    for node in ast.walk(module.tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            names.add(node.attr)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, ast.keyword) and node.arg:
+            names.add(node.arg)   # dataclass-like constructors: `Thing(_x=…)`
+    return names
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def private_reach(mods: dict[str, Module], edges: list[Import]) -> list[str]:
+    found = [f"{e.source}:{e.line} takes {e.target}.{e.name}" for e in edges if e.name and _private(e.name)]
+    for module in mods.values():
+        own = _own_names(module)
+        aliases = {}   # local name → project module, for `m._x`
+        for node in ast.walk(module.tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.asname and alias.name in mods:
+                        aliases[alias.asname] = alias.name
+        for node in ast.walk(module.tree):
+            if not isinstance(node, ast.Attribute) or not _private(node.attr):
+                continue
+            value = node.value
+            if isinstance(value, ast.Name) and value.id in ("self", "cls"):
+                continue
+            if isinstance(value, ast.Name) and value.id in aliases:
+                found.append(f"{module.name}:{node.lineno} takes {aliases[value.id]}.{node.attr}")
+            elif node.attr not in own:
+                found.append(f"{module.name}:{node.lineno} takes {ast.unparse(node)} (not a name of its own)")
+    return found
+
+
+def unmarked_inner(mods: dict[str, Module], edges: list[Import]) -> list[str]:
+    """Every import inside a function — of a project module or not — needs its reason."""
+    found = []
+    for module in mods.values():
+        parents = _parents(module.tree)
+        for node in ast.walk(module.tree):
+            if not isinstance(node, (ast.Import, ast.ImportFrom)) or _type_checking_only(node, parents):
+                continue
+            if _enclosing(node, parents, (ast.FunctionDef, ast.AsyncFunctionDef)) is None:
+                continue
+            here = module.lines[node.lineno - 1: (node.end_lineno or node.lineno)]
+            above = module.lines[node.lineno - 2] if node.lineno >= 2 else ""
+            if not any(LAZY in line for line in here) and not above.strip().startswith(LAZY):
+                found.append(f"{module.name}:{node.lineno} imports inside a function without '{LAZY} why'")
+    return found
+
+
+def _layer(name: str) -> tuple[int, str] | None:
+    for level, packages in enumerate(LAYERS):
+        for package in packages:
+            if name == package or name.startswith(package + "."):
+                return level, package
+    return None
+
+
+def upward(edges: list[Import]) -> list[str]:
+    found = []
+    for edge in edges:
+        source, target = _layer(edge.source), _layer(edge.target)
+        if source is None or target is None or (edge.source, edge.target) in ALLOWED:
+            continue
+        if target[0] > source[0] or (target[0] == source[0] and target[1] != source[1]):
+            found.append(f"{edge.source}:{edge.line} imports {edge.target} ({target[1]} is not below {source[1]})")
+    for module in {e.source for e in edges} | {e.target for e in edges}:
+        if _layer(module) is None:
+            found.append(f"{module} is in no layer of tests/architecture.py")
+    return sorted(set(found))
+
+
+def problems(prefix: str = "", root: Path = ROOT) -> list[str]:
+    mods = modules(root)
+    edges = imports(mods)
+    found = [f"circle: {' ↔ '.join(c)}" for c in circles(mods, edges)]
+    found += private_reach(mods, edges) + unmarked_inner(mods, edges) + upward(edges)
+    return [p for p in found if prefix in p] if prefix else found
+
+
+if __name__ == "__main__":
+    listed = problems(sys.argv[1] if len(sys.argv) > 1 else "")
+    print("\n".join(listed) or "no problems")
+    print(f"{len(listed)} problem(s)", file=sys.stderr)
+    sys.exit(1 if listed else 0)
