@@ -15,7 +15,7 @@ import sys
 
 PACKAGE_CLIS = (
     "scoreboard.engine_cli",
-    "scoreboard.display.cli",
+    "scoreboard.app.cli",
     "scoreboard.links.cli",
     "scoreboard.packs.cli",
     "scoreboard.tournament.cli",

@@ -44,7 +44,7 @@ def cmd_phases(args) -> int:
 
 
 def _bench(args) -> int:
-    from scoreboard.bench_engine import run
+    from scoreboard.bench.engine import run
     return run(args)
 
 

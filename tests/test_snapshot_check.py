@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoreboard.engine import make
-from scoreboard.playthrough import play
+from scoreboard.demo.playthrough import play
 from scoreboard.session import Session
 from scoreboard.snapshot_check import MAX_LIST, MAX_PROBLEMS, MAX_TEXT, PHASES, check_host_question, check_snapshot
 
@@ -51,7 +51,7 @@ class CheckedSession(Session):
 
 @functools.cache
 def frames() -> list[tuple[str, dict, dict | None]]:
-    """(regulation, snapshot, host question) of random games: scoreboard.playthrough's plausible host and players,
+    """(regulation, snapshot, host question) of random games: scoreboard.demo.playthrough's plausible host and players,
     several seeds per regulation, new games after each game over; novosibirsk and samara also play the sample pack."""
     frames = []
     for regulation in REGULATIONS:

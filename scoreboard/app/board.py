@@ -16,14 +16,14 @@ from collections import deque
 
 import pygame
 
-from scoreboard.display.board_loop import Loop
-from scoreboard.display.board_signals import stop_signals
+from scoreboard.app.loop import Loop
+from scoreboard.app.signals import stop_signals
 # what `scoreboard run` and the tests call board.*: the board's start lives in board_start.py
-from scoreboard.display.board_start import (_attach_setup, _links, journal_path, open_screens,  # noqa: F401
+from scoreboard.app.start import (_attach_setup, _links, journal_path, open_screens,  # noqa: F401
                                             open_session, run, screens_to_open, unfinished_journal)
-from scoreboard.display.board_status import board_status, connect_hint
+from scoreboard.app.status import board_status, connect_hint
 from scoreboard.display.screens import Screen
-from scoreboard.display.sounds import Sounds, cues
+from scoreboard.display.media.sounds import Sounds, cues
 from scoreboard.journal import JournalError
 
 # Host keys on the board's own keyboard (rehearsal, or when the remote is down).
@@ -90,7 +90,7 @@ class Board:
         self.keys = self._key_seats(config)
         self.watcher = None
         if board.get("rehearsal"):
-            from scoreboard.display.reload import ThemeWatcher
+            from scoreboard.display.theme.reload import ThemeWatcher
             self.watcher = ThemeWatcher(theme, board.get("theme"))
         self.lock = threading.RLock()             # the session: the input thread, or a key pressed on this one
         self.published_rev = None
@@ -308,7 +308,7 @@ class Board:
             self.result_sender = game_over(tournament, self.journal_path, self.out) or self.result_sender
 
     def _quit_overlay(self, surface) -> None:
-        from scoreboard.display.canvas import Canvas
+        from scoreboard.display.render.canvas import Canvas
         canvas = Canvas(surface, self.screens[0].theme)
         canvas.dim(200)
         canvas.text(pygame.Rect(0, canvas.h // 3, canvas.w, canvas.h // 3), canvas.theme.text("quit_confirm"),

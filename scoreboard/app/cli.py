@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from scoreboard.display.simulated import DEFAULT_STAGE
+from scoreboard.demo.simulated import DEFAULT_STAGE
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -31,7 +31,7 @@ def register(sub) -> None:
     p.add_argument("--config", metavar="FILE", help="config file (default: config/scoreboard.toml)")
     p.add_argument("--rehearsal", action="store_true", help="live theme reload, keys 1–9 press seats 1–9")
     p.add_argument("--windowed", action="store_true", help="no fullscreen (testing on a laptop)")
-    # A scripted venue's set-up (scoreboard/run_setup.py); the remote's set-up screens do the same between games.
+    # A scripted venue's set-up (scoreboard/app/run_setup.py); the remote's set-up screens do the same between games.
     p.add_argument("--regulation", help="regulation (default: the config's board.regulation)")
     p.add_argument("--stage", help="stage (default: the config's board.stage)")
     p.add_argument("--players", metavar='"A;B;C"', help="players' names, seat 1 first; their count is the seats")
@@ -131,7 +131,7 @@ def _setup_flags(args, config) -> bool:
         return False
     if all(v is None for v in (args.regulation, args.stage, args.players, args.pack, args.topics)):
         return False
-    from scoreboard.run_setup import commands_from_args
+    from scoreboard.app.run_setup import commands_from_args
     board["regulation"] = args.regulation or board["regulation"]
     board["stage"] = args.stage or board["stage"]
     commands, problems = commands_from_args(board["regulation"], board["stage"], args.players, args.pack,
@@ -143,7 +143,7 @@ def _setup_flags(args, config) -> bool:
 
 
 def cmd_run(args) -> int:
-    from scoreboard.display.config import load_config
+    from scoreboard.app.config import load_config
     config, problems = load_config(args.config)
     if problems:
         for problem in problems:
@@ -160,12 +160,12 @@ def cmd_run(args) -> int:
     if headless():
         print("run: no display (set DISPLAY, or SDL_VIDEODRIVER=kmsdrm on a console)", file=sys.stderr)
         return 2
-    from scoreboard.display import board
+    from scoreboard.app import board
     return board.run(config)
 
 
 def cmd_demo(args) -> int:
-    from scoreboard.display import demo
+    from scoreboard.demo import show as demo
     if args.speed is not None and not 0 < args.speed <= 10000:
         print("demo: --speed must be above 0 and at most 10000", file=sys.stderr)
         return 2
@@ -177,7 +177,7 @@ def cmd_screenshot(args) -> int:
     use_dummy_drivers()
     import pygame
     from scoreboard.display import scenes
-    from scoreboard.display.theme import DEFAULT_THEME, load_theme
+    from scoreboard.display.theme.load import DEFAULT_THEME, load_theme
     from scoreboard.script import ScriptError, load_script, run_script
     from scoreboard.session import Session
     session = Session()
@@ -206,7 +206,7 @@ def cmd_screenshot(args) -> int:
 
 
 def cmd_follow(args) -> int:
-    from scoreboard.display import follow
+    from scoreboard.app import follow
     try:
         return follow.run(args.target, args.role, args.passcode, args.theme, args.size, not args.windowed)
     except ValueError as error:
@@ -217,7 +217,7 @@ def cmd_follow(args) -> int:
 def cmd_theme_check(args) -> int:
     from scoreboard.display.screens import use_dummy_drivers
     use_dummy_drivers()
-    from scoreboard.display.theme import THEMES_DIR, check_theme
+    from scoreboard.display.theme.load import THEMES_DIR, check_theme
     folder = Path(args.dir)
     if not folder.is_dir() and (THEMES_DIR / args.dir).is_dir():
         folder = THEMES_DIR / args.dir
@@ -229,7 +229,7 @@ def cmd_theme_check(args) -> int:
 
 
 def cmd_theme_new(args) -> int:
-    from scoreboard.display.starter import write_starter
+    from scoreboard.display.theme.starter import write_starter
     try:
         path = write_starter(args.name, Path(args.dir) if args.dir else None)
     except (FileExistsError, ValueError) as error:
@@ -255,7 +255,7 @@ def seen_displays():
 
 
 def cmd_screens(args) -> int:
-    from scoreboard.display.config import load_config
+    from scoreboard.app.config import load_config
     from scoreboard.display.screens import missing_message, place
     config, problems = load_config(args.config)
     for problem in problems:
@@ -280,7 +280,7 @@ def cmd_screens(args) -> int:
 
 
 def cmd_config_init(args) -> int:
-    from scoreboard.display.config import write_default
+    from scoreboard.app.config import write_default
     found = seen_displays()
     try:
         path = write_default(args.out, args.force, found)
@@ -294,7 +294,7 @@ def cmd_config_init(args) -> int:
 
 
 def cmd_config_check(args) -> int:
-    from scoreboard.display.config import load_config, surroundings
+    from scoreboard.app.config import load_config, surroundings
     config, problems = load_config(args.file)
     more, warnings = surroundings(config, seen_displays(), args.file)
     problems = problems + more
@@ -307,12 +307,12 @@ def cmd_config_check(args) -> int:
 
 
 def _bench(args) -> int:
-    from scoreboard.display.bench import run
+    from scoreboard.bench.display import run
     return run(args)
 
 
 def _bench_media(args) -> int:
-    from scoreboard.display.media_bench import run
+    from scoreboard.bench.media import run
     return run(quick=args.quick, as_json=args.json)
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from scoreboard.display.scenes import ROLES
-from scoreboard.display.theme import DEFAULT_THEME, THEMES_DIR, Problem
+from scoreboard.display.theme.load import DEFAULT_THEME, THEMES_DIR, Problem
 
 DEFAULT_PATH = Path("config") / "scoreboard.toml"
 
@@ -36,7 +36,7 @@ HOST_SCREEN: dict[str, Any] = {"role": "host", "display": 0, "size": [1280, 720]
 # file and recorded into it at game over (T-A6: two boards may share one file). server/passcode/board: a board in
 # another room sets the game up from `scoreboard tournament serve` and sends its result there (issue 12 item 7).
 TOURNAMENT_DEFAULTS: dict[str, Any] = {"file": "", "game": "", "server": "", "passcode": "", "board": ""}
-# dirs: the folders the board lists packs from for the remote's set-up (scoreboard/setup_catalog.py)
+# dirs: the folders the board lists packs from for the remote's set-up (scoreboard/app/setup_catalog.py)
 PACKS_DEFAULTS: dict[str, Any] = {"dirs": ["packs"]}
 LOOPBACK = ("127.0.0.1", "::1")
 

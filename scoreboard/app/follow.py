@@ -87,7 +87,7 @@ class Follower:
 
 def _no_link(surface, theme) -> list:
     """«нет связи» over the last picture: the board has gone quiet (its clocks here would be guesses)."""
-    from scoreboard.display.canvas import Canvas
+    from scoreboard.display.render.canvas import Canvas
     canvas = Canvas(surface, theme, record=True)
     canvas.dim(170)
     canvas.text(pygame.Rect(0, canvas.h // 3, canvas.w, canvas.h // 3), "нет связи", "title",
@@ -108,7 +108,7 @@ def run(target: str, role: str, passcode: str, theme_name: str | None, size, ful
     except ImportError as error:
         out(f"follow: the OSC client is not available in this build ({error})")
         return 2
-    from scoreboard.display.theme import load_theme
+    from scoreboard.display.theme.load import load_theme
     host, port = parse_target(target)
     client = OscClient(host, port, passcode, role="host" if role == "host" else "view")
     try:

@@ -1,6 +1,6 @@
 """The board's set-up desk for host sessions: `/sg/setup/catalog` and `/sg/setup/game` (docs/PROTOCOL.md, (ext)).
 
-`/sg/setup/catalog [path]` answers that session alone with `/sg/setup/catalog json` (scoreboard/setup_catalog.py);
+`/sg/setup/catalog [path]` answers that session alone with `/sg/setup/catalog json` (scoreboard/app/setup_catalog.py);
 with a path, only that pack, with every topic. `/sg/setup/game ID` opens the tournament's game ID: the commands
 `scoreboard.tournament.board_link.setup_commands` gives (new game with the draw's seed, names, topics) go through
 the inbox like any other, and once the new game is applied the board records that game's result at game over.
@@ -14,7 +14,7 @@ import time
 from typing import Callable, Optional
 
 from scoreboard.engine.commands import Command
-from scoreboard.setup_catalog import Catalog
+from scoreboard.app.setup_catalog import Catalog
 
 ADDRESSES = ("/sg/setup/catalog", "/sg/setup/game")
 MAX_JSON = 60_000        # under the links' datagram limit, with room for the OSC framing

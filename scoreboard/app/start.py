@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pygame
 
-from scoreboard.display.board_signals import EarlyStop, stop_signals
-from scoreboard.display.board_status import OSC_RETRY
+from scoreboard.app.signals import EarlyStop, stop_signals
+from scoreboard.app.status import OSC_RETRY
 from scoreboard.display.screens import Screen, ScreenSpec
-from scoreboard.display.theme import load_theme
+from scoreboard.display.theme.load import load_theme
 from scoreboard.journal import JournalError
 
 
@@ -113,7 +113,7 @@ def _links(config: dict, inbox_box: list, clock, out=print):
 
 def _attach_setup(links, config: dict, inbox, clock) -> None:
     if getattr(links, "osc", None) is not None:   # the remote's set-up screens ask the board what it has
-        from scoreboard.links.setup_desk import SetupDesk
+        from scoreboard.app.setup_desk import SetupDesk
         links.osc.setup = SetupDesk(config, inbox, clock)
 
 
@@ -207,7 +207,7 @@ def _run(config: dict, out, frames: int | None, early: EarlyStop) -> int:
     epoch = time.monotonic() - start
     holder: list = []
     inbox, links = _links(config, holder, lambda: time.monotonic() - epoch, out)
-    from scoreboard.display.board import Board
+    from scoreboard.app.board import Board
     board = early.board = Board(config, session, epoch, screens, theme, inbox, links, out=out, journal_path=path)
     board.running = not early.stopped
     return board.run(frames)

@@ -36,7 +36,7 @@ def retry_osc(board) -> dict:
         except OSError as error:
             links.osc_error = str(error)
         else:
-            from scoreboard.display.board_start import _attach_setup
+            from scoreboard.app.start import _attach_setup
             _attach_setup(links, board.config, board.inbox, links.clock)
             board.out(f"board: OSC listening on udp {links.osc.address[0]}:{links.osc.address[1]}")
             links.osc_error = None

@@ -30,9 +30,9 @@ FADING = ("reveal", "final_reveal", "game_over", "screen:chart")   # scenes a re
 def _scenes():
     """One real snapshot per scene — every phase the audience sees and the between-plays screens — from a simulated
     novosibirsk final-stage game (6 topics a round); each with the engine time it was reached."""
-    from scoreboard.display.demo_game import play
+    from scoreboard.demo.game import play
     from scoreboard.display.scenes import PHASE_SCENES, SCREEN_SCENES
-    from scoreboard.display.simulated import Director
+    from scoreboard.demo.simulated import Director
     from scoreboard.session import Session
     wanted: dict = dict.fromkeys(PHASE_SCENES)
     session = Session()
@@ -62,7 +62,7 @@ def frame_times(size, frames: int, theme_name: str = "classic") -> dict:
     (the kept picture blended, fade.py)."""
     import pygame
     from scoreboard.display.screens import Screen, ScreenSpec
-    from scoreboard.display.theme import load_theme
+    from scoreboard.display.theme.load import load_theme
     theme = load_theme(theme_name)
     screen = Screen(ScreenSpec("audience", size=size), theme)
     fade_s = theme.seconds("reveal")
@@ -119,10 +119,10 @@ def game_frames(size, theme_name: str = "classic") -> dict:
     cache holding what the earlier frames kept, new texts rendered as they come): the cost of a real new snapshot,
     where `frame_times` redraws one snapshot again and again. The first 10 frames (pictures and fonts loading)
     are left out."""
-    from scoreboard.display.demo_game import play
+    from scoreboard.demo.game import play
     from scoreboard.display.screens import Screen, ScreenSpec
-    from scoreboard.display.simulated import Director
-    from scoreboard.display.theme import load_theme
+    from scoreboard.demo.simulated import Director
+    from scoreboard.display.theme.load import load_theme
     from scoreboard.session import Session
     snapshots: list = []
     play(Session(), Director("novosibirsk-2007", "final"), lambda at, snap, step: snapshots.append((snap, at)))
@@ -154,11 +154,11 @@ def game_frames(size, theme_name: str = "classic") -> dict:
 
 def idle_cpu(seconds: float) -> dict:
     """The real board loop at 60 fps with nothing happening: process CPU time over wall time."""
-    from scoreboard.display.board import Board
-    from scoreboard.display.board_loop import Loop
-    from scoreboard.display.config import default_config
+    from scoreboard.app.board import Board
+    from scoreboard.app.loop import Loop
+    from scoreboard.app.config import default_config
     from scoreboard.display.screens import Screen, ScreenSpec
-    from scoreboard.display.theme import load_theme
+    from scoreboard.display.theme.load import load_theme
     from scoreboard.engine.commands import make
     from scoreboard.session import Session
     config = default_config()
@@ -194,7 +194,7 @@ t0 = time.perf_counter()
 os.environ["SDL_VIDEODRIVER"] = "dummy"; os.environ["SDL_AUDIODRIVER"] = "dummy"
 import pygame
 from scoreboard.display.screens import Screen, ScreenSpec
-from scoreboard.display.theme import load_theme
+from scoreboard.display.theme.load import load_theme
 from scoreboard.engine.commands import make
 from scoreboard.session import Session
 pygame.init()
@@ -219,7 +219,7 @@ def first_frame(runs: int) -> dict:
 
 
 def press_figures(trials: int) -> dict:
-    from scoreboard.display.press_bench import press_to_frame
+    from scoreboard.bench.press import press_to_frame
     figures = press_to_frame(trials)
     figures.pop("samples")
     figures.pop("shown")

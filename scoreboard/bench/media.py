@@ -22,7 +22,7 @@ def _pct(values, share):
 
 
 def _question(folder: Path, clip: str):
-    from scoreboard.display.theme import ROOT
+    from scoreboard.display.theme.load import ROOT
     from scoreboard.engine.commands import make
     from scoreboard.session import Session
     sample = ROOT / "assets" / "packs" / "sample.toml"
@@ -43,9 +43,9 @@ def play(size: tuple[int, int], clip: str, seconds: float, folder: Path, fps: in
     import pygame
 
     from scoreboard.display.screens import Screen, ScreenSpec
-    from scoreboard.display.sounds import Sounds
-    from scoreboard.display.theme import load_theme
-    from scoreboard.display.video import PLAYER
+    from scoreboard.display.media.sounds import Sounds
+    from scoreboard.display.theme.load import load_theme
+    from scoreboard.display.media.video import PLAYER
     from scoreboard.engine.commands import make
     theme = load_theme("classic")
     session = _question(folder, clip)
@@ -107,7 +107,7 @@ def run(quick: bool = False, as_json: bool = False, out=print) -> int:
     import pygame
     pygame.init()
     pygame.mixer.init(48000, -16, 2, 1024)
-    from scoreboard.display import clips
+    from scoreboard.bench import clips
     seconds = 10.0 if quick else 60.0
     with tempfile.TemporaryDirectory(prefix="bench-media-") as tmp:
         folder = Path(tmp)

@@ -23,7 +23,7 @@ import time
 import xml.etree.ElementTree as ET
 import zipfile
 
-from . import load_plan
+from scoreboard.packs import load_plan
 
 NS = "https://github.com/VladimirKhil/SI/blob/master/assets/siq_5.xsd"
 BUDGET = 1.0

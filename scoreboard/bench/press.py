@@ -114,11 +114,11 @@ def press_to_frame(trials: int, fps: int = 60, size=(1920, 1080), theme_name: st
     if pacing not in ("board", "tick"):
         raise ValueError(f"pacing must be 'board' or 'tick', got {pacing!r}")
     import pygame
-    from scoreboard.display.board import Board, _links, open_session
-    from scoreboard.display.board_loop import Loop
-    from scoreboard.display.config import default_config
+    from scoreboard.app.board import Board, _links, open_session
+    from scoreboard.app.loop import Loop
+    from scoreboard.app.config import default_config
     from scoreboard.display.screens import Screen, ScreenSpec
-    from scoreboard.display.theme import load_theme
+    from scoreboard.display.theme.load import load_theme
     from scoreboard.engine.commands import make
     from scoreboard.links.fake_box import FakeBox
 

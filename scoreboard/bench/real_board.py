@@ -87,7 +87,7 @@ def real_board(passcode: str, web: bool = False, box: str | None = None,
     """Start the board (its Python may be wrapped by SCOREBOARD_BENCH_PYTHON_ARGS, e.g. "-m cProfile -o F"), with
     the button box at `box` and `env` added to its environment; stop it with SIGINT, as `systemctl stop` or Ctrl-C
     would."""
-    from scoreboard.xdisplay import virtual_display
+    from scoreboard.bench.xdisplay import virtual_display
     with tempfile.TemporaryDirectory(prefix="real-board-") as tmp, virtual_display() as display:
         folder = Path(tmp)
         osc_port = free_port(socket.SOCK_DGRAM)

@@ -1,8 +1,8 @@
 """The remote's benchmark: tap → ack and tap → the new state on screen, on loopback and through the lossy relay.
 
-    python -m host_remote.bench [--quick] [--json]
+    python -m scoreboard.bench.remote [--quick] [--json]
 
-The board side is real (links OSC server + Session, host_remote/harness.py). Each command (pause, unpause in turn)
+The board side is real (links OSC server + Session, scoreboard/bench/remote_harness.py). Each command (pause, unpause in turn)
 is sent the way the UI sends a tap (`OscClient.send`) and timed until its ack event, and until the client holds a
 state at least as new as the board's rev after applying it. Commands go one after another, as a host taps.
 """
@@ -19,7 +19,7 @@ from scoreboard.session import Session
 
 from scoreboard.links.osc_client import OscClient
 
-from .harness import PASSCODE, BoardLoop, LossyRelay
+from scoreboard.bench.remote_harness import PASSCODE, BoardLoop, LossyRelay
 
 
 def _percentile(values: list[float], fraction: float) -> float:
@@ -67,7 +67,7 @@ def _run(count: int, lossy: bool) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m host_remote.bench", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m scoreboard.bench.remote", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer commands (a smoke test)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)

@@ -70,7 +70,7 @@ class BoardLoop:
     def start(self) -> "BoardLoop":
         self.links.start()
         if self.setup_config is not None:
-            from scoreboard.links.setup_desk import SetupDesk
+            from scoreboard.app.setup_desk import SetupDesk
             self.links.osc.setup = SetupDesk(self.setup_config, self.inbox, self.clock)
         self._thread.start()
         if not self._ready.wait(10):

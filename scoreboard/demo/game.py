@@ -5,7 +5,7 @@ of a second; `scoreboard demo` plays the same story on the board's real path (de
 """
 from __future__ import annotations
 
-from scoreboard.display.simulated import Director, Step
+from scoreboard.demo.simulated import Director, Step
 
 
 def _command(at: float, step: Step):

@@ -1,13 +1,13 @@
 """Scenes of a real game for the remote's screenshots: a `Session` with the sample pack played to each phase.
 
-Only `host_remote.screenshots` uses this (it needs the board's engine, `scoreboard.session`); the remote itself
+Only `scoreboard.demo.remote_shots` uses this (it needs the board's engine, `scoreboard.session`); the remote itself
 never imports the engine.
 """
 from __future__ import annotations
 
-from pathlib import Path
+from scoreboard import ROOT
 
-SAMPLE_PACK = Path(__file__).resolve().parents[1] / "assets" / "packs" / "sample.toml"
+SAMPLE_PACK = ROOT / "assets" / "packs" / "sample.toml"
 
 
 def scenes():

@@ -1,6 +1,6 @@
 """Render the remote's screens headless into PNG files (docs/screenshots/remote-*.png).
 
-    SDL_VIDEODRIVER=dummy python -m host_remote.screenshots OUTDIR
+    SDL_VIDEODRIVER=dummy python -m scoreboard.demo.remote_shots OUTDIR
 
 The scenes come from a real game: a scripted `Session` (the board's engine) is played to each phase and its
 snapshot and host question are drawn exactly as the remote would draw them after receiving them over OSC.
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pygame
 
-from .ui.connect_screen import ConnectScreen
-from .ui.control_screen import ControlScreen
+from host_remote.ui.connect_screen import ConnectScreen
+from host_remote.ui.control_screen import ControlScreen
 
 
 def render_control(snapshot: dict | None, question: dict | None, *, connection: str = "connected",
@@ -55,9 +55,9 @@ def setup_scenes():
     import json
     import tempfile
 
-    from .setup_model import parse_catalog
-    from scoreboard.setup_catalog import Catalog   # the board's side, as the board would answer
-    from .demo_game import SAMPLE_PACK
+    from host_remote.setup_model import parse_catalog
+    from scoreboard.app.setup_catalog import Catalog   # the board's side, as the board would answer
+    from scoreboard.demo.remote_scenes import SAMPLE_PACK
     with tempfile.TemporaryDirectory() as folder:
         broken = Path(folder) / "Кубок осени (черновик).toml"
         broken.write_text("[pack]\ntitle = 'Черновик'\n[[rounds]]\nname = 'Синий'\n", encoding="utf-8")
@@ -102,7 +102,7 @@ def long_name_scenes():
     """(name, snapshot, question, options) of a game whose players have names of 24–80 characters."""
     from scoreboard.engine.commands import make
     from scoreboard.session import Session
-    from .demo_game import SAMPLE_PACK
+    from scoreboard.demo.remote_scenes import SAMPLE_PACK
     session, clock = Session(), [0.0]
 
     def go(address, *args):
@@ -128,7 +128,7 @@ def long_name_scenes():
 
 
 def main(argv: list[str] | None = None) -> int:
-    from .demo_game import scenes, sequential_scenes   # needs the board's engine (scoreboard.session)
+    from scoreboard.demo.remote_scenes import scenes, sequential_scenes   # needs the board's engine (scoreboard.session)
     argv = sys.argv[1:] if argv is None else argv
     out = Path(argv[0] if argv else "docs/screenshots")
     out.mkdir(parents=True, exist_ok=True)

@@ -1,6 +1,6 @@
 """The README's screenshots: simulation scripts cut from the demo game at its main moments, rendered headless.
 
-    python -m scoreboard.display.shots docs/screenshots
+    python -m scoreboard.demo.shots docs/screenshots
 
 writes `<name>.txt` (a PROTOCOL.md §4 script, played from topic names alone) and `<name>.png` for each moment, by
 running `scoreboard screenshot` on the script — so every picture can be remade and checked by anyone.
@@ -12,8 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from scoreboard.display.demo_game import play
-from scoreboard.display.simulated import Director
+from scoreboard.demo.game import play
+from scoreboard.demo.simulated import Director
 
 # name: (regulation, phase to stop at, which occurrence, seconds after it, extra screenshot arguments)
 MOMENTS = {
@@ -82,7 +82,7 @@ def host_shot(path: Path, size=(1920, 1080)) -> None:
     one is drawn from the demo game with its built-in pack, at the 5th question's window."""
     import pygame
     from scoreboard.display import scenes
-    from scoreboard.display.theme import load_theme
+    from scoreboard.display.theme.load import load_theme
     from scoreboard.session import Session
     session, seen = Session(), 0
 

@@ -24,14 +24,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from scoreboard.display.screens import Screen, ScreenSpec, headless, use_dummy_drivers
-from scoreboard.display.simulated import DemoClock, Director, Step
+from scoreboard.demo.simulated import DemoClock, Director, Step
 
 HEADLESS_SPEED = 400.0    # engine seconds per wall second without a display: a ~600 s game in a few seconds
 HEADLESS_FPS = 500        # frames a second the headless loop asks Board.sleep_until for (the clock runs fast)
 HOLD_AT_END = 8.0         # engine seconds the last picture (the chart) stays up
 
 
-from scoreboard.display.demo_game import Narrator
+from scoreboard.demo.game import Narrator
 
 
 # --- the demo on the board's real path -----------------------------------------------------------------------
@@ -251,8 +251,8 @@ def play_on_board(regulation: str, stage: str | None, speed: float, screen: Scre
     `watch(snapshot)` after every frame. pygame must be initialised. The journal is `folder/demo.sqlite` (replaced).
     `patience`: wall seconds a box press may take (the box gets 2 s more to come online) before the players press
     through the inbox instead; tests on a loaded machine give more."""
-    from scoreboard.display.board import MIN_FRAME_GAP, Board, _links
-    from scoreboard.display.config import default_config
+    from scoreboard.app.board import MIN_FRAME_GAP, Board, _links
+    from scoreboard.app.config import default_config
     from scoreboard.session import Session
     director, narrator = Director(regulation, stage), Narrator(out)
     journal = folder / "demo.sqlite"
@@ -355,7 +355,7 @@ def run_headless(regulation: str, stage: str | None, out_dir: Path, size=(1280, 
     use_dummy_drivers()
     import pygame
     pygame.init()
-    from scoreboard.display.theme import DEFAULT_THEME, load_theme
+    from scoreboard.display.theme.load import DEFAULT_THEME, load_theme
     theme = load_theme(theme_name or DEFAULT_THEME)
     for problem in theme.problems:
         out(f"theme: {problem}")
@@ -377,7 +377,7 @@ def run_windowed(regulation: str, stage: str | None, speed: float, size=(1280, 7
     """Real time × `speed` in a window; Esc or closing the window ends it. The journal goes to a temp folder."""
     import pygame
     pygame.init()
-    from scoreboard.display.theme import DEFAULT_THEME, load_theme
+    from scoreboard.display.theme.load import DEFAULT_THEME, load_theme
     theme = load_theme(theme_name or DEFAULT_THEME)
     screen = Screen(ScreenSpec("audience", size=size, fullscreen=fullscreen, title="Своя игра — демо"), theme)
     pygame.mouse.set_visible(not fullscreen)

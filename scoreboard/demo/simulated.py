@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from scoreboard.display.theme import ASSETS_DIR
+from scoreboard.display.theme.load import ASSETS_DIR
 
 DEMO_PLAN = ASSETS_DIR / "demo" / "plan.json"
 NAMES = ("Анна Петрова", "Борис Кузнецов", "Вера Смирнова-Оболенская", "Григорий Ли")

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 import pygame
 
 from scoreboard.display import scenes
-from scoreboard.display.fade import FadeCache
-from scoreboard.display.tiles import TileCache
+from scoreboard.display.render.fade import FadeCache
+from scoreboard.display.render.tiles import TileCache
 
 
 @dataclass(frozen=True)
@@ -322,7 +322,7 @@ class Screen:
             self._tiles.settle(self.surface)
 
     def _draw_error(self) -> None:
-        from scoreboard.display.canvas import Canvas
+        from scoreboard.display.render.canvas import Canvas
         canvas = Canvas(self.surface, self.theme)
         canvas.fill(self.theme.color("background"))
         canvas.text(pygame.Rect(0, canvas.h // 3, canvas.w, canvas.h // 6), self.theme.text("title"), "title",

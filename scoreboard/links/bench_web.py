@@ -92,7 +92,7 @@ def _browser(folder: Path):
 
 def run(count: int = 300, out=print) -> dict:
     from selenium.webdriver.common.by import By
-    from scoreboard.real_board import real_board
+    from scoreboard.bench.real_board import real_board
     with real_board(PASSCODE, web=True) as real:
         board, folder, web_port = real.process, real.folder, real.web_port
         driver = None
@@ -143,7 +143,7 @@ def bench(args) -> int:
         if not Path(tool).exists():
             print(f"bench remote-web needs Debian's {package}: apt-get install -y {package}", file=sys.stderr)
             return 2
-    from scoreboard.xdisplay import NoXvfb
+    from scoreboard.bench.xdisplay import NoXvfb
     try:
         figures = run(60 if getattr(args, "quick", False) else 300)
     except NoXvfb as error:

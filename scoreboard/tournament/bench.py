@@ -83,9 +83,9 @@ def run(args) -> int:
             second.record_typed(gid, seats, results[gid]["winner"])
 
         figures["record a result (SQLite WAL, fsync)"] = _stats(_timed(record, runs))
-        from scoreboard.display.canvas import Canvas          # the drawing lives with the board's scenes
+        from scoreboard.display.render.canvas import Canvas          # the drawing lives with the board's scenes
         from scoreboard.display.scenes import tournament as screens
-        from scoreboard.display.theme import load_theme
+        from scoreboard.display.theme.load import load_theme
         from scoreboard.tournament import views
         canvas = Canvas(screens.offscreen((1920, 1080)), load_theme())
         screens.draw(canvas, "bracket", views.build(second, "bracket"))   # fonts loaded once

@@ -2,10 +2,10 @@
 the links' real Inbox, offscreen screens, a clock the test moves, and links that only record what is published."""
 from __future__ import annotations
 
-from scoreboard.display.board import Board, open_session
-from scoreboard.display.config import default_config
+from scoreboard.app.board import Board, open_session
+from scoreboard.app.config import default_config
 from scoreboard.display.screens import Screen, ScreenSpec
-from scoreboard.display.theme import load_theme
+from scoreboard.display.theme.load import load_theme
 
 
 class FakeLinks:

@@ -8,8 +8,8 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
-from scoreboard.display.demo_game import play  # noqa: E402
-from scoreboard.display.simulated import Director  # noqa: E402
+from scoreboard.demo.game import play  # noqa: E402
+from scoreboard.demo.simulated import Director  # noqa: E402
 
 REGULATIONS = ("novosibirsk-2007", "america-2005", "samara-2003")
 

@@ -1,5 +1,5 @@
 """`scoreboard bench display`'s whole-game line (issue 9 item 3): it says which frames set its p99."""
-from scoreboard.display import bench
+from scoreboard.bench import display as bench
 
 
 def test_i9_3_the_whole_game_bench_names_its_slowest_frames_and_their_scene_changes():

@@ -5,7 +5,7 @@ import pytest
 
 pytest.importorskip("scoreboard.links")
 
-from scoreboard.display.press_bench import player_name, press_to_frame  # noqa: E402
+from scoreboard.bench.press import player_name, press_to_frame  # noqa: E402
 from scoreboard.journal import Journal  # noqa: E402
 
 TRIALS = 6

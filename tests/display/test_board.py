@@ -4,10 +4,10 @@ recovery from a journal, keyboard seats and the quit question."""
 import pygame
 import pytest
 
-from scoreboard.display.board import open_session
-from scoreboard.display.config import default_config
+from scoreboard.app.board import open_session
+from scoreboard.app.config import default_config
 from scoreboard.display.screens import Screen, ScreenSpec
-from scoreboard.display.theme import load_theme
+from scoreboard.display.theme.load import load_theme
 from scoreboard.engine.commands import make
 
 pytest.importorskip("scoreboard.links")
@@ -183,7 +183,7 @@ def test_two_starts_within_one_second_never_share_a_journal(tmp_path, monkeypatc
     """GIVEN a board started and stopped mid-game WHEN it starts again within the same second (Ctrl-C and start
     again) THEN the new game gets its own journal, and the first game's journal still replays whole — before, the new
     game was appended to it and the journal no longer read ("event 3: bad time 0.0")."""
-    from scoreboard.display import board_start
+    from scoreboard.app import start as board_start
     from scoreboard.session import replay_snapshot
 
     class Frozen:   # the clock stands still: both starts fall in one second
@@ -204,7 +204,7 @@ def test_two_starts_within_one_second_never_share_a_journal(tmp_path, monkeypatc
 def test_digit_seats_fallback_maps_keys_to_presses():
     """GIVEN the board's own key map (used when the links package is absent) WHEN 3 is pressed THEN it is a press of
     seat 3 at the given time, and an unmapped key is nothing."""
-    from scoreboard.display.board import DigitSeats
+    from scoreboard.app.board import DigitSeats
     seats = DigitSeats({str(seat): seat for seat in range(1, 10)})
     cmd = seats.command_for(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_3, mod=0, unicode="3", scancode=0), 4.5)
     assert (cmd.at, cmd.address, cmd.args) == (4.5, "/sg/button", (3,))
@@ -214,7 +214,7 @@ def test_digit_seats_fallback_maps_keys_to_presses():
 def test_run_wires_screens_links_and_journal(tmp_path):
     """GIVEN a config with an audience and a host window (dummy driver), OSC on loopback and a journal folder WHEN
     `run` plays a few frames THEN it exits 0 having opened both windows and written a new journal."""
-    from scoreboard.display import board as board_module
+    from scoreboard.app import board as board_module
     from scoreboard.session import replay_snapshot
     config = default_config()
     config["board"].update(journal_dir=str(tmp_path / "games"), sounds=False, theme="light")

@@ -3,10 +3,10 @@ and only it — shows how the remote connects (the board's address and passcode)
 import pygame
 import pytest
 
-from scoreboard.display.board import Board, open_session
-from scoreboard.display.config import default_config
+from scoreboard.app.board import Board, open_session
+from scoreboard.app.config import default_config
 from scoreboard.display.screens import Screen, ScreenSpec
-from scoreboard.display.theme import load_theme
+from scoreboard.display.theme.load import load_theme
 
 Inbox = pytest.importorskip("scoreboard.links").Inbox
 

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from scoreboard.display.board import Board, _links, open_session
-from scoreboard.display.config import default_config
+from scoreboard.app.board import Board, _links, open_session
+from scoreboard.app.config import default_config
 from scoreboard.display.screens import Screen, ScreenSpec
-from scoreboard.display.theme import load_theme
+from scoreboard.display.theme.load import load_theme
 from scoreboard.engine.commands import make
 from scoreboard.journal import JournalInUse
 from scoreboard.session import replay_snapshot

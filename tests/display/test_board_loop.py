@@ -6,11 +6,11 @@ import sqlite3
 import threading
 import time
 
-from scoreboard.display.board import Board, open_session
-from scoreboard.display.board_loop import Loop
-from scoreboard.display.config import default_config
+from scoreboard.app.board import Board, open_session
+from scoreboard.app.loop import Loop
+from scoreboard.app.config import default_config
 from scoreboard.display.screens import Screen, ScreenSpec
-from scoreboard.display.theme import load_theme
+from scoreboard.display.theme.load import load_theme
 from scoreboard.engine.commands import make
 from scoreboard.links import Inbox
 

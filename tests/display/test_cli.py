@@ -6,7 +6,7 @@ import sys
 import pygame
 import pytest
 
-from scoreboard.display.theme import load_theme
+from scoreboard.display.theme.load import load_theme
 
 SCRIPT = """\
 0    /sg/game/new novosibirsk-2007 1/9
@@ -59,7 +59,7 @@ def test_screenshot_draws_the_scripts_last_snapshot(tmp_path):
     assert "choosing" in result.stdout
     image = pygame.image.load(str(png))
     assert image.get_size() == (960, 540)
-    from scoreboard.display.canvas import Canvas
+    from scoreboard.display.render.canvas import Canvas
     from scoreboard.display.scenes.board import grid_rects
     from scoreboard.display.scenes.common import Layout
     theme = load_theme("light")
@@ -99,7 +99,7 @@ def test_windowed_demo_plays_to_the_end_in_real_time(capsys):
     """GIVEN the windowed demo (a pygame.Window on the dummy driver) at 600× speed WHEN it runs THEN the board's
     loop plays the whole game in its window — auction, final, tie-break, winner, then the chart — with the presses
     through the fake box, and returns 0."""
-    from scoreboard.display.demo import run_windowed
+    from scoreboard.demo.show import run_windowed
     lines = []
     assert run_windowed("novosibirsk-2007", None, speed=600.0, size=(320, 180), out=lines.append,
                         max_frames=20000, fps=240) == 0

@@ -3,7 +3,7 @@ import tomllib
 
 import pytest
 
-from scoreboard.display.config import (DEFAULT_PATH, SCREEN_DEFAULTS, default_config, default_screens, default_text,
+from scoreboard.app.config import (DEFAULT_PATH, SCREEN_DEFAULTS, default_config, default_screens, default_text,
                                        load_config, surroundings, write_default)
 from scoreboard.display.screens import Display
 

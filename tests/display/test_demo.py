@@ -12,10 +12,10 @@ import time
 
 import pytest
 
-from scoreboard.display.demo import play_on_board
+from scoreboard.demo.show import play_on_board
 from scoreboard.display.screens import Screen, ScreenSpec
-from scoreboard.display.simulated import DemoClock
-from scoreboard.display.theme import load_theme
+from scoreboard.demo.simulated import DemoClock
+from scoreboard.display.theme.load import load_theme
 
 SPEED = 1000.0   # the story does not depend on it (the clock waits for every move); tests only want it fast
 
@@ -195,7 +195,7 @@ def test_box_presses_stay_ordered_by_their_stamps_at_speed(tmp_path):
     """GIVEN the real Links on a FakeBox pty with a free-running DemoClock at 1000× (the headless demo's clock) WHEN
     the box reports two presses 0.1 ms apart in reverse order in one burst, then two presses in separate reads THEN
     the inbox gives them in box-time order: the engine's arbitration (BZ3) survives the fast clock."""
-    from scoreboard.display.config import default_config
+    from scoreboard.app.config import default_config
     from scoreboard.links import Inbox, Links
     from scoreboard.links.fake_box import FakeBox
     box = FakeBox(players=4, link=str(tmp_path / "box")).start()

@@ -2,7 +2,7 @@
 import pytest
 
 from scoreboard.engine.commands import make
-from scoreboard.display.simulated import DEFAULT_STAGE, Director, _regulation
+from scoreboard.demo.simulated import DEFAULT_STAGE, Director, _regulation
 from scoreboard.session import Session
 
 STAGES = [(regulation, stage) for regulation in sorted(DEFAULT_STAGE) for stage in _regulation(regulation).stages]

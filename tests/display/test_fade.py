@@ -5,7 +5,7 @@ import pytest
 
 from scoreboard.display import scenes
 from scoreboard.display.screens import Screen, ScreenSpec
-from scoreboard.display.theme import load_theme
+from scoreboard.display.theme.load import load_theme
 
 
 def fading(games):
@@ -71,7 +71,7 @@ def test_i9_3_a_fade_tick_blends_band_by_band_exactly_as_in_one_pass(monkeypatch
     short last one) WHEN a tick shows it under veils of 0, 90 and 200 THEN every pixel is what the three passes over
     the whole area give (the band's source rows match its place), within the blend's rounding of the exact
     picture·(1 − a) + colour·a, and nothing outside the area is touched."""
-    from scoreboard.display import fade
+    from scoreboard.display.render import fade
     surface = pygame.Surface((320, 200))
     area = pygame.Rect(13, 21, 290, 150)                          # 150 rows: 21 bands of 7 and one of 3
     for y in range(surface.get_height()):                         # rows and columns all differ: a shifted band shows

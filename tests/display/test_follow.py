@@ -3,11 +3,11 @@ import time
 
 import pytest
 
-from scoreboard.display.board import Board, open_session
-from scoreboard.display.config import default_config
-from scoreboard.display.follow import ClockEstimate, Follower, parse_target
+from scoreboard.app.board import Board, open_session
+from scoreboard.app.config import default_config
+from scoreboard.app.follow import ClockEstimate, Follower, parse_target
 from scoreboard.display.screens import Screen, ScreenSpec
-from scoreboard.display.theme import load_theme
+from scoreboard.display.theme.load import load_theme
 from scoreboard.engine.commands import make
 
 links = pytest.importorskip("scoreboard.links")
@@ -47,7 +47,7 @@ def test_follower_says_no_link_when_the_board_is_silent_and_draws_it_again_when_
     """GIVEN a follower drawing a board's state WHEN no state comes for longer than the board's re-send period allows
     THEN the screen says «нет связи» over the last picture; WHEN a state arrives again (even the same rev) THEN the
     board's state is drawn without it."""
-    from scoreboard.display.follow import SILENT_AFTER
+    from scoreboard.app.follow import SILENT_AFTER
     from scoreboard.session import Session
     session = Session()
     session.submit(make(0, "/sg/game/new", "novosibirsk-2007", "1/9"))

@@ -7,9 +7,9 @@ import random
 import pygame
 
 from scoreboard.display import scenes
-from scoreboard.display.follow import Follower
+from scoreboard.app.follow import Follower
 from scoreboard.display.screens import Screen, ScreenSpec
-from scoreboard.display.theme import load_theme
+from scoreboard.display.theme.load import load_theme
 from scoreboard.snapshot_check import check_host_question, check_snapshot
 from tests.display.conftest import REGULATIONS
 

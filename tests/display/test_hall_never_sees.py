@@ -5,7 +5,7 @@ import pygame
 import pytest
 
 from scoreboard.display import scenes
-from scoreboard.display.theme import load_theme
+from scoreboard.display.theme.load import load_theme
 
 from tests.display.conftest import REGULATIONS
 

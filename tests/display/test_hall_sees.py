@@ -4,7 +4,7 @@ are live (BZ1, BZ2, BZ9)."""
 import pygame
 
 from scoreboard.display import scenes
-from scoreboard.display.theme import load_theme
+from scoreboard.display.theme.load import load_theme
 
 THEME = load_theme("classic")
 

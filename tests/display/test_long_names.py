@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from scoreboard.display import scenes
-from scoreboard.display.demo_game import play
-from scoreboard.display.simulated import Director
-from scoreboard.display.text import ELLIPSIS, TextCache
-from scoreboard.display.theme import load_theme
+from scoreboard.demo.game import play
+from scoreboard.demo.simulated import Director
+from scoreboard.display.render.text import ELLIPSIS, TextCache
+from scoreboard.display.theme.load import load_theme
 
 SIZE = (1280, 720)
 STRIDE = 1   # every snapshot of each game (a few seconds)

@@ -7,9 +7,10 @@ from pathlib import Path
 import pygame
 import pytest
 
-from scoreboard.display import media, scenes
-from scoreboard.display.sounds import Sounds
-from scoreboard.display.theme import ROOT, load_theme
+from scoreboard.display import scenes
+from scoreboard.display.media import pack as media
+from scoreboard.display.media.sounds import Sounds
+from scoreboard.display.theme.load import ROOT, load_theme
 from scoreboard.engine.commands import make
 from scoreboard.session import Session
 

@@ -2,7 +2,7 @@
 engine's media clock (`question.media_state`), the host pauses, plays on and replays it (`/sg/media/*`, journaled),
 sound in every container a pack carries decodes, an answer's picture reaches the hall only at the reveal, and a file
 that cannot be decoded is a note on the host's screen and one warning while the game goes on. Every clip is made
-here with PyAV (scoreboard/display/clips.py): frame k shows k in black and white blocks, read back from the screen."""
+here with PyAV (scoreboard/bench/clips.py): frame k shows k in black and white blocks, read back from the screen."""
 import shutil
 import time
 from pathlib import Path
@@ -10,10 +10,12 @@ from pathlib import Path
 import pygame
 import pytest
 
-from scoreboard.display import clips, decoder, media, scenes
-from scoreboard.display.sounds import Sounds
-from scoreboard.display.theme import ROOT, load_theme
-from scoreboard.display.video import PLAYER
+from scoreboard.bench import clips
+from scoreboard.display import scenes
+from scoreboard.display.media import decoder, pack as media
+from scoreboard.display.media.sounds import Sounds
+from scoreboard.display.theme.load import ROOT, load_theme
+from scoreboard.display.media.video import PLAYER
 from scoreboard.engine.commands import Refused, make
 from scoreboard.session import Session
 
@@ -325,7 +327,7 @@ def test_p1_a_chunk_start_seen_only_after_a_stalled_frame_is_not_taken_for_late_
     import queue as queues
     from types import SimpleNamespace
 
-    from scoreboard.display.video import DRIFT_LIMIT, Player, Run
+    from scoreboard.display.media.video import DRIFT_LIMIT, Player, Run
     player = Player()
     assert player._mixer()
     freq, size, channels = pygame.mixer.get_init()
@@ -355,7 +357,7 @@ def test_p1_the_next_chunk_never_jumps_ahead_of_the_queued_one():
     import queue as queues
     from types import SimpleNamespace
 
-    from scoreboard.display.video import Player, Run
+    from scoreboard.display.media.video import Player, Run
 
     class BetweenTwoChunks:
         """The channel's state between two mixer callbacks: nothing playing, one sound queued."""

@@ -1,7 +1,7 @@
 """The browser remote's address as a QR code on the host's screen (issue 13 item 1)."""
 import pygame
 
-from scoreboard.display.qr import qr_surface
+from scoreboard.display.render.qr import qr_surface
 
 
 def test_qr_modules_round_trip_to_the_address():
@@ -24,7 +24,7 @@ def test_host_screen_shows_the_browser_remote_address_and_its_qr_before_the_game
     THEN it shows that address in words and as a QR code that reads back to it; the audience screen shows neither."""
     import segno
     from scoreboard.display.scenes import draw
-    from scoreboard.display.theme import load_theme
+    from scoreboard.display.theme.load import load_theme
     from scoreboard.session import Session
     from scoreboard.engine.commands import make
     pygame.init()

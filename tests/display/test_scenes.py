@@ -7,7 +7,7 @@ import pygame
 import pytest
 
 from scoreboard.display import scenes
-from scoreboard.display.theme import MIN_CAP_FRACTION, load_theme
+from scoreboard.display.theme.load import MIN_CAP_FRACTION, load_theme
 from tests.display.conftest import REGULATIONS
 
 SIZE = (640, 360)
@@ -28,7 +28,7 @@ def render(snapshot, theme, now, role="audience", hq=None, size=SIZE):
 def cap_height(theme, px):
     """The capital "H" height at `px` of the classic theme's real font (what issue 9 item 6 measures); the module's
     theme is passed in, as loading it again for every text cost a minute a game (it checks every font and picture)."""
-    from scoreboard.display.canvas import text_cache
+    from scoreboard.display.render.canvas import text_cache
     return text_cache().cap_height(theme.font("main"), px)
 
 
@@ -285,8 +285,8 @@ def test_a_png_with_alpha_is_drawn_in_the_screen_s_channel_order_with_the_same_p
     convert format set, as for headless boards, screenshots and the benches) WHEN the canvas prepares it for drawing
     THEN it keeps its alpha and takes the screen's channel order (so the blend is SDL's fast path, not the generic
     one, 30× slower), and the screen shows exactly the pixels a blit of the loaded PNG gives."""
-    from scoreboard.display.canvas import _alpha_like
-    from scoreboard.display.theme import ROOT
+    from scoreboard.display.render.canvas import _alpha_like
+    from scoreboard.display.theme.load import ROOT
     logo = pygame.image.load(str(ROOT / "assets" / "logo" / "logo.png"))
     screen = pygame.Surface((logo.get_width() + 20, logo.get_height() + 20), 0, 32)
     assert screen.get_masks()[:3] == (0xFF0000, 0xFF00, 0xFF) and logo.get_masks()[0] != 0xFF0000

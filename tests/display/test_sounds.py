@@ -1,6 +1,6 @@
 """Sound cues from snapshot changes: buzz on a won press, right/wrong on a verdict, time when nobody answered."""
-from scoreboard.display.sounds import Sounds, cues, tick_due
-from scoreboard.display.theme import load_theme
+from scoreboard.display.media.sounds import Sounds, cues, tick_due
+from scoreboard.display.theme.load import load_theme
 
 
 def test_cues_follow_a_whole_game(games):

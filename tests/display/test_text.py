@@ -3,9 +3,9 @@ never below the minimum size, never a cut glyph."""
 import pygame
 from hypothesis import given, settings, strategies as st
 
-from scoreboard.display.canvas import Canvas
-from scoreboard.display.text import ELLIPSIS, TextCache
-from scoreboard.display.theme import load_theme
+from scoreboard.display.render.canvas import Canvas
+from scoreboard.display.render.text import ELLIPSIS, TextCache
+from scoreboard.display.theme.load import load_theme
 
 FONT = str(load_theme(None).font("main"))
 WORDS = st.lists(st.text(alphabet="абвгдеёжзийклмнопрстуфхцчшщъыьэюяАБВГДЕЖЗИКЛМН-", min_size=1, max_size=30),

@@ -6,10 +6,11 @@ from pathlib import Path
 import pygame
 import pytest
 
-from scoreboard.display import scenes, theme as theme_module
-from scoreboard.display.contrast import failing_pairs
-from scoreboard.display.starter import write_starter
-from scoreboard.display.theme import ASSETS_DIR, THEMES_DIR, check_theme, load_theme
+from scoreboard.display import scenes
+from scoreboard.display.theme import load as theme_module
+from scoreboard.display.theme.contrast import failing_pairs
+from scoreboard.display.theme.starter import write_starter
+from scoreboard.display.theme.load import ASSETS_DIR, THEMES_DIR, check_theme, load_theme
 
 SHIPPED = ("default", "classic", "high-contrast", "light")
 
@@ -197,7 +198,7 @@ def test_theme_new_writes_a_starter_that_checks_clean(tmp_path):
 
 def test_live_reload_picks_up_an_edit(tmp_path):
     """GIVEN a rehearsal watcher on a theme WHEN its theme.toml is edited THEN the next poll returns the new theme."""
-    from scoreboard.display.reload import ThemeWatcher
+    from scoreboard.display.theme.reload import ThemeWatcher
     folder = write_theme(tmp_path / "live", '[colors]\nbackground = "#000000"\n')
     ticks = iter(range(100))
     watcher = ThemeWatcher(load_theme(folder), folder, interval=1.0, clock=lambda: next(ticks) * 2.0)

@@ -9,11 +9,12 @@ from pathlib import Path
 import pygame
 import pytest
 
-from scoreboard.display import legibility, scenes
-from scoreboard.display.canvas import text_cache
-from scoreboard.display.colorvision import MACHADO_2009, MIN_PLAYER_DELTA_E, ciede2000, delta_e, simulate
-from scoreboard.display.contrast import PAUSE_ALPHA, TEXT_PAIRS, UNDER_VEIL, composite, contrast_ratio, luminance
-from scoreboard.display.theme import MIN_CAP_FRACTION, check_theme, load_theme
+from scoreboard.display import scenes
+from scoreboard.display.theme import legibility
+from scoreboard.display.render.canvas import text_cache
+from scoreboard.display.theme.colorvision import MACHADO_2009, MIN_PLAYER_DELTA_E, ciede2000, delta_e, simulate
+from scoreboard.display.theme.contrast import PAUSE_ALPHA, TEXT_PAIRS, UNDER_VEIL, composite, contrast_ratio, luminance
+from scoreboard.display.theme.load import MIN_CAP_FRACTION, check_theme, load_theme
 
 SHIPPED = ("default", "classic", "high-contrast", "light")
 UNREADABLE = Path(__file__).parent / "themes" / "unreadable"
@@ -97,7 +98,7 @@ def test_a_theme_someone_wrote_gets_each_mistake_named_with_its_numbers():
 
 def _probe_theme(tmp_path) -> Path:
     """A theme whose every colour key (and seat) is a different colour, so a drawn colour names its key."""
-    from scoreboard.display.theme import SCHEMA
+    from scoreboard.display.theme.load import SCHEMA
     keys = [k for k, kind in SCHEMA["colors"].items() if kind == "color"]
     # Every channel ≥ 100 and a black overlay: the pause veil (170/255 black) turns each into a colour ≤ 85, apart.
     lines = ["[colors]"] + [f'{k} = [{100 + 7 * i}, {250 - 6 * i}, {100 + (53 * i) % 150}]' if k != "overlay"
@@ -130,7 +131,7 @@ def test_every_text_the_scenes_draw_is_a_declared_pair(games, tmp_path):
     drawn for the hall (each phase once for the host and the players, plus pause, badges, chart, scores and the
     tournament screens) and each text's ground is read from the pixels under it before it is drawn THEN every
     (text colour, ground) pair is in contrast.TEXT_PAIRS — the table theme check measures cannot drift from the code."""
-    from scoreboard.display.canvas import Canvas
+    from scoreboard.display.render.canvas import Canvas
     from scoreboard.display.scenes import tournament as screens
     from scoreboard.tournament import demo, views
     theme = load_theme(_probe_theme(tmp_path / "probe"))

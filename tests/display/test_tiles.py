@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 from scoreboard.display import scenes
 from scoreboard.display.screens import Screen, ScreenSpec
-from scoreboard.display.theme import load_theme
+from scoreboard.display.theme.load import load_theme
 
 SIZE = (640, 360)
 
@@ -109,7 +109,7 @@ def test_i9_3_kept_tiles_live_in_memory_reserved_when_the_screen_opened(games):
     kept tiles must never be evicted by its new ones) WHEN it draws a whole game's snapshots, evicting tiles all along
     THEN every kept tile is a slot of the blocks reserved at the first frame (no new memory, no page faults
     mid-game), no slot holds two tiles, and every frame is still exactly the direct one."""
-    from scoreboard.display.tiles import TileCache
+    from scoreboard.display.render.tiles import TileCache
     theme = load_theme("classic")
     screen = Screen(ScreenSpec("audience", size=SIZE), theme, window=False)
     screen._tiles = cache = TileCache(screens_kept=1 / 3)
@@ -231,7 +231,7 @@ def test_i9_3_an_area_without_the_fades_veil_is_cut_into_bands_that_cover_the_re
     """GIVEN areas of tiles that a fade's veil covers wholly, partly (each side, a corner, across) or not at all
     WHEN the part outside the veil is cut out (drawn in the frame; the part under it goes to the fade's picture)
     THEN the pieces and the veiled part cover the area exactly once: every pixel in one of them, none in two."""
-    from scoreboard.display.tiles import _outside
+    from scoreboard.display.render.tiles import _outside
     veil = pygame.Rect(100, 80, 300, 200)
     for area in (pygame.Rect(150, 100, 50, 50), pygame.Rect(0, 0, 600, 400), pygame.Rect(50, 50, 100, 100),
                  pygame.Rect(350, 250, 100, 100), pygame.Rect(0, 100, 600, 50), pygame.Rect(500, 0, 50, 50)):
@@ -247,7 +247,7 @@ def test_i9_3_an_area_without_the_fades_veil_is_cut_into_bands_that_cover_the_re
 def test_i9_3_a_filled_boxs_cover_is_painted_whole_by_the_box(x, y, w, h, radius):
     """GIVEN a filled box, rounded or not (any radius, clamped as pygame clamps it) WHEN pygame draws it THEN every
     pixel of the cover the tile cache draws less under is the box's colour — nothing under it can show through."""
-    from scoreboard.display.canvas import _cover
+    from scoreboard.display.render.canvas import _cover
     surface = pygame.Surface((800, 600))
     surface.fill((9, 9, 9))
     pygame.draw.rect(surface, (13, 42, 140), (x, y, w, h), border_radius=radius)
@@ -263,7 +263,7 @@ def test_i9_3_a_filled_boxs_cover_is_painted_whole_by_the_box(x, y, w, h, radius
 
 def test_i9_3_outlines_texts_and_images_cover_nothing():
     """GIVEN operations that blend or paint only part of their box WHEN asked what they cover THEN nothing."""
-    from scoreboard.display.canvas import _cover
+    from scoreboard.display.render.canvas import _cover
     assert _cover(("fill", (1, 2, 3), (0, 0, 500, 500), 20, 6)) is None          # an outline
     assert _cover(("text", None, 40, "Анна", (255, 255, 255), (0, 0))) is None
     assert _cover(("image", ("bg", (500, 500), False), (0, 0))) is None
@@ -273,12 +273,12 @@ def test_i9_3_the_backdrop_is_not_drawn_under_a_later_opaque_panel():
     """GIVEN a backdrop picture, a small box on it and a rounded panel painted over most of the screen after them WHEN
     the tile cache draws an area THEN the backdrop runs only outside the panel's band (where the panel's corners and
     the rest of the screen show it) — a small box cuts nothing —, and the pixels are those drawn in full."""
-    from scoreboard.display.canvas import _cover, _run
-    from scoreboard.display.tiles import _draw_areas
+    from scoreboard.display.render.canvas import _cover, _run
+    from scoreboard.display.render.tiles import _draw_areas
     picture = pygame.Surface((640, 360))
     for row in range(360):
         picture.fill((row % 200, 40, 90), (0, row, 640, 1))
-    from scoreboard.display import canvas
+    from scoreboard.display.render import canvas
     canvas._IMAGES[("test-backdrop", (640, 360), False)] = picture
     ops = [(("image", ("test-backdrop", (640, 360), False), (0, 0)), pygame.Rect(0, 0, 640, 360)),
            (("fill", (200, 10, 10), (300, 20, 30, 30), 0, 0), pygame.Rect(300, 20, 30, 30)),

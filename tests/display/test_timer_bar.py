@@ -5,7 +5,7 @@ import pytest
 
 import scoreboard.regulations
 from scoreboard.display import scenes
-from scoreboard.display.theme import load_theme
+from scoreboard.display.theme.load import load_theme
 
 SIZE = (1280, 720)
 

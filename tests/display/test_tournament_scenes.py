@@ -7,9 +7,9 @@ import json
 import pygame
 import pytest
 
-from scoreboard.display.canvas import Canvas
+from scoreboard.display.render.canvas import Canvas
 from scoreboard.display.scenes import tournament as screens
-from scoreboard.display.theme import load_theme
+from scoreboard.display.theme.load import load_theme
 from scoreboard.tournament import demo, views
 from scoreboard.tournament.errors import TournamentError
 from scoreboard.tournament.labels import say, text_for
@@ -168,7 +168,7 @@ def _labels(value):
 
 
 def _english_theme(tmp_path):
-    from scoreboard.display.theme import load_theme
+    from scoreboard.display.theme.load import load_theme
     folder = tmp_path / "en"
     folder.mkdir()
     (folder / "theme.toml").write_text('[meta]\nname = "en"\nlanguage = "en"\n', encoding="utf-8")
@@ -181,7 +181,7 @@ def test_every_label_of_every_screen_is_a_theme_string_in_both_languages(tournam
     """GIVEN tournaments of each format at several stages WHEN their screen views are built
     THEN they stay JSON-able, every label key is a UI string of the default theme in ru and en (so a theme may
     override it), and every label says a full sentence in both (no '{field}' left unfilled)."""
-    from scoreboard.display.builtin_theme import BUILTIN_STRINGS, BUILTIN_STRINGS_EN
+    from scoreboard.display.theme.builtin import BUILTIN_STRINGS, BUILTIN_STRINGS_EN
     ru = THEME.text
     seen = set()
     for t in tournaments:

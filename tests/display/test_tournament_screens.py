@@ -4,8 +4,8 @@ import pygame
 import pytest
 
 from scoreboard.display import scenes
-from scoreboard.display.board import TournamentScreens
-from scoreboard.display.theme import load_theme
+from scoreboard.app.board import TournamentScreens
+from scoreboard.display.theme.load import load_theme
 
 service = pytest.importorskip("scoreboard.tournament.service")
 

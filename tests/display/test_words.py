@@ -6,9 +6,9 @@ import pygame
 import pytest
 
 from scoreboard.display import scenes
-from scoreboard.display.demo_game import play
-from scoreboard.display.simulated import Director
-from scoreboard.display.theme import load_theme
+from scoreboard.demo.game import play
+from scoreboard.demo.simulated import Director
+from scoreboard.display.theme.load import load_theme
 from scoreboard.session import Session
 
 SIZE = (1280, 720)

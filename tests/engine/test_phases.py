@@ -15,7 +15,7 @@ from scoreboard.engine import Game, Refused, make, phases
 from scoreboard.engine.commands import SPEC, NotNow
 from scoreboard.engine.handlers import BY_GAME, HANDLERS, NEXT_STEP
 from scoreboard.engine.phases import ACCEPTS, NEEDS, NOT_NOW, Phase
-from scoreboard.playthrough import steps
+from scoreboard.demo.playthrough import steps
 from scoreboard.session import Session
 from tests.engine.test_properties import to_the_end_of_play
 
@@ -162,7 +162,7 @@ def check_against_the_table(seen) -> None:
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2 ** 32 - 1), regulation=st.sampled_from(REGULATIONS), ending=st.booleans())
 def test_random_play_applies_commands_only_where_the_table_accepts_them(seed, regulation, ending):
-    """GIVEN random play on a real Session (scoreboard.playthrough's host and players, plus any command now and then;
+    """GIVEN random play on a real Session (scoreboard.demo.playthrough's host and players, plus any command now and then;
     from the start, or from the end of regular play into finals and tie-breaks) WHEN every command the engine meets is
     watched THEN each accepted one was in ACCEPTS for the phase it was applied in, each refused by phase was not, and
     nothing outside the table was accepted."""

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoreboard.engine import Game, Refused, make
-from scoreboard.playthrough import steps
+from scoreboard.demo.playthrough import steps
 from scoreboard.session import Session, replay_snapshot
 
 REGULATIONS = ["novosibirsk-2007", "america-2005", "samara-2003"]

@@ -1,6 +1,6 @@
 """Issue 11 item 6 (client side): the project's one OSC client (scoreboard/links/osc_client.py, used by the remote)
 signs its commands, over real UDP on loopback against the real links OSC server and a real `Session`
-(host_remote/harness.py). The sniffer is a relay the client talks through: it keeps every datagram and can send from
+(scoreboard/bench/remote_harness.py). The sniffer is a relay the client talks through: it keeps every datagram and can send from
 the client's address as the board sees it (spoofing the host)."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from host_remote.harness import PASSCODE, BoardLoop, LossyRelay
+from scoreboard.bench.remote_harness import PASSCODE, BoardLoop, LossyRelay
 from pythonosc.osc_message import OscMessage
 from scoreboard.links import osc_auth
 from scoreboard.links.osc_client import OscClient

@@ -13,7 +13,7 @@ from scoreboard.session import Session
 
 from host_remote import controllers
 from scoreboard.links.osc_messages import build_message
-from host_remote.harness import PASSCODE, BoardLoop
+from scoreboard.bench.remote_harness import PASSCODE, BoardLoop
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "controllers"
 

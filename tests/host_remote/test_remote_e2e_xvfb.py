@@ -18,7 +18,7 @@ import pygame
 
 from scoreboard.links.osc_client import OscClient
 from scoreboard import ROOT
-from scoreboard.real_board import board_toml, free_port
+from scoreboard.bench.real_board import board_toml, free_port
 from tests.conftest import xvfb
 
 PASSCODE = "5150"
@@ -84,7 +84,7 @@ def plain_host_refused(port: int) -> str:
 def audience_texts(snapshot: dict) -> list[str]:
     """What the board's audience scene draws for this published state (its drawing log)."""
     from scoreboard.display import scenes
-    from scoreboard.display.theme import load_theme
+    from scoreboard.display.theme.load import load_theme
     pygame.font.init()
     canvas = scenes.draw(pygame.Surface((1280, 720)), snapshot, load_theme(None), snapshot["time"], "audience",
                          record=True)

@@ -2,7 +2,7 @@
 links (real serial reader + real OSC server) feeding a real Session, and the remote's client over real UDP,
 through one whole question: select → reading done → a press on the box → judge right → the score changed.
 
-The board runs in-process here (host_remote/harness.py BoardLoop: the board loop of docs/LINKS.md on one
+The board runs in-process here (scoreboard/bench/remote_harness.py BoardLoop: the board loop of docs/LINKS.md on one
 thread), not as a `scoreboard run` process.
 """
 import os
@@ -16,7 +16,7 @@ from scoreboard.engine.commands import make
 from scoreboard.session import Session
 
 from scoreboard.links.osc_client import OscClient
-from host_remote.harness import PASSCODE, BoardLoop
+from scoreboard.bench.remote_harness import PASSCODE, BoardLoop
 
 
 @pytest.fixture

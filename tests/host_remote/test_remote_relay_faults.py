@@ -9,8 +9,8 @@ from scoreboard.engine.commands import make
 from scoreboard.session import Session
 
 from scoreboard.links.osc_client import OscClient
-from host_remote.harness import PASSCODE, BoardLoop
-from host_remote.harness import LossyRelay
+from scoreboard.bench.remote_harness import PASSCODE, BoardLoop
+from scoreboard.bench.remote_harness import LossyRelay
 
 
 def started_session() -> Session:
@@ -84,7 +84,7 @@ def test_board_restart_pending_command_is_reported_not_doubled(tmp_path):
     WHEN the board process dies, the host taps a correction while it is down, and the board comes back on the same
     port from its journal THEN the remote re-connects by itself (a new session), reports the tapped correction as
     of unknown outcome instead of re-sending it, shows the recovered board's rev, and a new tap is applied once."""
-    from host_remote.harness import PASSCODE as passcode
+    from scoreboard.bench.remote_harness import PASSCODE as passcode
     journal = tmp_path / "game.sqlite"
     board = BoardLoop(journal=journal).start()
     for address, *args in (("/sg/game/new", "novosibirsk-2007", "1/9", 3, 0), ("/sg/game/start",)):

@@ -10,10 +10,10 @@ import pygame
 import pytest
 
 from host_remote.app import RemoteApp
-from host_remote.harness import PASSCODE, BoardLoop
+from scoreboard.bench.remote_harness import PASSCODE, BoardLoop
 from host_remote.setup_model import MAX_NAME, Draft, parse_catalog
 from scoreboard import ROOT
-from scoreboard.setup_catalog import Catalog, PackShelf
+from scoreboard.app.setup_catalog import Catalog, PackShelf
 
 SAMPLE = ROOT / "assets" / "packs" / "sample.toml"
 LONG = "Вера Смирнова-Оболенская"
@@ -213,7 +213,7 @@ def test_g3_run_flags_check_everything_before_a_window_opens(tmp_path):
     WHEN the names, pack and topics are good / a name is too long / the pack cannot fill america's final (G3) /
     a topic does not exist
     THEN the good set becomes the game's opening commands; each bad one is refused naming the flag and the reason."""
-    from scoreboard.run_setup import commands_from_args
+    from scoreboard.app.run_setup import commands_from_args
     good, problems = commands_from_args("novosibirsk-2007", "1/9", f"{LONG};Борис;Анна", str(SAMPLE), "1.1;1.2;1.3;1.4;2.1;2.2;2.3;2.4")
     assert problems == [] and good[0] == ("/sg/game/new", ("novosibirsk-2007", "1/9", 3))
     assert good[1] == ("/sg/player/name", (1, LONG)) and good[-1][0] == "/sg/pack/load"
@@ -229,7 +229,7 @@ def test_run_with_a_bad_name_exits_before_opening_a_window(tmp_path):
     """GIVEN `scoreboard run --players` with an empty name WHEN run THEN it exits 2 saying which name, no board."""
     import subprocess
     import sys
-    from scoreboard.display.config import write_default
+    from scoreboard.app.config import write_default
     config = write_default(tmp_path / "scoreboard.toml")   # with a passcode: the shipped file has none
     result = subprocess.run([sys.executable, "-m", "scoreboard", "run", "--config", str(config),
                              "--players", "Вера;;Анна"],

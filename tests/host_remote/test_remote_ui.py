@@ -145,7 +145,7 @@ def test_command_line_and_scaling():
 def test_screenshots_render_every_scene_of_a_real_game(tmp_path, pygame_display):
     """GIVEN the screenshot tool WHEN it plays the sample-pack game on a real Session THEN it writes one PNG per
     scene at 1024×600, and the reading scene shows the pack's question (text pixels in the question panel)."""
-    from host_remote import screenshots
+    from scoreboard.demo import remote_shots as screenshots
     assert screenshots.main([str(tmp_path)]) == 0
     names = sorted(p.name for p in tmp_path.glob("remote-*.png"))
     assert {"remote-connect.png", "remote-choosing.png", "remote-reading.png", "remote-answering.png",
@@ -225,7 +225,7 @@ def test_app_plays_a_question_on_the_real_board(pygame_display):
     and the app's screen follows the board's phases to seat 2 at +20."""
     from scoreboard.engine.commands import make
     from scoreboard.session import Session
-    from host_remote.harness import PASSCODE, BoardLoop
+    from scoreboard.bench.remote_harness import PASSCODE, BoardLoop
     session = Session()
     session.submit(make(0, "/sg/game/new", "novosibirsk-2007", "1/9", 3, 0))
     session.submit(make(0, "/sg/player/name", 1, "Анна"))

@@ -17,9 +17,9 @@ import serial
 
 from tests.conftest import need
 from simbox import PACKAGES, SimBox, build
-from scoreboard.display.board import Board, open_session
-from scoreboard.display.config import default_config
-from scoreboard.display.theme import load_theme
+from scoreboard.app.board import Board, open_session
+from scoreboard.app.config import default_config
+from scoreboard.display.theme.load import load_theme
 from scoreboard.engine.commands import make
 from scoreboard.links import Inbox, Links
 

@@ -23,7 +23,7 @@ from scoreboard.journal import Journal
 from scoreboard.links import osc_auth
 from scoreboard.links.osc_client import KEEPALIVE
 from scoreboard.links.osc_server import build
-from scoreboard.real_board import board_toml, free_port
+from scoreboard.bench.real_board import board_toml, free_port
 from tests.conftest import need, xvfb
 
 PASSCODE = "web-e2e-77"

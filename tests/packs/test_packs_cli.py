@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from scoreboard.cli import main
 from scoreboard.packs import load, load_plan
-from scoreboard.packs.bench import make_pack
+from scoreboard.bench.packs import make_pack
 from scoreboard.packs.progress import ProgressBar
 from siqbuild import png_bytes, topic, write_siq
 

@@ -212,7 +212,8 @@ def test_the_bench_pack_converts_to_toml_that_reads_back_as_the_imported_pack(tm
     import tomllib
 
     from scoreboard.cli import main
-    from scoreboard.packs import bench, siq
+    from scoreboard.bench import packs as bench
+    from scoreboard.packs import siq
     source, target = tmp_path / "big.siq", tmp_path / "big.toml"
     bench.make_big_pack(str(source), target=400_000)
     assert main(["pack", "convert", str(source), str(target)]) == 0

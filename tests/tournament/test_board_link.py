@@ -5,10 +5,10 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from scoreboard.display.board import Board, open_session
-from scoreboard.display.config import default_config
+from scoreboard.app.board import Board, open_session
+from scoreboard.app.config import default_config
 from scoreboard.display.screens import Screen, ScreenSpec
-from scoreboard.display.theme import load_theme
+from scoreboard.display.theme.load import load_theme
 from scoreboard.tournament.board_link import setup_commands
 from scoreboard.tournament.errors import TournamentError
 

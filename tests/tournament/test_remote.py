@@ -16,10 +16,10 @@ import urllib.request
 import pygame
 import pytest
 
-from scoreboard.display.board import Board, open_session
-from scoreboard.display.config import default_config
+from scoreboard.app.board import Board, open_session
+from scoreboard.app.config import default_config
 from scoreboard.display.screens import Screen, ScreenSpec
-from scoreboard.display.theme import load_theme
+from scoreboard.display.theme.load import load_theme
 from scoreboard.session import Session, replay_snapshot
 from scoreboard.tournament import remote_client as client
 from scoreboard.tournament import remote_keys as keys
@@ -247,7 +247,7 @@ def test_item7_board_sends_through_a_dropped_link_and_a_restart(path, cup, tmp_p
 def test_item7_board_config_needs_a_host_port_and_the_passcode(tmp_path):
     """GIVEN a board config with [tournament] server but a malformed address and no passcode WHEN checked THEN each
     problem names its key and why; a server with its passcode and a game needs no tournament file."""
-    from scoreboard.display.config import check_config
+    from scoreboard.app.config import check_config
     _, problems = check_config({"tournament": {"server": "organiser", "game": "S4"}}, "b.toml")
     said = {(p.key, p.reason.split(":")[0]) for p in problems}
     assert ("tournament.server", "expected \"host") in said

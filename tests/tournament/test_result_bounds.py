@@ -9,7 +9,7 @@ import random
 import pytest
 
 from scoreboard.cli import main
-from scoreboard.playthrough import steps
+from scoreboard.demo.playthrough import steps
 from scoreboard.regulations import load_regulation
 from scoreboard.session import Session
 from scoreboard.engine import Refused

@@ -24,7 +24,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "scoreboard" / "tournament"
 FORMAT_OWNED = {"formats.py", "flow_novosibirsk.py", "flow_america.py", "flow_samara.py", "samara_views.py",
                 "novosibirsk.py", "america.py", "samara.py", "super_nine.py", "topics.py", "bench.py"}
 # The bench draws a screen: it loads the display inside the function that draws (never at import). `tournament render`
-# is the display's own action (scoreboard/display/cli.py `extend`), so cli.py imports no display at all.
+# is the display's own action (scoreboard/app/cli.py `extend`), so cli.py imports no display at all.
 DRAWS = {"bench.py"}
 
 

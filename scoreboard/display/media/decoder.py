@@ -1,7 +1,7 @@
 """The decoding workers of the question's video and sound (PyAV): threads that read a file from a position and hand
 the main thread plain bytes through bounded queues — video frames already converted to the screen's pixel format at
 the size they are drawn at, sound as PCM chunks in the mixer's format. No pygame here: surfaces and sounds are made
-from these bytes on the main thread only (scoreboard/display/video.py).
+from these bytes on the main thread only (scoreboard/display/media/video.py).
 
 A worker never dies silently: an exception ends it with `error` set (the player shows a note and warns once), and
 `alive` says whether it still runs.

@@ -12,7 +12,7 @@ import sys
 
 import pygame
 
-from scoreboard.display.text import _Lru
+from scoreboard.display.render.text import _Lru
 
 # A question's picture or sound is small; a bigger file is a mistake in the pack (or not a picture at all).
 MAX_MEDIA_BYTES = 64 * 1024 * 1024
@@ -105,7 +105,7 @@ def draw_media(canvas, items: list[dict], box: pygame.Rect, tag: str = "media", 
                now: float = 0.0) -> None:
     """The question's picture fitted into `box` (or a note: missing file, video, sound) — on a panel. `tag` prefixes
     what is drawn (the host's screen tells the question's picture from the answer's). With `snapshot` (the audience
-    screen) a video shows its frame of the engine's media clock (scoreboard/display/video.py)."""
+    screen) a video shows its frame of the engine's media clock (scoreboard/display/media/video.py)."""
     theme = canvas.theme
     box = pygame.Rect(box)
     canvas.fill(theme.color("panel"), box, radius=max(4, box.h // 30), tag=f"{tag}:back")
@@ -121,7 +121,7 @@ def draw_media(canvas, items: list[dict], box: pygame.Rect, tag: str = "media", 
             return
         canvas.text(inner, theme.text("media_missing"), "small", theme.color("muted"), tag=f"{tag}:missing")
         return
-    from scoreboard.display.video import PLAYER
+    from scoreboard.display.media.video import PLAYER
     clip = next((m for m in items if m["kind"] == "video"), None) or next(m for m in items if m["kind"] == "audio")
     kind = clip["kind"]
     if PLAYER.problem(clip["path"]) is not None:      # undecodable: the host sees why; the game goes on

@@ -1,5 +1,5 @@
 """Sound cues: which theme sound a change of snapshot calls for (buzz, right, wrong, time, tick), and the pack's
-sound of a question as it opens (scoreboard/display/media.py).
+sound of a question as it opens (scoreboard/display/media/pack.py).
 
 `cues(before, after)` is pure, so the rules are tested without an audio device; `Sounds` plays them and stays
 silent (with the reason kept) when there is no mixer.
@@ -76,7 +76,7 @@ class Sounds:
     def follow(self, after: dict, now: float) -> None:
         """What moves with time on the drawing thread: the question's media and the last seconds' ticks."""
         # The question's own sound and video are content, not decoration: they play even with theme sounds off.
-        from scoreboard.display.video import PLAYER
+        from scoreboard.display.media.video import PLAYER
         started = len(PLAYER.started)
         PLAYER.sync(after, now)
         self.media_played.extend(PLAYER.started[started:])

@@ -16,8 +16,8 @@ import time
 
 import pygame
 
-from scoreboard.display import decoder
-from scoreboard.display.media import MAX_MEDIA_BYTES, _readable, media_items, warn_once
+from scoreboard.display.media import decoder
+from scoreboard.display.media.pack import MAX_MEDIA_BYTES, _readable, media_items, warn_once
 
 # pygame reads these sound files itself (a whole Sound, started from any position by slicing its PCM)
 PYGAME_SOUNDS = (".wav", ".ogg", ".mp3", ".flac")
@@ -183,7 +183,7 @@ class Player:
 
     def _whole_sound(self, run: Run, start: float) -> bool:
         """A sound pygame reads itself, played from `start` by slicing its PCM; False when pygame cannot read it."""
-        from scoreboard.display.media import sound
+        from scoreboard.display.media.pack import sound
         if not self._mixer():
             return True
         whole = sound(run.path)

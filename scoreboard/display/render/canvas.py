@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import pygame
 
-from scoreboard.display.text import TextCache
-from scoreboard.display.theme import MIN_CAP_FRACTION, Theme
+from scoreboard.display.render.text import TextCache
+from scoreboard.display.theme.load import MIN_CAP_FRACTION, Theme
 
 _CACHE: TextCache | None = None
 

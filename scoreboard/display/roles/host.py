@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pygame
 
-from scoreboard.display.canvas import Canvas
-from scoreboard.display.media import draw_media, media_items, well_formed
+from scoreboard.display.render.canvas import Canvas
+from scoreboard.display.media.pack import draw_media, media_items, well_formed
 from scoreboard.display.scenes import board
 from scoreboard.display.scenes.common import (background, clock_now, current_topic, elapsed_text, name_of,
                                               no_winner_text, player_status, remaining, round_title, score_text,
@@ -74,7 +74,7 @@ def draw(canvas: Canvas, snapshot: dict, now: float, host_question: dict | None,
 
 def _web_remote(canvas: Canvas, connect: dict, area: pygame.Rect, m: int) -> None:
     """The browser remote's address and its QR code: the host points a phone's camera at it (issue 13)."""
-    from scoreboard.display.qr import qr_surface
+    from scoreboard.display.render.qr import qr_surface
     side = min(area.h, area.w // 2)
     if side < 80:
         return

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pygame
 
-from scoreboard.display.canvas import Canvas
+from scoreboard.display.render.canvas import Canvas
 from scoreboard.display.scenes import question as question_scenes
 from scoreboard.display.scenes.common import Layout, clock_now, name_of, remaining, score_bar, seconds_text, timer
 

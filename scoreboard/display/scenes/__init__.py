@@ -10,7 +10,7 @@ import math
 
 import pygame
 
-from scoreboard.display.canvas import Canvas
+from scoreboard.display.render.canvas import Canvas
 from scoreboard.display.scenes import auction, between, board, final, question
 from scoreboard.display.scenes.common import (BETWEEN_PLAYS, Layout, background, clock_now, elapsed_text, overlays,
                                               score_bar, seconds_text)
@@ -156,7 +156,7 @@ def frame_key(snapshot: dict, now: float, theme, role: str = "audience") -> tupl
         elif locked is not None:
             parts.append((p.get("seat"), "free"))
     if role == "audience" and q.get("media"):      # a playing video: its next frame's time has come
-        from scoreboard.display.video import PLAYER
+        from scoreboard.display.media.video import PLAYER
         parts.append(("video", PLAYER.frame_time(snapshot, now)))
     share = _fade_share(snapshot, now, theme)
     parts.append(math.ceil(share * FADE_STEPS))

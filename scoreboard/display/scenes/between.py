@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pygame
 
-from scoreboard.display.canvas import Canvas
+from scoreboard.display.render.canvas import Canvas
 from scoreboard.display.scenes.common import (Layout, header, name_of, no_winner_text, player, round_title, score_text,
                                               stage_title, tiebreak_decision)
 

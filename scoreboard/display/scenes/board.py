@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pygame
 
-from scoreboard.display.canvas import Canvas
+from scoreboard.display.render.canvas import Canvas
 from scoreboard.display.scenes.common import Layout, header, round_title, stage_title
 
 

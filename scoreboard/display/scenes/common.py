@@ -9,8 +9,8 @@ import math
 
 import pygame
 
-from scoreboard.display.builtin_theme import BUILTIN_STRINGS
-from scoreboard.display.canvas import Canvas
+from scoreboard.display.theme.builtin import BUILTIN_STRINGS
+from scoreboard.display.render.canvas import Canvas
 
 # Phases in which the audience screen may show a between-plays screen (scores, logo, chart…) instead of the game.
 BETWEEN_PLAYS = frozenset({"setup", "round_intro", "choosing", "topic_intro", "reveal", "game_over"})

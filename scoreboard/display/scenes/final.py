@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pygame
 
-from scoreboard.display.canvas import Canvas
+from scoreboard.display.render.canvas import Canvas
 from scoreboard.display.scenes.common import Layout, header, name_of, remaining, score_text, signed, timer
 from scoreboard.display.scenes.question import clock_total
 

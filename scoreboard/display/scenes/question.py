@@ -5,8 +5,8 @@ import copy
 
 import pygame
 
-from scoreboard.display.canvas import Canvas
-from scoreboard.display.media import draw_media, media_items, well_formed
+from scoreboard.display.render.canvas import Canvas
+from scoreboard.display.media.pack import draw_media, media_items, well_formed
 from scoreboard.display.scenes.common import (Layout, clock_now, current_topic, header, name_of, remaining,
                                               seconds_text, signed, timer)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pygame
 
-from scoreboard.display.canvas import Canvas
+from scoreboard.display.render.canvas import Canvas
 from scoreboard.tournament.labels import column_name, say, stage_name
 
 KINDS = ("bracket", "round", "standings", "cross")
@@ -340,7 +340,7 @@ def offscreen(size=(1280, 720)) -> pygame.Surface:
 
 def render_png(t, kind: str, out: str, size=(1280, 720), theme=None, stage: str | None = None) -> Canvas:
     """`scoreboard tournament render`: one tournament screen to a PNG, headless, as the board draws it."""
-    from scoreboard.display.theme import load_theme
+    from scoreboard.display.theme.load import load_theme
     from scoreboard.tournament.views import build
     canvas = Canvas(offscreen(size), theme or load_theme(), record=True)
     draw(canvas, kind, build(t, kind, stage))

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 
-from scoreboard.display.colorvision import MIN_PLAYER_DELTA_E, too_close
-from scoreboard.display.contrast import WCAG_AA, contrast_ratio, failing_pairs, hex_of
-from scoreboard.display.theme import LAYOUT_SIZES, MIN_CAP_FRACTION, Problem, Theme
+from scoreboard.display.theme.colorvision import MIN_PLAYER_DELTA_E, too_close
+from scoreboard.display.theme.contrast import WCAG_AA, contrast_ratio, failing_pairs, hex_of
+from scoreboard.display.theme.load import LAYOUT_SIZES, MIN_CAP_FRACTION, Problem, Theme
 
 TARGETS = ((1920, 1080), (3840, 2160))
 PICTURE_SHARE = 0.99     # a text over a picture: this share of the pixels under it must reach the contrast floor
@@ -59,7 +59,7 @@ def player_problems(theme: Theme) -> list[Problem]:
 
 
 def cap_problems(theme: Theme) -> list[Problem]:
-    from scoreboard.display.canvas import text_cache
+    from scoreboard.display.render.canvas import text_cache
     cache = text_cache()
     font = theme.font("main")
     out = []
@@ -135,8 +135,8 @@ def render_probes(theme: Theme, size: tuple[int, int]):
 def sample_frames() -> list[tuple[str, dict, float, str]]:
     """(label, snapshot, time, role): the first frame of every scene (and between-plays screen) of a choice game and a
     sequential one, for the hall and the players, plus the pause veil."""
-    from scoreboard.display.demo_game import play
-    from scoreboard.display.simulated import Director
+    from scoreboard.demo.game import play
+    from scoreboard.demo.simulated import Director
     from scoreboard.session import Session
     frames, seen = [], set()
     for regulation in ("novosibirsk-2007", "america-2005"):

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from scoreboard.display.builtin_theme import BUILTIN_STRINGS, BUILTIN_STRINGS_EN, BUILTIN_VALUES
+from scoreboard import ROOT
+from scoreboard.display.theme.builtin import BUILTIN_STRINGS, BUILTIN_STRINGS_EN, BUILTIN_VALUES
 
-ROOT = Path(__file__).resolve().parents[2]
 THEMES_DIR = ROOT / "themes"
 ASSETS_DIR = ROOT / "assets"
 DEFAULT_DIR = THEMES_DIR / "default"
@@ -80,7 +80,7 @@ class Theme:
 
     def where(self, key: str) -> str:
         """The theme file a report names for `key` ("colors.muted"): the file that set it, else the built-in table."""
-        return self.origin.get(key, "scoreboard/display/builtin_theme.py")
+        return self.origin.get(key, "scoreboard/display/theme/builtin.py")
 
     def color(self, key: str) -> tuple[int, int, int]:
         return self.values["colors"][key]
@@ -141,7 +141,7 @@ def font_problem(path: Path) -> str | None:
     """Why this font cannot be used on the board, or None. Loads it and checks every Cyrillic letter."""
     if not path.is_file():
         return f"file not found: {path}"
-    from scoreboard.display.fontcover import NotAFont, missing
+    from scoreboard.display.theme.fontcover import NotAFont, missing
     try:
         lacking = missing(path, CYRILLIC + "0123456789")
     except (NotAFont, OSError) as error:
@@ -320,6 +320,6 @@ def _fill_builtin(values: dict, strings: dict) -> None:
 def check_theme(folder: str | Path) -> list[Problem]:
     """Every problem of the theme in `folder` (laid over the default), for `scoreboard theme check`: what loading
     refused, then whether the hall can read it (contrast, colour-blind seats, cap heights: legibility.py)."""
-    from scoreboard.display.legibility import legibility_problems
+    from scoreboard.display.theme.legibility import legibility_problems
     theme = load_theme(folder)
     return theme.problems + legibility_problems(theme)

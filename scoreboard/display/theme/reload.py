@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import time
 
-from scoreboard.display.theme import Theme, load_theme
+from scoreboard.display.theme.load import Theme, load_theme
 
 
 class ThemeWatcher:

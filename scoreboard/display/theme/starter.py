@@ -4,8 +4,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from scoreboard.display.builtin_theme import BUILTIN_STRINGS
-from scoreboard.display.theme import load_theme
+from scoreboard.display.theme.builtin import BUILTIN_STRINGS
+from scoreboard.display.theme.load import load_theme
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,40}$")
 

@@ -1,0 +1,1 @@
+"""How a frame is painted: the canvas scenes draw on, fitted text, cached tiles, the reveal fade, QR codes."""
