@@ -176,7 +176,7 @@ def cmd_screenshot(args) -> int:
     from scoreboard.display.screens import use_dummy_drivers
     use_dummy_drivers()
     import pygame
-    from scoreboard.display import scenes
+    from scoreboard.display import compose
     from scoreboard.display.theme.load import DEFAULT_THEME, load_theme
     from scoreboard.script import ScriptError, load_script, run_script
     from scoreboard.session import Session
@@ -196,11 +196,11 @@ def cmd_screenshot(args) -> int:
     last = max((line.at for line in lines), default=0.0)
     now = args.at if args.at is not None else max(last, float(snapshot.get("time") or 0.0))
     surface = pygame.Surface(args.size)
-    scenes.draw(surface, snapshot, theme, now, args.role, host_question=session.host_question(), animate=False)
+    compose.draw(surface, snapshot, theme, now, args.role, host_question=session.host_question(), animate=False)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     pygame.image.save(surface, str(out))
-    print(f"{out}: {snapshot['phase']} ({scenes.scene_name(snapshot, args.role)}), {args.role}, "
+    print(f"{out}: {snapshot['phase']} ({compose.scene_name(snapshot, args.role)}), {args.role}, "
           f"{args.size[0]}x{args.size[1]}")
     return 0
 

@@ -10,7 +10,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from scoreboard.display.scenes import ROLES
+from scoreboard.display.compose import ROLES
 from scoreboard.display.theme.load import DEFAULT_THEME, THEMES_DIR, Problem
 
 DEFAULT_PATH = Path("config") / "scoreboard.toml"

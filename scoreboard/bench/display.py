@@ -31,7 +31,7 @@ def _scenes():
     """One real snapshot per scene — every phase the audience sees and the between-plays screens — from a simulated
     novosibirsk final-stage game (6 topics a round); each with the engine time it was reached."""
     from scoreboard.demo.game import play
-    from scoreboard.display.scenes import PHASE_SCENES, SCREEN_SCENES
+    from scoreboard.display.compose import PHASE_SCENES, SCREEN_SCENES
     from scoreboard.demo.simulated import Director
     from scoreboard.session import Session
     wanted: dict = dict.fromkeys(PHASE_SCENES)

@@ -81,7 +81,7 @@ def host_shot(path: Path, size=(1920, 1080)) -> None:
     """The host's screen needs the question text, which only a pack gives (a script carries no pack data): this
     one is drawn from the demo game with its built-in pack, at the 5th question's window."""
     import pygame
-    from scoreboard.display import scenes
+    from scoreboard.display import compose
     from scoreboard.display.theme.load import load_theme
     from scoreboard.session import Session
     session, seen = Session(), 0
@@ -98,7 +98,7 @@ def host_shot(path: Path, size=(1920, 1080)) -> None:
     pygame.init()
     surface = pygame.Surface(size)
     snap = session.snapshot()
-    scenes.draw(surface, snap, load_theme("classic"), snap["time"] + 1.0, "host",
+    compose.draw(surface, snap, load_theme("classic"), snap["time"] + 1.0, "host",
                 host_question=session.host_question(), animate=False)
     pygame.image.save(surface, str(path))
 

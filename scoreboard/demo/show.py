@@ -59,7 +59,7 @@ class FrameSaver:
     finished, or its last frame if it ends sooner. The clock stands still while a PNG is written."""
 
     def __init__(self, screen, out_dir: Path, clock: DemoClock):
-        from scoreboard.display.scenes import scene_name
+        from scoreboard.display.compose import scene_name
         self.scene_name, self.screen, self.out_dir, self.clock = scene_name, screen, out_dir, clock
         self.inner = screen.render
         self.saved: list[Path] = []

@@ -1,4 +1,5 @@
-"""Scenes: `draw(surface, snapshot, theme, now, role=…)` picks the scene for the phase and the role and draws it.
+"""One frame of a role's screen: `draw(surface, snapshot, theme, now, role=…)` picks the scene for the phase and the
+role and draws it.
 
 A scene reads only the snapshot (plus, for the host, the open question's text; for the badges, the links' status) and
 changes nothing. `frame_key` says what a frame shows that changes with time alone, so the loop redraws only when the
@@ -10,29 +11,32 @@ import math
 
 import pygame
 
+from scoreboard.display.media.video import PLAYER
 from scoreboard.display.render.canvas import Canvas
+from scoreboard.display.roles import host, players
 from scoreboard.display.scenes import auction, between, board, final, question
+from scoreboard.engine.phases import Phase
 from scoreboard.display.scenes.common import (BETWEEN_PLAYS, Layout, background, clock_now, elapsed_text, overlays,
                                               score_bar, seconds_text)
 
 ROLES = ("audience", "host", "players")
 
 PHASE_SCENES = {
-    "setup": between.draw_setup,
-    "round_intro": board.draw_topic_list,
-    "choosing": board.draw_grid,
-    "topic_intro": board.draw_topic_intro,
-    "reading": question.draw_reading,
-    "buzz_window": question.draw_window,
-    "answering": question.draw_answering,
-    "after_wrong": question.draw_after_wrong,
-    "reveal": question.draw_reveal,
-    "auction": auction.draw_auction,
-    "auction_answer": question.draw_answering,
-    "final_stakes": final.draw_final_stakes,
-    "final_answer": final.draw_final_answer,
-    "final_reveal": final.draw_final_reveal,
-    "game_over": between.draw_winner,
+    Phase.SETUP: between.draw_setup,
+    Phase.ROUND_INTRO: board.draw_topic_list,
+    Phase.CHOOSING: board.draw_grid,
+    Phase.TOPIC_INTRO: board.draw_topic_intro,
+    Phase.READING: question.draw_reading,
+    Phase.BUZZ_WINDOW: question.draw_window,
+    Phase.ANSWERING: question.draw_answering,
+    Phase.AFTER_WRONG: question.draw_after_wrong,
+    Phase.REVEAL: question.draw_reveal,
+    Phase.AUCTION: auction.draw_auction,
+    Phase.AUCTION_ANSWER: question.draw_answering,
+    Phase.FINAL_STAKES: final.draw_final_stakes,
+    Phase.FINAL_ANSWER: final.draw_final_answer,
+    Phase.FINAL_REVEAL: final.draw_final_reveal,
+    Phase.GAME_OVER: between.draw_winner,
 }
 
 SCREEN_SCENES = {
@@ -45,7 +49,7 @@ SCREEN_SCENES = {
 
 def scene_name(snapshot: dict, role: str = "audience") -> str:
     """Which scene the audience sees: a between-plays screen when one is chosen and no question is open."""
-    phase = snapshot.get("phase", "setup")
+    phase = snapshot.get("phase", Phase.SETUP)
     screen = snapshot.get("screen") or "board"
     if role == "audience" and screen != "board" and phase in BETWEEN_PLAYS:
         return f"screen:{screen}"
@@ -62,7 +66,6 @@ def draw(surface: pygame.Surface, snapshot: dict, theme, now: float, role: str =
     `tiles` (tiles.TileCache, the screen's own; never the host's) draws what did not change from kept tiles;
     `changed_only` (a clock tick on a surface that shows the last frame): only the tiles that differ from it."""
     if role == "host":
-        from scoreboard.display.roles import host
         canvas = Canvas(surface, theme, record=record, min_fraction=0.022)
         canvas.probe = probe
         host.draw(canvas, snapshot, now, host_question, status)
@@ -72,13 +75,12 @@ def draw(surface: pygame.Surface, snapshot: dict, theme, now: float, role: str =
     canvas.probe = probe
     background(canvas)
     if role == "players":
-        from scoreboard.display.roles import players
         players.draw(canvas, snapshot, now)
         overlays(canvas, snapshot, status)
         canvas.finish()
         return canvas
     name = scene_name(snapshot, role)
-    full_screen = name in ("screen:logo", "screen:bracket", "screen:standings", "setup")
+    full_screen = name in ("screen:logo", "screen:bracket", "screen:standings", Phase.SETUP)
     layout = Layout(canvas, score_bar=not full_screen)
     if name in ("screen:bracket", "screen:standings"):
         kind = name.split(":")[1]
@@ -117,7 +119,7 @@ def fade_alpha(snapshot: dict, now: float, theme) -> int:
 
 def _fade_share(snapshot: dict, now: float, theme) -> float:
     """1.0 just after a result (reveal, final reveal, game over) arrives, falling to 0 over the reveal animation."""
-    if snapshot.get("phase") not in ("reveal", "final_reveal", "game_over") or snapshot.get("time") is None:
+    if snapshot.get("phase") not in (Phase.REVEAL, Phase.FINAL_REVEAL, Phase.GAME_OVER) or snapshot.get("time") is None:
         return 0.0
     duration = theme.seconds("reveal")
     if duration <= 0:
@@ -147,7 +149,7 @@ def frame_key(snapshot: dict, now: float, theme, role: str = "audience") -> tupl
         if deadline is not None:
             parts.append(seconds_text(max(0.0, float(deadline) - at)))
     q = snapshot.get("question") or {}
-    if snapshot.get("phase") in ("answering", "auction_answer") and q.get("deadline") is None and q.get("answer_started") is not None:
+    if snapshot.get("phase") in (Phase.ANSWERING, Phase.AUCTION_ANSWER) and q.get("deadline") is None and q.get("answer_started") is not None:
         parts.append(elapsed_text(at - float(q["answer_started"])))
     for p in snapshot.get("players") or []:
         locked = p.get("locked_until")
@@ -156,7 +158,6 @@ def frame_key(snapshot: dict, now: float, theme, role: str = "audience") -> tupl
         elif locked is not None:
             parts.append((p.get("seat"), "free"))
     if role == "audience" and q.get("media"):      # a playing video: its next frame's time has come
-        from scoreboard.display.media.video import PLAYER
         parts.append(("video", PLAYER.frame_time(snapshot, now)))
     share = _fade_share(snapshot, now, theme)
     parts.append(math.ceil(share * FADE_STEPS))

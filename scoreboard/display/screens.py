@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import pygame
 
-from scoreboard.display import scenes
+from scoreboard.display import compose
 from scoreboard.display.render.fade import FadeCache
 from scoreboard.display.render.tiles import TileCache
 
@@ -161,7 +161,7 @@ def use_dummy_drivers() -> None:
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 
-# Tags of what changes with time alone (scenes.frame_key lists the same things): their boxes are redrawn on a tick.
+# Tags of what changes with time alone (compose.frame_key lists the same things): their boxes are redrawn on a tick.
 LIVE_TAGS = ("timer:", "final:timer:", "auction:timer:", "players:timer:", "status:", "lockout:", "players:locked",
              "host:clock", "host:elapsed", "host:status:", "answering:extended", "media:video")
 
@@ -241,7 +241,7 @@ class Screen:
 
     def wants(self, snapshot: dict, now: float, status: dict | None) -> tuple:
         badges = (status or {}).get("buttons_online")
-        return (snapshot.get("rev"), scenes.frame_key(snapshot, now, self.theme, self.spec.role), badges,
+        return (snapshot.get("rev"), compose.frame_key(snapshot, now, self.theme, self.spec.role), badges,
                 self.surface.get_size())
 
     def render(self, snapshot: dict, now: float, status: dict | None = None, host_question: dict | None = None,
@@ -270,17 +270,17 @@ class Screen:
             drawn = False
             if same_frame and not force and self._tiles is not None:
                 # the surface shows the last frame: only the tiles whose drawing changed are drawn (tiles.py)
-                canvas = scenes.draw(self.surface, snapshot, self.theme, now, self.spec.role, tiles=self._tiles,
+                canvas = compose.draw(self.surface, snapshot, self.theme, now, self.spec.role, tiles=self._tiles,
                                      changed_only=True, **args)
                 self._live, drawn = live_boxes(canvas.log), True
             elif same_frame and not force and self._live:
                 for box in self._live:
                     self.surface.set_clip(box)
-                    canvas = scenes.draw(self.surface, snapshot, self.theme, now, self.spec.role, **args)
+                    canvas = compose.draw(self.surface, snapshot, self.theme, now, self.spec.role, **args)
                 self.surface.set_clip(None)
                 drawn = live_boxes(canvas.log) == self._live   # the layout moved (a lockout ended): draw it all
             if not drawn:   # a new snapshot: the tiles the surface already shows stay (a forced frame: all drawn)
-                canvas = scenes.draw(self.surface, snapshot, self.theme, now, self.spec.role, fade_cache=self._fade,
+                canvas = compose.draw(self.surface, snapshot, self.theme, now, self.spec.role, fade_cache=self._fade,
                                      tiles=self._tiles, changed_only=not force, **args)
                 self._live = live_boxes(canvas.log)
             self.last_log = canvas.log   # what the last frame drew (for tests and diagnostics)
@@ -305,7 +305,7 @@ class Screen:
             self._tiles.settle(self.surface)
             self._tiles.forget_shown()   # the kept picture, blended: not what the tiles show
         try:
-            scenes.fade_tick(self.surface, snapshot, self.theme, now, status, self._fade)
+            compose.fade_tick(self.surface, snapshot, self.theme, now, status, self._fade)
         except Exception as error:   # as for any frame: say so on screen, keep the loop alive
             self._live, self.error = [], f"{type(error).__name__}: {error}"
             self._draw_error()

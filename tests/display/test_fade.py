@@ -3,7 +3,7 @@ that moment shows, without drawing the scene again; anything else that changes d
 import pygame
 import pytest
 
-from scoreboard.display import scenes
+from scoreboard.display import compose
 from scoreboard.display.screens import Screen, ScreenSpec
 from scoreboard.display.theme.load import load_theme
 
@@ -42,12 +42,12 @@ def test_i9_3_fade_ticks_blend_the_kept_picture_like_a_full_redraw(games, theme_
         first_log = screen.last_log
         for age in (0.15, 0.3, 0.45, 2.0):
             calls = []
-            real = scenes.draw
-            scenes.draw = lambda *a, **k: calls.append(1) or real(*a, **k)   # noqa: E731
+            real = compose.draw
+            compose.draw = lambda *a, **k: calls.append(1) or real(*a, **k)   # noqa: E731
             try:
                 assert screen.render(snap, start + age)
             finally:
-                scenes.draw = real
+                compose.draw = real
             assert calls == [] and screen.last_log is first_log, (snap["phase"], age)
             fresh.render(snap, start + age, force=True)
             limit = 0 if age >= 2.0 else 2

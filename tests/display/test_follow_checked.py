@@ -6,7 +6,7 @@ import random
 
 import pygame
 
-from scoreboard.display import scenes
+from scoreboard.display import compose
 from scoreboard.app.follow import Follower
 from scoreboard.display.screens import Screen, ScreenSpec
 from scoreboard.display.theme.load import load_theme
@@ -54,7 +54,7 @@ def test_whatever_passes_the_check_draws(games):
         if check_snapshot(snap):
             continue
         for role in ("audience", "host", "players"):
-            scenes.draw(surface, snap, theme, 10.0, role)
+            compose.draw(surface, snap, theme, 10.0, role)
         drawn += 1
     assert drawn >= 100
 
@@ -88,8 +88,8 @@ def test_a_drawing_error_shows_on_screen_instead_of_stopping(monkeypatch, games)
     the next good frame draws normally."""
     screen = Screen(ScreenSpec("audience", size=(320, 180)), load_theme(None), window=False)
     snap = next(s for s, _, _ in games["novosibirsk-2007"] if s["phase"] == "choosing")
-    real = scenes.draw
-    monkeypatch.setattr(scenes, "draw", lambda *a, **k: 1 / 0)
+    real = compose.draw
+    monkeypatch.setattr(compose, "draw", lambda *a, **k: 1 / 0)
     assert screen.render(snap, 0.0, force=True) and "ZeroDivisionError" in screen.error
-    monkeypatch.setattr(scenes, "draw", real)
+    monkeypatch.setattr(compose, "draw", real)
     assert screen.render(snap, 0.0, force=True) and screen.error is None

@@ -4,7 +4,7 @@ against the host's copy of the open question and against the final stakes reveal
 import pygame
 import pytest
 
-from scoreboard.display import scenes
+from scoreboard.display import compose
 from scoreboard.display.theme.load import load_theme
 
 from tests.display.conftest import REGULATIONS
@@ -39,7 +39,7 @@ def test_fn4_audience_and_players_never_draw_an_answer_or_a_stake_early(games, r
     for snap, host_question, at in frames:
         phase = snap.get("phase")
         for role in ("audience", "players"):
-            canvas = scenes.draw(surface, snap, theme, at, role, host_question=host_question, record=True)
+            canvas = compose.draw(surface, snap, theme, at, role, host_question=host_question, record=True)
             drawn = [d for d in canvas.log if d.kind == "text"]
             if phase in OPEN and host_question:
                 secrets = _secrets(host_question)

@@ -3,7 +3,7 @@
 are live (BZ1, BZ2, BZ9)."""
 import pygame
 
-from scoreboard.display import scenes
+from scoreboard.display import compose
 from scoreboard.display.theme.load import load_theme
 
 THEME = load_theme("classic")
@@ -17,7 +17,7 @@ def _frame(games, phase):
 
 
 def _texts(snap, at, role="audience"):
-    canvas = scenes.draw(pygame.Surface((1280, 720)), snap, THEME, at, role, record=True)
+    canvas = compose.draw(pygame.Surface((1280, 720)), snap, THEME, at, role, record=True)
     return canvas
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from scoreboard.display import scenes
+from scoreboard.display import compose
 from scoreboard.display.media import pack as media
 from scoreboard.display.theme.load import ROOT, load_theme
 from scoreboard.engine.commands import make
@@ -27,8 +27,7 @@ def fresh_media_caches(tmp_path, monkeypatch):
     """Each test loads and warns about files from scratch, with its own pack cache (deleting a file there must not
     touch the machine's cache)."""
     monkeypatch.setenv("SVOYA_PACK_CACHE", str(tmp_path / "pack-cache"))
-    for cache in (media._originals, media._scaled, media._sounds, media._warned):
-        cache.clear()
+    media.forget()
     yield
 
 
@@ -65,7 +64,7 @@ def resolve_unanswered(session: Session) -> None:
 
 def host_frame(session: Session, now: float = 3.5):
     snap = session.snapshot()
-    return scenes.draw(pygame.Surface(SIZE), snap, load_theme("classic"), now, "host",
+    return compose.draw(pygame.Surface(SIZE), snap, load_theme("classic"), now, "host",
                        host_question=session.host_question(), animate=False, record=True)
 
 
@@ -91,7 +90,7 @@ def test_host_screen_without_media_draws_no_picture(games):
     """issue 5 §6 (host) — GIVEN every frame of a whole demo game (its built-in pack has no media) WHEN the host's
     screen is drawn THEN no media panel appears and the question text is drawn whenever a question is open."""
     for snap, hq, at in games["novosibirsk-2007"][::7]:
-        canvas = scenes.draw(pygame.Surface(SIZE), snap, load_theme("classic"), at, "host", host_question=hq,
+        canvas = compose.draw(pygame.Surface(SIZE), snap, load_theme("classic"), at, "host", host_question=hq,
                              animate=False, record=True)
         assert not canvas.tagged("host:media") and not canvas.tagged("host:answer_media")
         if hq and hq.get("text") and snap["phase"] != "game_over":
@@ -154,7 +153,7 @@ def test_a_cat_in_the_bag_shows_its_own_topic_and_the_host_its_price_and_the_wro
     assert host.texts("host:topic")[0].text.startswith("Кот в мешке: Кошки (100…500, шаг 100)")
     assert "Неверные: Кот" in host.texts("host:answer")[0].text
     snap = session.snapshot()
-    hall = scenes.draw(pygame.Surface(SIZE), snap, load_theme("classic"), 3.5, "audience", animate=False,
+    hall = compose.draw(pygame.Surface(SIZE), snap, load_theme("classic"), 3.5, "audience", animate=False,
                        record=True)
     assert any("Кот в мешке: Кошки" in d.text for d in hall.texts())
     answer = session.host_question()["answer"]

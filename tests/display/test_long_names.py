@@ -7,7 +7,7 @@ import pygame
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from scoreboard.display import scenes
+from scoreboard.display import compose
 from scoreboard.demo.game import play
 from scoreboard.demo.simulated import Director
 from scoreboard.display.render.text import ELLIPSIS, TextCache
@@ -76,7 +76,7 @@ def test_g1_long_names_are_never_split_inside_a_word_or_cut(long_games, regulati
             seen.add(snap["phase"])
             views += [(snap, "host"), (snap, "players")]
         for variant, role in views:
-            canvas = scenes.draw(surface, variant, theme, at, role, record=True, animate=False)
+            canvas = compose.draw(surface, variant, theme, at, role, record=True, animate=False)
             for drawn in canvas.texts():
                 assert drawn.box.contains(drawn.rect), f"{drawn.tag} {drawn.text!r} spills"
                 if drawn.text in names and any(ELLIPSIS in line for line in drawn.lines):
@@ -98,7 +98,7 @@ def test_g1_chart_legend_shows_whole_names():
     snap = {"phase": "choosing", "screen": "chart", "players": [{"seat": i + 1, "name": n, "score": 10 * i}
                                                                  for i, n in enumerate(names)],
             "history": [[0, 0, 0, 0], [10, 20, -10, 30]]}
-    canvas = scenes.draw(pygame.Surface(SIZE), snap, load_theme("classic"), 0, record=True, animate=False)
+    canvas = compose.draw(pygame.Surface(SIZE), snap, load_theme("classic"), 0, record=True, animate=False)
     legend = {d.text: d.lines for d in canvas.texts("chart:name:")}
     assert set(legend) == set(names)
     for name, lines in legend.items():

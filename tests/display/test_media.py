@@ -7,7 +7,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from scoreboard.display import scenes
+from scoreboard.display import compose
 from scoreboard.display.media import pack as media
 from scoreboard.display.media.sounds import Sounds
 from scoreboard.display.theme.load import ROOT, load_theme
@@ -24,8 +24,7 @@ def fresh_media_caches(tmp_path, monkeypatch):
     """Each test sees files loaded and warned about from scratch, and its own pack cache (damaging a media file
     there must not touch the machine's cache)."""
     monkeypatch.setenv("SVOYA_PACK_CACHE", str(tmp_path / "pack-cache"))
-    for cache in (media._originals, media._scaled, media._sounds, media._warned):
-        cache.clear()
+    media.forget()
     yield
 
 
@@ -41,7 +40,7 @@ def open_flag_question(pack=SAMPLE):
 
 
 def draw(snapshot, now=3.5):
-    return scenes.draw(pygame.Surface(SIZE), snapshot, load_theme("classic"), now, record=True, animate=False)
+    return compose.draw(pygame.Surface(SIZE), snapshot, load_theme("classic"), now, record=True, animate=False)
 
 
 def test_image_question_shows_its_picture_fitted_with_its_aspect_only_once_open():

@@ -11,7 +11,7 @@ import pygame
 import pytest
 
 from scoreboard.bench import clips
-from scoreboard.display import scenes
+from scoreboard.display import compose
 from scoreboard.display.media import decoder, pack as media
 from scoreboard.display.media.sounds import Sounds
 from scoreboard.display.theme.load import ROOT, load_theme
@@ -28,8 +28,7 @@ FPS = 30
 @pytest.fixture(autouse=True)
 def fresh(tmp_path, monkeypatch):
     monkeypatch.setenv("SVOYA_PACK_CACHE", str(tmp_path / "pack-cache"))
-    for cache in (media._originals, media._scaled, media._sounds, media._warned):
-        cache.clear()
+    media.forget()
     PLAYER.stop()
     PLAYER.problems.clear()
     yield
@@ -80,7 +79,7 @@ def shown_index(snapshot, now, want=None, deadline=20.0):
     end = time.monotonic() + deadline
     while time.monotonic() < end:
         sounds.update(None, snapshot, now)
-        canvas = scenes.draw(surface, snapshot, load_theme("classic"), now, record=True, animate=False)
+        canvas = compose.draw(surface, snapshot, load_theme("classic"), now, record=True, animate=False)
         frames = canvas.tagged("media:video:frame")
         if frames:
             seen.append(clips.read_index(surface, frames[0].rect))
@@ -169,7 +168,7 @@ def test_p1_an_m4a_sound_question_plays_through_pyav(tmp_path):
     player.update(None, snap, 3.0)
     player.update(snap, snap, 3.1)
     assert len(player.media_played) == 1 and PLAYER.run.audio is not None
-    canvas = scenes.draw(pygame.Surface(SIZE), snap, load_theme("classic"), 3.1, record=True, animate=False)
+    canvas = compose.draw(pygame.Surface(SIZE), snap, load_theme("classic"), 3.1, record=True, animate=False)
     assert canvas.texts("media:audio")[0].text == "звук"
 
 
@@ -185,8 +184,8 @@ def test_p1_an_undecodable_video_is_a_note_for_the_host_and_the_game_goes_on(tmp
     player = Sounds(load_theme("classic"), enabled=False)
     for k in range(5):
         player.update(None, snap, 3 + k / 10)
-        scenes.draw(pygame.Surface(SIZE), snap, load_theme("classic"), 3 + k / 10, record=True, animate=False)
-    host = scenes.draw(pygame.Surface(SIZE), snap, load_theme("classic"), 3.5, role="host",
+        compose.draw(pygame.Surface(SIZE), snap, load_theme("classic"), 3 + k / 10, record=True, animate=False)
+    host = compose.draw(pygame.Surface(SIZE), snap, load_theme("classic"), 3.5, role="host",
                        host_question=session.host_question(), record=True, animate=False)
     assert host.texts("host:media:broken")[0].text == "не воспроизводится"
     warnings = [line for line in capsys.readouterr().err.splitlines() if line.startswith("media:")]
@@ -204,11 +203,11 @@ def test_p1_answer_picture_reaches_the_hall_only_at_the_reveal(tmp_path):
     theme = load_theme("classic")
     for snap in (session.snapshot(), session.submit(make(5, "/sg/reading/done"))):
         assert "answer.png" not in repr(snap)
-        assert not scenes.draw(pygame.Surface(SIZE), snap, theme, 5.5, record=True).tagged("answer_media:")
+        assert not compose.draw(pygame.Surface(SIZE), snap, theme, 5.5, record=True).tagged("answer_media:")
     session.advance(20)
     reveal = session.snapshot()
     assert reveal["phase"] == "reveal" and reveal["last"]["answer_media"][0]["kind"] == "image"
-    canvas = scenes.draw(pygame.Surface(SIZE), reveal, theme, 20.5, record=True, animate=False)
+    canvas = compose.draw(pygame.Surface(SIZE), reveal, theme, 20.5, record=True, animate=False)
     picture = canvas.tagged("answer_media:image")[0]
     assert picture.rect.w / picture.rect.h == pytest.approx(0.5, abs=0.02)
 
@@ -230,7 +229,7 @@ def test_p1_a_worker_that_fails_says_so_and_the_board_sees_it(tmp_path, clip, ca
     assert not PLAYER.alive and "cannot be decoded" in PLAYER.error
     sounds.update(None, snap, 3.1)
     assert PLAYER.run is None and PLAYER.problem(str(path))
-    host = scenes.draw(pygame.Surface(SIZE), snap, load_theme("classic"), 3.2, role="host",
+    host = compose.draw(pygame.Surface(SIZE), snap, load_theme("classic"), 3.2, role="host",
                        host_question=session.host_question(), record=True, animate=False)
     assert host.texts("host:media:broken")
     assert len([line for line in capsys.readouterr().err.splitlines() if str(path) in line]) == 1

@@ -23,7 +23,7 @@ def test_host_screen_shows_the_browser_remote_address_and_its_qr_before_the_game
     """GIVEN a board whose web remote serves http://192.168.1.20:8080/ WHEN the host's screen draws the set-up
     THEN it shows that address in words and as a QR code that reads back to it; the audience screen shows neither."""
     import segno
-    from scoreboard.display.scenes import draw
+    from scoreboard.display.compose import draw
     from scoreboard.display.theme.load import load_theme
     from scoreboard.session import Session
     from scoreboard.engine.commands import make

@@ -6,7 +6,7 @@ inside their boxes and their capital letters never below 3 % of the screen heigh
 import pygame
 import pytest
 
-from scoreboard.display import scenes
+from scoreboard.display import compose
 from scoreboard.display.theme.load import MIN_CAP_FRACTION, load_theme
 from tests.display.conftest import REGULATIONS
 
@@ -22,7 +22,7 @@ def theme():
 
 def render(snapshot, theme, now, role="audience", hq=None, size=SIZE):
     surface = pygame.Surface(size)
-    return scenes.draw(surface, snapshot, theme, now + 0.5, role, host_question=hq, record=True)
+    return compose.draw(surface, snapshot, theme, now + 0.5, role, host_question=hq, record=True)
 
 
 def cap_height(theme, px):
@@ -210,9 +210,9 @@ def test_pause_and_buttons_offline_are_overlaid(games, theme):
     """GIVEN a paused snapshot and links saying the buttons are offline WHEN drawn THEN both are shown."""
     snap, _, at = next(x for x in games["novosibirsk-2007"] if x[0]["phase"] == "buzz_window")
     paused = dict(snap, paused=True, paused_at=at)
-    canvas = scenes.draw(pygame.Surface(SIZE), paused, theme, at + 100, status={"buttons_online": False}, record=True)
+    canvas = compose.draw(pygame.Surface(SIZE), paused, theme, at + 100, status={"buttons_online": False}, record=True)
     assert canvas.texts("paused") and canvas.texts("badge:buttons_offline")
-    no_box = scenes.draw(pygame.Surface(SIZE), snap, theme, at, record=True,
+    no_box = compose.draw(pygame.Surface(SIZE), snap, theme, at, record=True,
                          status={"buttons_online": False, "buttons_configured": False})
     assert not no_box.texts("badge:buttons_offline")   # no box configured: nothing can be offline
     # Paused clocks stand still: 100 s later the window countdown shows what it showed at the pause.

@@ -6,7 +6,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from scoreboard.display import scenes
+from scoreboard.display import compose
 from scoreboard.display.theme import load as theme_module
 from scoreboard.display.theme.contrast import failing_pairs
 from scoreboard.display.theme.starter import write_starter
@@ -168,7 +168,7 @@ def test_broken_theme_still_draws_every_scene(tmp_path, games):
     for snap, hq, at in games["novosibirsk-2007"]:
         if snap["phase"] not in phases:
             phases.add(snap["phase"])
-            canvas = scenes.draw(pygame.Surface((480, 270)), snap, theme, at, record=True)
+            canvas = compose.draw(pygame.Surface((480, 270)), snap, theme, at, record=True)
             assert canvas.texts()
 
 
@@ -179,7 +179,7 @@ def test_damaged_default_theme_uses_pygame_font(monkeypatch, tmp_path):
     theme = load_theme(None)
     assert theme.font("main") is None and "no theme.toml" in theme.problems[0].reason
     snap = {"phase": "setup", "players": [{"seat": 1, "name": "Ёжик", "score": 0}], "screen": "board"}
-    canvas = scenes.draw(pygame.Surface((480, 270)), snap, theme, 0, record=True)
+    canvas = compose.draw(pygame.Surface((480, 270)), snap, theme, 0, record=True)
     assert canvas.texts()
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pygame
 import pytest
 
-from scoreboard.display import scenes
+from scoreboard.display import compose
 from scoreboard.display.theme import legibility
 from scoreboard.display.render.canvas import text_cache
 from scoreboard.display.theme.colorvision import MACHADO_2009, MIN_PLAYER_DELTA_E, ciede2000, delta_e, simulate
@@ -160,7 +160,7 @@ def test_every_text_the_scenes_draw_is_a_declared_pair(games, tmp_path):
                     views_of.append((dict(snap, screen=screen), "audience", None))
             for variant, role, status in views_of:
                 probe: list = []
-                scenes.draw(surface, variant, theme, at + 0.5, role, host_question=hq, status=status, animate=False,
+                compose.draw(surface, variant, theme, at + 0.5, role, host_question=hq, status=status, animate=False,
                             probe=probe)
                 look(probe, f"{regulation} {role} {variant['phase']}/{variant.get('screen')}")
     for fmt, kind, until in (("samara-2003", "standings", "winter-1"), ("america-2005", "bracket", "1/3"),
@@ -235,7 +235,7 @@ def test_chart_lines_carry_a_marker_shape_per_seat_besides_colour():
     players = [{"seat": i + 1, "name": f"Игрок {i + 1}", "score": 10 * i} for i in range(4)]
     snap = {"phase": "choosing", "screen": "chart", "players": players,
             "history": [[0, 0, 0, 0], [10, 0, -10, 20], [10, 30, -10, 40]]}
-    canvas = scenes.draw(pygame.Surface((1280, 720)), snap, load_theme("classic"), 0, record=True, animate=False)
+    canvas = compose.draw(pygame.Surface((1280, 720)), snap, load_theme("classic"), 0, record=True, animate=False)
     shapes, keys = {}, {}
     for mark in canvas.tagged("chart:marker:"):
         seat, shape = mark.tag.split(":")[2:]

@@ -5,7 +5,7 @@ import pygame
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from scoreboard.display import scenes
+from scoreboard.display import compose
 from scoreboard.display.screens import Screen, ScreenSpec
 from scoreboard.display.theme.load import load_theme
 
@@ -15,7 +15,7 @@ SIZE = (640, 360)
 def direct(snap, theme, now, size=SIZE, role="audience"):
     """The frame as a scene draws it straight onto a fresh surface, with no tile cache."""
     surface = pygame.Surface(size)
-    scenes.draw(surface, snap, theme, now, role)
+    compose.draw(surface, snap, theme, now, role)
     return pygame.image.tobytes(surface, "RGB")
 
 
@@ -27,7 +27,7 @@ def scenes_of(frames):
     """One snapshot per scene the audience sees, plus the between-plays screens (scores, logo, winner, chart)."""
     found = {}
     for snap, _, at in frames:
-        found.setdefault(scenes.scene_name(snap), (snap, at))
+        found.setdefault(compose.scene_name(snap), (snap, at))
     board = next(v for k, v in found.items() if k == "choosing")
     for screen in ("scores", "logo", "winner", "chart"):
         found[f"screen:{screen}"] = (dict(board[0], screen=screen), board[1])
@@ -77,7 +77,7 @@ def test_i9_3_what_is_drawn_over_a_frame_is_never_kept_in_its_tiles(games):
         for frame, now, status, overlay in steps:
             screen.render(frame, now, status, overlay=overlay, force=True)
             want = pygame.Surface(SIZE)
-            scenes.draw(want, frame, theme, now, "audience", status=status)
+            compose.draw(want, frame, theme, now, "audience", status=status)
             if overlay:
                 overlay(want)
             assert shown(screen) == pygame.image.tobytes(want, "RGB"), (name, now, status, overlay, frame["paused"])

@@ -4,7 +4,7 @@ import pygame
 import pytest
 
 import scoreboard.regulations
-from scoreboard.display import scenes
+from scoreboard.display import compose
 from scoreboard.display.theme.load import load_theme
 
 SIZE = (1280, 720)
@@ -20,7 +20,7 @@ def no_presets(monkeypatch):
 
 
 def bar_share(snapshot, now, tag="timer"):
-    canvas = scenes.draw(pygame.Surface(SIZE), snapshot, load_theme("classic"), now, record=True, animate=False)
+    canvas = compose.draw(pygame.Surface(SIZE), snapshot, load_theme("classic"), now, record=True, animate=False)
     track = canvas.tagged(f"{tag}:track")[0].rect
     bar = canvas.tagged(f"{tag}:bar")
     return (bar[0].rect.w / track.w) if bar else 0.0, track

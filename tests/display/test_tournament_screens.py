@@ -3,7 +3,7 @@ configured, a "no tournament" placeholder otherwise, and a broken file never sto
 import pygame
 import pytest
 
-from scoreboard.display import scenes
+from scoreboard.display import compose
 from scoreboard.app.board import TournamentScreens
 from scoreboard.display.theme.load import load_theme
 
@@ -23,10 +23,10 @@ def test_bracket_screen_draws_the_tournament(tmp_path):
     t.draw()
     t.close()
     theme = load_theme("classic")
-    with_file = scenes.draw(pygame.Surface((960, 540)), SNAP, theme, 0, tournament=TournamentScreens(str(path)),
+    with_file = compose.draw(pygame.Surface((960, 540)), SNAP, theme, 0, tournament=TournamentScreens(str(path)),
                             record=True)
     assert with_file.tagged("tournament:bracket") and not with_file.texts("tournament:none")
-    placeholder = scenes.draw(pygame.Surface((960, 540)), SNAP, theme, 0, record=True)
+    placeholder = compose.draw(pygame.Surface((960, 540)), SNAP, theme, 0, record=True)
     assert placeholder.texts("tournament:none")[0].text == theme.text("no_tournament")
     assert pygame.image.tobytes(with_file.surface, "RGB") != pygame.image.tobytes(placeholder.surface, "RGB")
 
@@ -38,7 +38,7 @@ def test_missing_tournament_file_falls_back_to_the_placeholder(tmp_path):
     screens = TournamentScreens(str(tmp_path / "nope.sqlite"), out=said.append)
     snap = dict(SNAP, screen="standings")
     for _ in range(3):
-        canvas = scenes.draw(pygame.Surface((480, 270)), snap, load_theme(None), 0, tournament=screens, record=True)
+        canvas = compose.draw(pygame.Surface((480, 270)), snap, load_theme(None), 0, tournament=screens, record=True)
         assert canvas.texts("tournament:none")
     assert len(said) == 1 and "nope.sqlite" in said[0]
 
@@ -47,5 +47,5 @@ def test_english_theme_language_switches_the_strings(tmp_path):
     """GIVEN a theme with language = "en" WHEN the placeholder is drawn THEN it is in English."""
     (tmp_path / "en").mkdir()
     (tmp_path / "en" / "theme.toml").write_text('[meta]\nlanguage = "en"\n', encoding="utf-8")
-    canvas = scenes.draw(pygame.Surface((480, 270)), SNAP, load_theme(tmp_path / "en"), 0, record=True)
+    canvas = compose.draw(pygame.Surface((480, 270)), SNAP, load_theme(tmp_path / "en"), 0, record=True)
     assert canvas.texts("tournament:none")[0].text == "No tournament configured"

@@ -5,7 +5,7 @@ import dataclasses
 import pygame
 import pytest
 
-from scoreboard.display import scenes
+from scoreboard.display import compose
 from scoreboard.demo.game import play
 from scoreboard.demo.simulated import Director
 from scoreboard.display.theme.load import load_theme
@@ -30,7 +30,7 @@ class Gloomy(Director):
 
 def draw(snapshot, role="audience", theme=None, hq=None):
     theme = theme or load_theme("classic")
-    return scenes.draw(pygame.Surface(SIZE), snapshot, theme, float(snapshot.get("time") or 0), role,
+    return compose.draw(pygame.Surface(SIZE), snapshot, theme, float(snapshot.get("time") or 0), role,
                        host_question=hq, record=True, animate=False)
 
 
@@ -150,5 +150,5 @@ def test_unchecked_fields_with_hostile_values_never_break_a_frame(games):
     assert draw(dict(none, shared_first="1,2")).texts("winner:none")
     reading, _, at = next(x for x in games["novosibirsk-2007"] if x[0]["phase"] == "buzz_window")
     odd = dict(reading, question=dict(reading["question"], duration="5", media=[{"kind": "image", "path": "a\0b"}]))
-    canvas = scenes.draw(pygame.Surface(SIZE), odd, load_theme("classic"), at, record=True)
+    canvas = compose.draw(pygame.Surface(SIZE), odd, load_theme("classic"), at, record=True)
     assert canvas.texts("media:missing") and canvas.texts("timer:left")

@@ -83,10 +83,10 @@ def plain_host_refused(port: int) -> str:
 
 def audience_texts(snapshot: dict) -> list[str]:
     """What the board's audience scene draws for this published state (its drawing log)."""
-    from scoreboard.display import scenes
+    from scoreboard.display import compose
     from scoreboard.display.theme.load import load_theme
     pygame.font.init()
-    canvas = scenes.draw(pygame.Surface((1280, 720)), snapshot, load_theme(None), snapshot["time"], "audience",
+    canvas = compose.draw(pygame.Surface((1280, 720)), snapshot, load_theme(None), snapshot["time"], "audience",
                          record=True)
     return [d.text for d in canvas.log if d.kind == "text"]
 

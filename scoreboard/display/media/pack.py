@@ -1,5 +1,5 @@
 """Pack media of the open question (`question.media`, docs/ENGINE_API.md): its picture on the audience screen, its
-sound played once when the question opens, a placeholder for video.
+sound played once when the question opens, a video's frame from the player (`video.py`).
 
 A pack is outside input and its files may be missing, too large or not what their name says: each path is tried
 once, a failure prints one warning and is drawn as a small "нет файла" note — never a crash, never a retry every
@@ -7,59 +7,26 @@ frame. Pictures are loaded once per path and scaled once per box size.
 """
 from __future__ import annotations
 
-import os
-import sys
-
 import pygame
 
-from scoreboard.display.render.text import _Lru
-
-# A question's picture or sound is small; a bigger file is a mistake in the pack (or not a picture at all).
-MAX_MEDIA_BYTES = 64 * 1024 * 1024
+from scoreboard.display.media import files
+from scoreboard.display.media.files import media_items, readable, warn_once
+from scoreboard.display.media.video import PLAYER
+from scoreboard.display.render.text import Lru
 
 # A pack may hold hundreds of pictures and a 4K picture is tens of MB: keep only the last few decoded and scaled
 # (a question's picture is drawn on many frames in a row, then never again). A file that failed is remembered
 # (False) so it is not retried every frame.
-_originals = _Lru(6)      # path -> Surface, or False when it cannot be loaded
-_scaled = _Lru(6)         # (path, size) -> Surface
-_sounds = _Lru(6)         # path -> Sound, or False
-_warned: set[str] = set()
+_originals = Lru(6)      # path -> Surface, or False when it cannot be loaded
+_scaled = Lru(6)         # (path, size) -> Surface
+_sounds = Lru(6)         # path -> Sound, or False
 
 
-def warn_once(path: str, reason: str) -> None:
-    """Say once per file what is wrong with it (stderr; the board's console and log)."""
-    if path not in _warned:
-        _warned.add(path)
-        print(f"media: {path}: {reason}", file=sys.stderr)
-
-
-def _readable(path: str) -> str | None:
-    """Why `path` cannot be used, or None."""
-    try:
-        size = os.stat(path).st_size
-    except OSError as error:
-        return f"file missing ({error.strerror or error})"
-    except ValueError as error:      # a NUL inside a path received over the network
-        return f"not a usable path ({error})"
-    if not os.path.isfile(path):
-        return "not a file"
-    if size > MAX_MEDIA_BYTES:
-        return f"too large ({size} bytes, at most {MAX_MEDIA_BYTES})"
-    return None
-
-
-def well_formed(media) -> list[dict]:
-    """The entries of a media list (a snapshot's or `host_question`'s) that have a known kind and a path string."""
-    if not isinstance(media, list):
-        return []
-    return [m for m in media if isinstance(m, dict) and m.get("kind") in ("image", "audio", "video")
-            and isinstance(m.get("path"), str) and m["path"]]
-
-
-def media_items(snapshot: dict) -> list[dict]:
-    """The open question's media entries that are well formed (a kind and a path string); nothing before it opens."""
-    question = snapshot.get("question")
-    return well_formed(question.get("media") if isinstance(question, dict) else None)
+def forget() -> None:
+    """Drop every kept picture and sound, and the files already warned about (a test starting clean)."""
+    for cache in (_originals, _scaled, _sounds):
+        cache.clear()
+    files.forget_warnings()
 
 
 def _load_once(cache, path: str, load, failure: str):
@@ -69,7 +36,7 @@ def _load_once(cache, path: str, load, failure: str):
     if known is not None:
         return known or None
     loaded = None
-    reason = _readable(path)
+    reason = readable(path)
     if reason is None:
         try:
             loaded = load(path)
@@ -121,7 +88,6 @@ def draw_media(canvas, items: list[dict], box: pygame.Rect, tag: str = "media", 
             return
         canvas.text(inner, theme.text("media_missing"), "small", theme.color("muted"), tag=f"{tag}:missing")
         return
-    from scoreboard.display.media.video import PLAYER
     clip = next((m for m in items if m["kind"] == "video"), None) or next(m for m in items if m["kind"] == "audio")
     kind = clip["kind"]
     if PLAYER.problem(clip["path"]) is not None:      # undecodable: the host sees why; the game goes on

@@ -8,6 +8,11 @@ from __future__ import annotations
 
 import math
 
+import pygame
+
+from scoreboard.display.media.video import PLAYER
+from scoreboard.engine.phases import Phase
+
 
 def cues(before: dict | None, after: dict) -> list[str]:
     """The sounds a change from `before` to `after` calls for, in order."""
@@ -15,14 +20,14 @@ def cues(before: dict | None, after: dict) -> list[str]:
         return []
     out: list[str] = []
     phase, was = after.get("phase"), before.get("phase")
-    if phase == "answering" and after.get("answering") and after.get("answering") != before.get("answering"):
+    if phase == Phase.ANSWERING and after.get("answering") and after.get("answering") != before.get("answering"):
         out.append("buzz")                                    # a press won the right to answer (BZ3)
-    if phase == "after_wrong" and was != "after_wrong":
+    if phase == Phase.AFTER_WRONG and was != Phase.AFTER_WRONG:
         out.append("wrong")
-    elif phase == "reveal" and was != "reveal":
+    elif phase == Phase.REVEAL and was != Phase.REVEAL:
         answers = (after.get("last") or {}).get("answers") or []
         out.append(answers[-1].get("verdict", "wrong") if answers else "time")   # nobody answered: "Время!"
-    elif phase == "final_reveal" and was == "final_answer":
+    elif phase == Phase.FINAL_REVEAL and was == Phase.FINAL_ANSWER:
         out.append("time")                                    # the writing clock ran out
     return out
 
@@ -49,7 +54,6 @@ class Sounds:
             self.reason = "sounds are off in the config"
             return
         try:
-            import pygame
             if not pygame.mixer.get_init():
                 pygame.mixer.init()
             volume = theme.values["sounds"].get("volume", 0.8)
@@ -76,7 +80,6 @@ class Sounds:
     def follow(self, after: dict, now: float) -> None:
         """What moves with time on the drawing thread: the question's media and the last seconds' ticks."""
         # The question's own sound and video are content, not decoration: they play even with theme sounds off.
-        from scoreboard.display.media.video import PLAYER
         started = len(PLAYER.started)
         PLAYER.sync(after, now)
         self.media_played.extend(PLAYER.started[started:])

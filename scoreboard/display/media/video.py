@@ -17,7 +17,7 @@ import time
 import pygame
 
 from scoreboard.display.media import decoder
-from scoreboard.display.media.pack import MAX_MEDIA_BYTES, _readable, media_items, warn_once
+from scoreboard.display.media.files import MAX_MEDIA_BYTES, media_items, readable, warn_once
 
 # pygame reads these sound files itself (a whole Sound, started from any position by slicing its PCM)
 PYGAME_SOUNDS = (".wav", ".ogg", ".mp3", ".flac")
@@ -142,7 +142,7 @@ class Player:
 
     def _start(self, item: dict, start: float, playing: bool) -> None:
         path, kind = item["path"], item["kind"]
-        reason = _readable(path)
+        reason = readable(path)
         if reason is not None and not reason.startswith("too large"):
             return self._fail(path, reason)
         try:

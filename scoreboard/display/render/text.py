@@ -17,7 +17,7 @@ _NUMERIC = frozenset("0123456789.:,−-+")
 _HYPHEN_BREAK = re.compile(r"(?<=\w-)(?=\w)")
 
 
-class _Lru(OrderedDict):
+class Lru(OrderedDict):
     def __init__(self, limit: int):
         super().__init__()
         self.limit = limit
@@ -48,9 +48,9 @@ class TextCache:
         if not pygame.font.get_init():
             pygame.font.init()
         self._fonts: dict[tuple[str | None, int], pygame.font.Font] = {}
-        self._fits = _Lru(4000)
-        self._renders = _Lru(3000)
-        self._widths = _Lru(20000)
+        self._fits = Lru(4000)
+        self._renders = Lru(3000)
+        self._widths = Lru(20000)
         self._caps: dict[tuple[str | None, float], int] = {}
 
     def font(self, path: str | None, px: int) -> pygame.font.Font:

@@ -9,18 +9,20 @@ from __future__ import annotations
 import pygame
 
 from scoreboard.display.render.canvas import Canvas
-from scoreboard.display.media.pack import draw_media, media_items, well_formed
+from scoreboard.display.media.files import media_items, well_formed
+from scoreboard.display.media.pack import draw_media
 from scoreboard.display.scenes import board
 from scoreboard.display.scenes.common import (background, clock_now, current_topic, elapsed_text, name_of,
                                               no_winner_text, player_status, remaining, round_title, score_text,
                                               seconds_text, stage_title, tiebreak_decision)
+from scoreboard.engine.phases import Phase
 
 
 def draw(canvas: Canvas, snapshot: dict, now: float, host_question: dict | None, status: dict | None = None) -> None:
     theme = canvas.theme
     background(canvas)
     m = canvas.px("margin")
-    phase = snapshot.get("phase", "setup")
+    phase = snapshot.get("phase", Phase.SETUP)
     head = pygame.Rect(m, m, canvas.w - 2 * m, canvas.px("header"))
     title = (theme.text("game_over") if snapshot.get("game_over") else
              round_title(snapshot, theme) if snapshot.get("round") else theme.text("setup"))
@@ -36,9 +38,9 @@ def draw(canvas: Canvas, snapshot: dict, now: float, host_question: dict | None,
     left = pygame.Rect(m, head.bottom + m, canvas.w * 62 // 100 - m, canvas.h - head.bottom - 2 * m - strip)
     right = pygame.Rect(left.right + m, left.top, canvas.w - left.right - 2 * m, left.h)
 
-    if host_question and phase != "game_over":
+    if host_question and phase != Phase.GAME_OVER:
         _question(canvas, snapshot, host_question, left)
-    elif phase in ("choosing", "round_intro", "reveal") and (snapshot.get("round") or {}).get("topics"):
+    elif phase in (Phase.CHOOSING, Phase.ROUND_INTRO, Phase.REVEAL) and (snapshot.get("round") or {}).get("topics"):
         board.draw_grid(canvas, snapshot, now, _Area(left, m), show_header=False)
     elif snapshot.get("game_over"):
         winner = snapshot.get("winner")
@@ -50,11 +52,11 @@ def draw(canvas: Canvas, snapshot: dict, now: float, host_question: dict | None,
         else:
             text = f"{theme.text('no_winner')}: {no_winner_text(snapshot, theme)}".rstrip(": ")
         canvas.text(left, text, "title", theme.color("accent"), tag="host:winner", max_lines=3)
-    elif not ((status or {}).get("connect") or {}).get("web") or phase != "setup":   # the QR takes its place
+    elif not ((status or {}).get("connect") or {}).get("web") or phase != Phase.SETUP:   # the QR takes its place
         topic = current_topic(snapshot) or {}
         canvas.text(left, topic.get("name") or theme.text("title"), "title", theme.color("muted"), tag="host:idle")
     connect = (status or {}).get("connect")
-    if connect and phase == "setup":   # before the game: how the remote connects (only the host sees this screen)
+    if connect and phase == Phase.SETUP:   # before the game: how the remote connects (only the host sees this screen)
         box = pygame.Rect(left.left, left.bottom - canvas.px("body") * 3, left.w, canvas.px("body") * 3)
         canvas.fill(theme.color("panel"), box, radius=box.h // 6, tag="host:connect:back")
         canvas.text(box.inflate(-m * 2, -m), theme.text("host_connect", **connect), "body", theme.color("text"),
@@ -160,7 +162,7 @@ def _question(canvas: Canvas, snapshot: dict, hq: dict, box: pygame.Rect) -> Non
     if snapshot.get("final"):
         worth = theme.text("super_question" if hq.get("kind") == "super_question" else "final_round")
     else:
-        worth = auction.get("stake") if snapshot.get("phase") == "auction_answer" else question.get("value", "")
+        worth = auction.get("stake") if snapshot.get("phase") == Phase.AUCTION_ANSWER else question.get("value", "")
     m = canvas.px("margin")
     title = pygame.Rect(box.left, box.top, box.w, box.h // 9)
     canvas.text(title, f"{topic_name} — {worth}", "body", theme.color("accent"), align="left", tag="host:topic")
@@ -179,7 +181,7 @@ def _question(canvas: Canvas, snapshot: dict, hq: dict, box: pygame.Rect) -> Non
     answer_box = pygame.Rect(box.left, text_box.bottom + m, box.w, box.bottom - text_box.bottom - m)
     # The answer's own picture (SIGame packs have them), small beside the answer once the question is resolved.
     answer_media = well_formed(hq.get("answer_media"))
-    if answer_media and snapshot.get("phase") == "reveal":
+    if answer_media and snapshot.get("phase") == Phase.REVEAL:
         side = min(answer_box.w // 3, answer_box.h)
         draw_media(canvas, answer_media, pygame.Rect(answer_box.right - side, answer_box.top, side, side),
                    tag="host:answer_media")
@@ -207,7 +209,7 @@ def _clock(canvas: Canvas, snapshot: dict, now: float, box: pygame.Rect) -> None
     left = remaining(snapshot, q.get("deadline") if q else final.get("deadline"), now)
     if left is not None:
         canvas.text(box, seconds_text(left), "timer", theme.color("timer"), tag="host:clock")
-    elif snapshot.get("phase") in ("answering", "auction_answer") and q.get("answer_started") is not None:
+    elif snapshot.get("phase") in (Phase.ANSWERING, Phase.AUCTION_ANSWER) and q.get("answer_started") is not None:
         canvas.text(box, elapsed_text(clock_now(snapshot, now) - float(q["answer_started"])), "timer",
                     theme.color("muted"), tag="host:elapsed")
     elif snapshot.get("answering"):

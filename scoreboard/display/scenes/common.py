@@ -11,9 +11,11 @@ import pygame
 
 from scoreboard.display.theme.builtin import BUILTIN_STRINGS
 from scoreboard.display.render.canvas import Canvas
+from scoreboard.engine.phases import Phase
 
 # Phases in which the audience screen may show a between-plays screen (scores, logo, chart…) instead of the game.
-BETWEEN_PLAYS = frozenset({"setup", "round_intro", "choosing", "topic_intro", "reveal", "game_over"})
+BETWEEN_PLAYS = frozenset({Phase.SETUP, Phase.ROUND_INTRO, Phase.CHOOSING, Phase.TOPIC_INTRO, Phase.REVEAL,
+                           Phase.GAME_OVER})
 
 
 def clock_now(snapshot: dict, now: float) -> float:
@@ -159,10 +161,10 @@ def player_status(snapshot: dict, p: dict, now: float, theme) -> tuple[str, str,
     if locked is not None and float(locked) > clock_now(snapshot, now):
         left = float(locked) - clock_now(snapshot, now)
         return f"{theme.text('locked')} {seconds_text(left)}", "locked", f"mark:locked:{seat}"
-    if snapshot.get("answering") == seat and phase in ("answering", "auction_answer"):
+    if snapshot.get("answering") == seat and phase in (Phase.ANSWERING, Phase.AUCTION_ANSWER):
         return theme.text("answering").lower(), "accent", f"mark:answering:{seat}"
     auction = snapshot.get("auction")
-    if phase == "auction" and auction:
+    if phase == Phase.AUCTION and auction:
         if seat in (auction.get("passed") or []) and seat != auction.get("holder"):   # the holder leads (AU2)
             return theme.text("passed"), "muted", f"mark:passed:{seat}"
         if auction.get("turn") == seat:
@@ -170,26 +172,26 @@ def player_status(snapshot: dict, p: dict, now: float, theme) -> tuple[str, str,
         if auction.get("holder") == seat:
             return theme.text("holder"), "text", f"mark:holder:{seat}"
     final = snapshot.get("final")
-    if final and phase in ("final_stakes", "final_answer", "final_reveal"):
+    if final and phase in (Phase.FINAL_STAKES, Phase.FINAL_ANSWER, Phase.FINAL_REVEAL):
         if seat not in (final.get("eligible") or []):
             return theme.text("not_in_final"), "muted", f"mark:out:{seat}"
-        if phase == "final_stakes":
+        if phase == Phase.FINAL_STAKES:
             if seat in (final.get("stakes_in") or []):
                 return theme.text("stake_in"), "right", f"mark:stake_in:{seat}"
             return theme.text("stake_waiting"), "muted", f"mark:stake_waiting:{seat}"
-        if phase == "final_reveal":
+        if phase == Phase.FINAL_REVEAL:
             if seat in [r.get("seat") for r in final.get("revealed") or []]:
                 return theme.text("revealed"), "muted", f"mark:revealed:{seat}"
             if seat in (final.get("judged") or []):
                 return theme.text("judged"), "accent", f"mark:judged:{seat}"
             return theme.text("to_judge"), "muted", f"mark:to_judge:{seat}"
     rnd = snapshot.get("round") or {}
-    if snapshot.get("chooser") == seat and phase in ("round_intro", "choosing"):
+    if snapshot.get("chooser") == seat and phase in (Phase.ROUND_INTRO, Phase.CHOOSING):
         return theme.text("chooser"), "accent", f"mark:chooser:{seat}"
-    if rnd.get("tiebreak") and p.get("in_play", True) and phase not in ("game_over",):
+    if rnd.get("tiebreak") and p.get("in_play", True) and phase not in (Phase.GAME_OVER,):
         # The tie-break's own points decide (TB1–TB3): shown under the main score, which they never change.
         return f"{theme.text('tiebreak')}: {score_text(p.get('tiebreak_score', 0))}", "accent", f"mark:tiebreak:{seat}"
-    if snapshot.get("chooser") == seat and phase == "reveal":
+    if snapshot.get("chooser") == seat and phase == Phase.REVEAL:
         return theme.text("chooser"), "accent", f"mark:chooser:{seat}"
     return "", "muted", ""
 

@@ -6,16 +6,18 @@ import copy
 import pygame
 
 from scoreboard.display.render.canvas import Canvas
-from scoreboard.display.media.pack import draw_media, media_items, well_formed
+from scoreboard.display.media.files import media_items, well_formed
+from scoreboard.display.media.pack import draw_media
 from scoreboard.display.scenes.common import (Layout, clock_now, current_topic, header, name_of, remaining,
                                               seconds_text, signed, timer)
+from scoreboard.engine.phases import Phase
 
 
 def clock_total(snapshot: dict) -> float | None:
     """The full length of the running clock, for the draining bar: the snapshot's `question.duration` (window,
     answer limit with any extension, auction answer) or `final.duration` — no regulation file is read, so a
     follower without the preset draws the same bar."""
-    source = snapshot.get("final") if snapshot.get("phase") == "final_answer" else snapshot.get("question")
+    source = snapshot.get("final") if snapshot.get("phase") == Phase.FINAL_ANSWER else snapshot.get("question")
     duration = (source or {}).get("duration")
     if isinstance(duration, (int, float)) and not isinstance(duration, bool) and duration > 0:
         return float(duration)
@@ -26,7 +28,7 @@ def question_header(canvas: Canvas, snapshot: dict, layout: Layout) -> None:
     question = snapshot.get("question") or {}
     topic = current_topic(snapshot) or {}
     value = question.get("value")
-    if snapshot.get("phase") == "auction_answer" and snapshot.get("auction"):
+    if snapshot.get("phase") == Phase.AUCTION_ANSWER and snapshot.get("auction"):
         value = snapshot["auction"].get("stake", value)
     # a cat in the bag is played under its own topic, which the hall sees once the question is open (issue 10)
     secret = question.get("secret") if isinstance(question.get("secret"), dict) else None
@@ -105,7 +107,7 @@ def draw_answering(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -
     inner = pygame.Rect(band.left + band.h // 4, band.top, band.w - band.h // 2, band.h).inflate(0, -band.h // 8)
     auction = snapshot.get("auction") or {}
     label, label_color = theme.text("answering"), "muted"
-    if snapshot.get("phase") == "auction_answer":
+    if snapshot.get("phase") == Phase.AUCTION_ANSWER:
         # The hall sees it was an auction and for what stake, even one nobody could outbid (AU6: no bidding shown)
         label, label_color = f"{theme.text('auction')} · {theme.text('stake')} {auction.get('stake', '')}", "accent"
     canvas.text(pygame.Rect(inner.left, inner.top, inner.w, inner.h // 3), label, "body",
@@ -116,7 +118,7 @@ def draw_answering(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -
     started = question.get("answer_started")
     elapsed = (clock_now(snapshot, now) - float(started)) if (left is None and started is not None) else None
     timer(canvas, bottom.inflate(-layout.m * 4, -layout.m), left, clock_total(snapshot), elapsed)
-    if snapshot.get("phase") == "auction_answer" and auction.get("allin"):
+    if snapshot.get("phase") == Phase.AUCTION_ANSWER and auction.get("allin"):
         badge = pygame.Rect(bottom.left + layout.m * 2, bottom.top + layout.m, bottom.w // 4, canvas.px("title") * 3 // 2)
         canvas.fill(theme.color("accent"), badge, radius=badge.h // 3, tag="auction:allin:back")
         canvas.text(badge.inflate(-badge.h // 3, -badge.h // 6), theme.text("allin"), "title",

@@ -17,6 +17,7 @@ import re
 from scoreboard.display.theme.colorvision import MIN_PLAYER_DELTA_E, too_close
 from scoreboard.display.theme.contrast import WCAG_AA, contrast_ratio, failing_pairs, hex_of
 from scoreboard.display.theme.load import LAYOUT_SIZES, MIN_CAP_FRACTION, Problem, Theme
+from scoreboard.engine.phases import Phase
 
 TARGETS = ((1920, 1080), (3840, 2160))
 PICTURE_SHARE = 0.99     # a text over a picture: this share of the pixels under it must reach the contrast floor
@@ -122,13 +123,13 @@ def render_probes(theme: Theme, size: tuple[int, int]):
     """(scene, probe) for one frame of each scene and role of two demo games drawn with `theme`: what each text was
     drawn on (see Canvas.probe)."""
     import pygame
-    from scoreboard.display import scenes
+    from scoreboard.display import compose
     if not pygame.font.get_init():
         pygame.font.init()
     surface = pygame.Surface(size)
     for label, snapshot, now, role in sample_frames():
         canvas_probe: list = []
-        scenes.draw(surface, snapshot, theme, now, role, animate=False, probe=canvas_probe)
+        compose.draw(surface, snapshot, theme, now, role, animate=False, probe=canvas_probe)
         yield label, canvas_probe
 
 
@@ -147,15 +148,15 @@ def sample_frames() -> list[tuple[str, dict, float, str]]:
                     seen.add((name, role))
                     frames.append((f"{role} {name}", snap, at + 0.5, role))
         play(Session(), Director(regulation), keep)
-    for scene in ("choosing", "setup"):
+    for scene in (Phase.CHOOSING, Phase.SETUP):
         label, snap, at, role = next(f for f in frames if f[0] == f"audience {scene}")
         frames.append((f"{label} paused", dict(snap, paused=True, paused_at=at), at, role))
     return frames
 
 
 def scenes_name(snapshot: dict, role: str) -> str:
-    from scoreboard.display.scenes import scene_name
-    return scene_name(snapshot, role) if role == "audience" else snapshot.get("phase", "setup")
+    from scoreboard.display.compose import scene_name
+    return scene_name(snapshot, role) if role == "audience" else snapshot.get("phase", Phase.SETUP)
 
 
 def legibility_problems(theme: Theme) -> list[Problem]:
