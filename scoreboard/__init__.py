@@ -1,5 +1,8 @@
 """Scoreboard for live "Своя игра" (sport variant) tournaments."""
+import os
 from pathlib import Path
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")   # the board's console and logs speak for themselves
 
 __version__ = "0.1.0"
 

@@ -26,14 +26,20 @@ LAZY = "# lazy:"
 
 # Who may import whom: a module in a layer imports only from its own layer's package or a lower layer. The sibling
 # packages of one layer never import each other (links, display, tournament are leaves over the session).
+# A package's command-line module (`scoreboard.<package>.cli`) belongs to the top layer: it assembles what it runs.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("scoreboard.engine",),
-    ("scoreboard.regulations", "scoreboard.journal", "scoreboard.packs", "scoreboard.snapshot_check"),
-    ("scoreboard.session", "scoreboard.script"),
+    ("scoreboard.regulations", "scoreboard.journal", "scoreboard.packs", "scoreboard.snapshot_check",
+     "scoreboard.labels"),
+    ("scoreboard.session",),
+    ("scoreboard.script",),
     ("scoreboard.links", "scoreboard.display", "scoreboard.tournament"),
-    ("scoreboard.app", "scoreboard.demo", "host_remote"),
+    ("scoreboard.app", "host_remote"),
+    ("scoreboard.demo",),
     ("scoreboard.cli", "scoreboard.engine_cli", "scoreboard.bench", "scoreboard.__main__"),
 )
+TOP = len(LAYERS) - 1
+ROOT_PACKAGE = "scoreboard"     # its __init__ (the version, the data folders) is below everything
 # Exceptions to the layers, each with its reason.
 ALLOWED: dict[tuple[str, str], str] = {}
 
@@ -224,14 +230,31 @@ def unmarked_inner(mods: dict[str, Module], edges: list[Import]) -> list[str]:
                 continue
             if _enclosing(node, parents, (ast.FunctionDef, ast.AsyncFunctionDef)) is None:
                 continue
-            here = module.lines[node.lineno - 1: (node.end_lineno or node.lineno)]
-            above = module.lines[node.lineno - 2] if node.lineno >= 2 else ""
-            if not any(LAZY in line for line in here) and not above.strip().startswith(LAZY):
+            if not _marked(module.lines, node):
                 found.append(f"{module.name}:{node.lineno} imports inside a function without '{LAZY} why'")
     return found
 
 
+def _marked(lines: list[str], node: ast.AST) -> bool:
+    """`# lazy:` on the import's own lines, or on a comment line heading the run of imports it belongs to."""
+    if any(LAZY in line for line in lines[node.lineno - 1: node.end_lineno or node.lineno]):
+        return True
+    index = node.lineno - 2
+    while index >= 0:
+        text = lines[index].strip()
+        if text.startswith(LAZY):
+            return True
+        if not (text.startswith(("import ", "from ", "#")) or text.endswith((",", "(")) or text.startswith(")")):
+            return False
+        index -= 1
+    return False
+
+
 def _layer(name: str) -> tuple[int, str] | None:
+    if name == ROOT_PACKAGE:
+        return -1, ROOT_PACKAGE
+    if name.endswith(".cli") or name.startswith("scoreboard.bench."):
+        return TOP, name
     for level, packages in enumerate(LAYERS):
         for package in packages:
             if name == package or name.startswith(package + "."):
@@ -245,6 +268,8 @@ def upward(edges: list[Import]) -> list[str]:
         source, target = _layer(edge.source), _layer(edge.target)
         if source is None or target is None or (edge.source, edge.target) in ALLOWED:
             continue
+        if source[0] == TOP:
+            continue    # a command line or a bench assembles whatever it runs
         if target[0] > source[0] or (target[0] == source[0] and target[1] != source[1]):
             found.append(f"{edge.source}:{edge.line} imports {edge.target} ({target[1]} is not below {source[1]})")
     for module in {e.source for e in edges} | {e.target for e in edges}:

@@ -3,9 +3,9 @@
 A turn: handle window events (keys 1–9 as seats, Esc asks before quitting); take the input — drain the links' inbox
 in time order, apply it as one journal batch (answering every item's `on_result` once it is durable), fire due
 deadlines, publish a changed snapshot to the links; draw — each screen redraws only if what it shows changed.
-`run` takes the input on its own thread so no command waits for a frame (board_loop.py); `frame` is one whole turn
+`run` takes the input on its own thread so no command waits for a frame (loop.py); `frame` is one whole turn
 on the calling thread. Engine time is `monotonic() - epoch`: 0 at the first command of a new journal, continuing
-after the last event of a recovered one. Starting the board is board_start.py.
+after the last event of a recovered one. Starting the board is start.py.
 """
 from __future__ import annotations
 
@@ -18,13 +18,19 @@ import pygame
 
 from scoreboard.app.loop import Loop
 from scoreboard.app.signals import stop_signals
-# what `scoreboard run` and the tests call board.*: the board's start lives in board_start.py
-from scoreboard.app.start import (_attach_setup, _links, journal_path, open_screens,  # noqa: F401
-                                            open_session, run, screens_to_open, unfinished_journal)
 from scoreboard.app.status import board_status, connect_hint
-from scoreboard.display.screens import Screen
+from scoreboard.app.tournament import TournamentScreens
 from scoreboard.display.media.sounds import Sounds, cues
+from scoreboard.display.render.canvas import Canvas
+from scoreboard.display.screens import Screen
+from scoreboard.display.theme.reload import ThemeWatcher
+from scoreboard.engine.commands import Command
 from scoreboard.journal import JournalError
+from scoreboard.links.inbox import Holdback, Item
+from scoreboard.links.keys import KeySeats
+from scoreboard.session import submit_reporting
+from scoreboard.tournament.board_link import game_over
+from scoreboard.tournament.remote_client import resume_sender
 
 # Host keys on the board's own keyboard (rehearsal, or when the remote is down).
 HOST_KEYS = {pygame.K_SPACE: "/sg/next", pygame.K_F9: "/sg/pause", pygame.K_F10: "/sg/unpause"}
@@ -37,47 +43,6 @@ MIN_FRAME_GAP = 0.002   # seconds: at most ~500 frames a second however fast com
 STATUS_EVERY = 0.5      # seconds between looks at the links' and the journal's status
 
 
-class DigitSeats:
-    """Keys standing in for seats when the links package is absent (the links' KeySeats also does gamepads)."""
-
-    def __init__(self, keys: dict):
-        self.keys = {name.lower(): seat for name, seat in keys.items()}
-
-    def command_for(self, event, at: float):
-        if event.type != pygame.KEYDOWN or getattr(event, "repeat", False):
-            return None
-        seat = self.keys.get(pygame.key.name(event.key).lower())
-        if seat is None:
-            return None
-        from scoreboard.engine.commands import Command
-        return Command(at, "/sg/button", (seat,))
-
-
-class TournamentScreens:
-    """`/sg/screen bracket|standings` views from the tournament file, re-read at most every `ttl` seconds (results
-    arrive between games; the file stays closed in between so the tournament commands can write to it)."""
-
-    def __init__(self, path: str, ttl: float = 5.0, clock=time.monotonic, out=print):
-        self.path, self.ttl, self.clock, self.out = path, ttl, clock, out
-        self._cache: dict[str, tuple[float, object]] = {}
-        self._reported = False
-
-    def __call__(self, scene: str):
-        cached = self._cache.get(scene)
-        if cached is not None and self.clock() - cached[0] < self.ttl:
-            return cached[1]
-        try:
-            from scoreboard.tournament.views import load_screen
-            view = load_screen(self.path, scene)
-        except Exception as error:  # a missing or damaged file: the screen says "no tournament"
-            if not self._reported:
-                self.out(f"board: tournament {self.path}: {error}")
-                self._reported = True
-            view = None
-        self._cache[scene] = (self.clock(), view)
-        return view
-
-
 class Board:
     def __init__(self, config: dict, session, epoch: float, screens: list[Screen], theme, inbox=None, links=None,
                  clock=time.monotonic, out=print, journal_path=None):
@@ -88,10 +53,7 @@ class Board:
         board = config["board"]
         self.sounds = Sounds(theme, board.get("sounds", True))
         self.keys = self._key_seats(config)
-        self.watcher = None
-        if board.get("rehearsal"):
-            from scoreboard.display.theme.reload import ThemeWatcher
-            self.watcher = ThemeWatcher(theme, board.get("theme"))
+        self.watcher = ThemeWatcher(theme, board.get("theme")) if board.get("rehearsal") else None
         self.lock = threading.RLock()             # the session: the input thread, or a key pressed on this one
         self.published_rev = None
         self.snapshot = session.snapshot()
@@ -105,8 +67,6 @@ class Board:
         self.host_status: dict | None = None      # the links' status plus the connect hint (host only)
         self.board_status: dict | None = None     # the snapshot's `status` key (docs/ENGINE_API.md)
         self.alerts: deque = deque(maxlen=3)      # internal errors, for the host's screen
-        from scoreboard.links.inbox import Holdback, Item
-        self._item = Item
         self.holdback = Holdback(getattr(links, "deadline_grace", 0.0))
         self._local: list = []                     # the board's own keys, submitted with the inbox's items
         self.osc_tried_at = 0.0
@@ -114,7 +74,6 @@ class Board:
         self.confirm_quit = False
         self.running = True
         self.tournament = self._tournament(config)
-        from scoreboard.tournament.remote_client import resume_sender
         self.result_sender = resume_sender(journal_path, config.get("tournament"), self.out)
 
     def now(self) -> float:
@@ -125,10 +84,6 @@ class Board:
         keys = dict((config.get("buttons") or {}).get("keys") or {})
         if not keys and config["board"].get("rehearsal"):
             keys = {str(seat): seat for seat in range(1, 10)}
-        try:
-            from scoreboard.links.keys import KeySeats
-        except ImportError:
-            return DigitSeats(keys)
         return KeySeats(keys, (config.get("buttons") or {}).get("gamepad"))
 
     def _tournament(self, config):
@@ -141,10 +96,9 @@ class Board:
         ordered with the links' items and waits out the grace like a remote's command (none: at once)."""
         with self.lock:
             if self.inbox is None or not self.holdback.grace:
-                from scoreboard.session import submit_reporting
                 submit_reporting(self.session, cmd, on_result)
             else:
-                self._local.append(self._item(cmd, "keys", on_result, -len(self._local) - 1))
+                self._local.append(Item(cmd, "keys", on_result, -len(self._local) - 1))
         if self.inbox is not None:
             self.inbox.nudge()   # the input thread takes it now, not at its next timeout
 
@@ -173,7 +127,6 @@ class Board:
             self.confirm_quit = self.config["board"].get("confirm_quit", True)
             self.running = self.confirm_quit
         elif event.type == pygame.KEYDOWN and event.key in HOST_KEYS:
-            from scoreboard.engine.commands import Command
             self.submit(Command(max(self.now(), self.session.time), HOST_KEYS[event.key]))
         elif self.keys is not None:
             cmd = self.keys.command_for(event, max(self.now(), self.session.time))
@@ -182,7 +135,7 @@ class Board:
 
     def frame(self) -> None:
         """One whole turn on this thread — window events, the input, the drawing — as tests, benches and a board
-        without links run it. `run` splits it: the input on its own thread (board_loop.py), the rest here."""
+        without links run it. `run` splits it: the input on its own thread (loop.py), the rest here."""
         self.events()
         self.take_input()
         self.draw()
@@ -274,7 +227,7 @@ class Board:
         return max(0.0, min(due))
 
     def _watch(self) -> bool:
-        """Twice a second (board_status.py): True when the snapshot's `status` changed."""
+        """Twice a second (status.py): True when the snapshot's `status` changed."""
         if self.clock() - self._status_at < STATUS_EVERY and self.board_status is not None:
             return False
         self._status_at = self.clock()
@@ -304,11 +257,9 @@ class Board:
         """A scheduled tournament game ended: its result goes into the tournament file from the journal."""
         tournament = self.config.get("tournament") or {}
         if tournament.get("game") and self.journal_path:
-            from scoreboard.tournament.board_link import game_over
             self.result_sender = game_over(tournament, self.journal_path, self.out) or self.result_sender
 
     def _quit_overlay(self, surface) -> None:
-        from scoreboard.display.render.canvas import Canvas
         canvas = Canvas(surface, self.screens[0].theme)
         canvas.dim(200)
         canvas.text(pygame.Rect(0, canvas.h // 3, canvas.w, canvas.h // 3), canvas.theme.text("quit_confirm"),

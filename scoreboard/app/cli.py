@@ -160,8 +160,8 @@ def cmd_run(args) -> int:
     if headless():
         print("run: no display (set DISPLAY, or SDL_VIDEODRIVER=kmsdrm on a console)", file=sys.stderr)
         return 2
-    from scoreboard.app import board
-    return board.run(config)
+    from scoreboard.app import start
+    return start.run(config)
 
 
 def cmd_demo(args) -> int:
@@ -217,11 +217,13 @@ def cmd_follow(args) -> int:
 def cmd_theme_check(args) -> int:
     from scoreboard.display.screens import use_dummy_drivers
     use_dummy_drivers()
-    from scoreboard.display.theme.load import THEMES_DIR, check_theme
+    from scoreboard.demo.frames import sample_frames
+    from scoreboard.display.theme.legibility import check_theme
+    from scoreboard.display.theme.load import THEMES_DIR
     folder = Path(args.dir)
     if not folder.is_dir() and (THEMES_DIR / args.dir).is_dir():
         folder = THEMES_DIR / args.dir
-    problems = check_theme(folder)
+    problems = check_theme(folder, sample_frames())
     for problem in problems:
         print(problem)
     print(f"{folder}: {len(problems)} problem(s)" if problems else f"{folder}: ok")

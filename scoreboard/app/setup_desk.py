@@ -13,8 +13,9 @@ import threading
 import time
 from typing import Callable, Optional
 
-from scoreboard.engine.commands import Command
 from scoreboard.app.setup_catalog import Catalog
+from scoreboard.engine.commands import Command
+from scoreboard.tournament.board_link import setup_commands
 
 ADDRESSES = ("/sg/setup/catalog", "/sg/setup/game")
 MAX_JSON = 60_000        # under the links' datagram limit, with room for the OSC framing
@@ -96,7 +97,6 @@ class SetupDesk:
             result(False, "no tournament file ([tournament] file in the config)")
             return
         try:
-            from scoreboard.tournament.board_link import setup_commands
             commands = setup_commands(path, game_id)
         except Exception as error:   # TournamentError and a damaged file alike: said, nothing changed
             result(False, str(error))
@@ -118,3 +118,9 @@ class SetupDesk:
             self.inbox.put(Command(self.clock(), address, tuple(args)), "setup", done)
 
         step(0)
+
+
+def attach(links, config: dict, inbox, clock) -> None:
+    """The remote's set-up screens ask the board what it has: the OSC server answers them from this desk."""
+    if getattr(links, "osc", None) is not None:
+        links.osc.setup = SetupDesk(config, inbox, clock)

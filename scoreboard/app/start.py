@@ -1,25 +1,32 @@
 """Starting `scoreboard run`: the journal (new, configured, or the newest unfinished one), the links, the screens on
 the displays they are configured for (never another: a host screen on the projector shows the answers), then the
-board loop (board.py). Every refusal to start says why and leaves no game behind.
+board loop (board.py, loop.py). Every refusal to start says why and leaves no game behind.
 """
 from __future__ import annotations
 
+import os
 import time
 from datetime import datetime
 from pathlib import Path
 
 import pygame
 
+from scoreboard.app import setup_desk
+from scoreboard.app.board import Board
 from scoreboard.app.signals import EarlyStop, stop_signals
 from scoreboard.app.status import OSC_RETRY
-from scoreboard.display.screens import Screen, ScreenSpec
+from scoreboard.display.screens import Screen, ScreenSpec, displays, missing_message, place, window_display
 from scoreboard.display.theme.load import load_theme
+from scoreboard.engine.commands import make
 from scoreboard.journal import JournalError
+from scoreboard.links import Inbox, Links
+from scoreboard.session import Session, replay_snapshot
+from scoreboard.tournament.board_link import opening
+from scoreboard.tournament.errors import TournamentError
 
 
 def unfinished_journal(folder: Path) -> Path | None:
     """The newest journal in `folder` whose game has not ended (what a kiosk restart should come back to)."""
-    from scoreboard.session import replay_snapshot
     for path in sorted(folder.glob("*.sqlite"), key=lambda p: p.stat().st_mtime, reverse=True):
         try:
             if not replay_snapshot(path).get("game_over"):
@@ -51,8 +58,6 @@ def journal_path(board: dict) -> tuple[Path, bool]:
 def open_session(board: dict, out=print, tournament: dict | None = None):
     """A recovered session for an existing journal (it comes back paused), else a new game: the tournament's
     scheduled game when one is configured, else the config's regulation and stage."""
-    from scoreboard.engine.commands import make
-    from scoreboard.session import Session
     path, exists = journal_path(board)
     if exists:
         session = Session.recover(path, live_seed=True)
@@ -62,7 +67,6 @@ def open_session(board: dict, out=print, tournament: dict | None = None):
     commands = board.get("setup_commands") or [("/sg/game/new", (board["regulation"], board["stage"]))]
     opened = None
     if game:     # from the file, or from the organiser's `tournament serve`; TournamentError stops the start
-        from scoreboard.tournament.board_link import opening
         commands, opened = opening(tournament, game, out)
     if not board.get("journal") and not board.get("resume") and path.parent.is_dir():
         left = unfinished_journal(path.parent)
@@ -80,15 +84,10 @@ def open_session(board: dict, out=print, tournament: dict | None = None):
     return session, path, 0.0
 
 
-def _links(config: dict, inbox_box: list, clock, out=print):
-    """The links package's Inbox and Links, when it is installed; the board also runs without them."""
-    try:
-        from scoreboard.links import Inbox, Links
-    except ImportError as error:
-        out(f"board: links unavailable ({error}); keyboard seats only")
-        return None, None
+def start_links(config: dict, clock, out=print):
+    """The links' inbox and the links started (the buttons, OSC, the phone page). A bad config or a taken port
+    never stops the game: it is said, and what can run runs (a taken OSC port is retried: status.py)."""
     inbox = Inbox()
-    inbox_box.append(inbox)
     links_config = {k: config[k] for k in ("osc", "buttons", "remote_web") if k in config}
     try:
         links = Links(links_config, inbox, clock)
@@ -107,21 +106,14 @@ def _links(config: dict, inbox_box: list, clock, out=print):
             out(f"board: buttons failed to start: {second}")
     except Exception as error:  # a bad box path must not stop the game
         out(f"board: links failed to start: {error}")
-    _attach_setup(links, config, inbox, clock)
+    setup_desk.attach(links, config, inbox, clock)
     return inbox, links
-
-
-def _attach_setup(links, config: dict, inbox, clock) -> None:
-    if getattr(links, "osc", None) is not None:   # the remote's set-up screens ask the board what it has
-        from scoreboard.app.setup_desk import SetupDesk
-        links.osc.setup = SetupDesk(config, inbox, clock)
 
 
 def screens_to_open(config: dict, out=print) -> list[dict] | None:
     """The configured screens whose display is there. A screen whose display is missing is never opened on
     another one (a host screen on the projector shows the answers): the start is refused, naming it and the
     displays there are — unless it is `optional`, then it is skipped with a warning. None: refused."""
-    from scoreboard.display.screens import displays, missing_message, place
     found = displays()
     placements = place(config["screens"], found)
     for p in placements:
@@ -137,7 +129,6 @@ def screens_to_open(config: dict, out=print) -> list[dict] | None:
 def open_screens(specs: list[dict], theme, out=print) -> list[Screen] | None:
     """Open each window and check it landed on its display (SDL may put it elsewhere: see window_display); one
     that did not is closed at once, then refused like a missing display (or skipped, if optional). None: refused."""
-    from scoreboard.display.screens import window_display
     screens = []
     for number, spec in enumerate(specs):
         screen = Screen(ScreenSpec(spec["role"], spec["display"], tuple(spec["size"]), spec["fullscreen"]), theme)
@@ -166,7 +157,6 @@ def run(config: dict, out=print, frames: int | None = None) -> int:
 
 
 def _run(config: dict, out, frames: int | None, early: EarlyStop) -> int:
-    import os
     os.environ.setdefault("SDL_VIDEO_ALLOW_SCREENSAVER", "0")   # a projector must never blank mid-game
     os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")        # SIGTERM/SIGINT are the board's (Board.stop)
     pygame.init()
@@ -190,7 +180,6 @@ def _run(config: dict, out, frames: int | None, early: EarlyStop) -> int:
     try:
         session, path, start = open_session(board, out, config.get("tournament"))
     except Exception as error:   # a tournament game that cannot be set up, a journal held by another board
-        from scoreboard.tournament.errors import TournamentError
         if not isinstance(error, (TournamentError, JournalError)):
             raise
         out(f"run: {error}")
@@ -205,9 +194,7 @@ def _run(config: dict, out, frames: int | None, early: EarlyStop) -> int:
         pygame.quit()
         return 0
     epoch = time.monotonic() - start
-    holder: list = []
-    inbox, links = _links(config, holder, lambda: time.monotonic() - epoch, out)
-    from scoreboard.app.board import Board
+    inbox, links = start_links(config, lambda: time.monotonic() - epoch, out)
     board = early.board = Board(config, session, epoch, screens, theme, inbox, links, out=out, journal_path=path)
     board.running = not early.stopped
     return board.run(frames)

@@ -4,6 +4,9 @@ Read twice a second by the board loop; the host's screen draws what is wrong (ro
 on the remote to connect (`connect_hint`)."""
 from __future__ import annotations
 
+from scoreboard.app import setup_desk
+from scoreboard.display.screens import reachable_address
+
 OSC_RETRY = 2.0         # seconds between attempts to bind an OSC port that was taken
 
 
@@ -36,8 +39,7 @@ def retry_osc(board) -> dict:
         except OSError as error:
             links.osc_error = str(error)
         else:
-            from scoreboard.app.start import _attach_setup
-            _attach_setup(links, board.config, board.inbox, links.clock)
+            setup_desk.attach(links, board.config, board.inbox, links.clock)
             board.out(f"board: OSC listening on udp {links.osc.address[0]}:{links.osc.address[1]}")
             links.osc_error = None
             return {"name": "osc", "state": "ok", "detail": "osc-server (port bound after a retry)"}
@@ -50,7 +52,6 @@ def connect_hint(config: dict, status: dict) -> dict | None:
     osc = config.get("osc") or {}
     if not osc.get("enabled", True) or not status.get("osc_address"):
         return None
-    from scoreboard.display.screens import reachable_address
     host, port = status["osc_address"][:2]
     urls = (status.get("remote_web") or {}).get("urls") or []
     return {"address": f"{reachable_address(host)}:{port}", "passcode": osc.get("passcode", ""),

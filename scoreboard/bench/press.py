@@ -114,7 +114,8 @@ def press_to_frame(trials: int, fps: int = 60, size=(1920, 1080), theme_name: st
     if pacing not in ("board", "tick"):
         raise ValueError(f"pacing must be 'board' or 'tick', got {pacing!r}")
     import pygame
-    from scoreboard.app.board import Board, _links, open_session
+    from scoreboard.app.board import Board
+    from scoreboard.app.start import open_session, start_links
     from scoreboard.app.loop import Loop
     from scoreboard.app.config import default_config
     from scoreboard.display.screens import Screen, ScreenSpec
@@ -137,7 +138,7 @@ def press_to_frame(trials: int, fps: int = 60, size=(1920, 1080), theme_name: st
         screen = Screen(ScreenSpec("audience", 0, tuple(size), False), theme)
         timer = _PressTimer(screen)
         messages: list[str] = []
-        inbox, links = _links(config, [], lambda: time.monotonic() - epoch, messages.append)
+        inbox, links = start_links(config, lambda: time.monotonic() - epoch, messages.append)
         if links is None or links.buttons is None:
             box.stop()
             session.close()

@@ -251,7 +251,8 @@ def play_on_board(regulation: str, stage: str | None, speed: float, screen: Scre
     `watch(snapshot)` after every frame. pygame must be initialised. The journal is `folder/demo.sqlite` (replaced).
     `patience`: wall seconds a box press may take (the box gets 2 s more to come online) before the players press
     through the inbox instead; tests on a loaded machine give more."""
-    from scoreboard.app.board import MIN_FRAME_GAP, Board, _links
+    from scoreboard.app.board import MIN_FRAME_GAP, Board
+    from scoreboard.app.start import start_links
     from scoreboard.app.config import default_config
     from scoreboard.session import Session
     director, narrator = Director(regulation, stage), Narrator(out)
@@ -268,7 +269,7 @@ def play_on_board(regulation: str, stage: str | None, speed: float, screen: Scre
     config["buttons"].update(port=box.url if box else "", mode="events")
     clock = DemoClock(speed)
     messages: list[str] = []
-    inbox, links = _links(config, [], clock, messages.append)
+    inbox, links = start_links(config, clock, messages.append)
     for message in messages:
         out(message)
     session = Session(journal)

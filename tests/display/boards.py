@@ -2,7 +2,8 @@
 the links' real Inbox, offscreen screens, a clock the test moves, and links that only record what is published."""
 from __future__ import annotations
 
-from scoreboard.app.board import Board, open_session
+from scoreboard.app.board import Board
+from scoreboard.app.start import open_session
 from scoreboard.app.config import default_config
 from scoreboard.display.screens import Screen, ScreenSpec
 from scoreboard.display.theme.load import load_theme

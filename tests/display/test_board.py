@@ -4,7 +4,7 @@ recovery from a journal, keyboard seats and the quit question."""
 import pygame
 import pytest
 
-from scoreboard.app.board import open_session
+from scoreboard.app.start import open_session
 from scoreboard.app.config import default_config
 from scoreboard.display.screens import Screen, ScreenSpec
 from scoreboard.display.theme.load import load_theme
@@ -201,20 +201,10 @@ def test_two_starts_within_one_second_never_share_a_journal(tmp_path, monkeypatc
     assert replay_snapshot(path)["players"][1]["name"] == "Борис"
 
 
-def test_digit_seats_fallback_maps_keys_to_presses():
-    """GIVEN the board's own key map (used when the links package is absent) WHEN 3 is pressed THEN it is a press of
-    seat 3 at the given time, and an unmapped key is nothing."""
-    from scoreboard.app.board import DigitSeats
-    seats = DigitSeats({str(seat): seat for seat in range(1, 10)})
-    cmd = seats.command_for(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_3, mod=0, unicode="3", scancode=0), 4.5)
-    assert (cmd.at, cmd.address, cmd.args) == (4.5, "/sg/button", (3,))
-    assert seats.command_for(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a, mod=0, unicode="a", scancode=0), 1) is None
-
-
 def test_run_wires_screens_links_and_journal(tmp_path):
     """GIVEN a config with an audience and a host window (dummy driver), OSC on loopback and a journal folder WHEN
     `run` plays a few frames THEN it exits 0 having opened both windows and written a new journal."""
-    from scoreboard.app import board as board_module
+    from scoreboard.app import start as board_module
     from scoreboard.session import replay_snapshot
     config = default_config()
     config["board"].update(journal_dir=str(tmp_path / "games"), sounds=False, theme="light")

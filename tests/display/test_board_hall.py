@@ -3,7 +3,8 @@ and only it — shows how the remote connects (the board's address and passcode)
 import pygame
 import pytest
 
-from scoreboard.app.board import Board, open_session
+from scoreboard.app.board import Board
+from scoreboard.app.start import open_session
 from scoreboard.app.config import default_config
 from scoreboard.display.screens import Screen, ScreenSpec
 from scoreboard.display.theme.load import load_theme

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from scoreboard.app.board import Board, _links, open_session
+from scoreboard.app.board import Board
+from scoreboard.app.start import open_session, start_links
 from scoreboard.app.config import default_config
 from scoreboard.display.screens import Screen, ScreenSpec
 from scoreboard.display.theme.load import load_theme
@@ -173,7 +174,7 @@ def test_g_taken_osc_port_is_retried_and_reported_until_bound(tmp_path):
     config["osc"].update(bind="127.0.0.1", port=port, passcode="1234", advertise=False)
     session, _, start = open_session(config["board"], out=lambda *_: None)
     clock = [1000.0]
-    inbox, links = _links(config, [], lambda: clock[0] - (clock[0] - start), out=lambda *_: None)
+    inbox, links = start_links(config, lambda: clock[0] - (clock[0] - start), out=lambda *_: None)
     theme = load_theme("classic")
     board = Board(config, session, clock[0] - start, [], theme, inbox, links, clock=lambda: clock[0],
                   out=lambda *_: None)

@@ -6,7 +6,8 @@ import sqlite3
 import threading
 import time
 
-from scoreboard.app.board import Board, open_session
+from scoreboard.app.board import Board
+from scoreboard.app.start import open_session
 from scoreboard.app.loop import Loop
 from scoreboard.app.config import default_config
 from scoreboard.display.screens import Screen, ScreenSpec

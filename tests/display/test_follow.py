@@ -3,7 +3,8 @@ import time
 
 import pytest
 
-from scoreboard.app.board import Board, open_session
+from scoreboard.app.board import Board
+from scoreboard.app.start import open_session
 from scoreboard.app.config import default_config
 from scoreboard.app.follow import ClockEstimate, Follower, parse_target
 from scoreboard.display.screens import Screen, ScreenSpec

@@ -8,7 +8,7 @@ import pygame
 import pytest
 
 from scoreboard.display import compose
-from scoreboard.display.media import pack as media
+from scoreboard.display.media import files as media
 from scoreboard.display.media.sounds import Sounds
 from scoreboard.display.theme.load import ROOT, load_theme
 from scoreboard.engine.commands import make

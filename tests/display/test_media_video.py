@@ -12,7 +12,7 @@ import pytest
 
 from scoreboard.bench import clips
 from scoreboard.display import compose
-from scoreboard.display.media import decoder, pack as media
+from scoreboard.display.media import decoder, files as media
 from scoreboard.display.media.sounds import Sounds
 from scoreboard.display.theme.load import ROOT, load_theme
 from scoreboard.display.media.video import PLAYER

@@ -10,7 +10,9 @@ from scoreboard.display import compose
 from scoreboard.display.theme import load as theme_module
 from scoreboard.display.theme.contrast import failing_pairs
 from scoreboard.display.theme.starter import write_starter
-from scoreboard.display.theme.load import ASSETS_DIR, THEMES_DIR, check_theme, load_theme
+from scoreboard.demo.frames import sample_frames
+from scoreboard.display.theme.legibility import check_theme
+from scoreboard.display.theme.load import ASSETS_DIR, THEMES_DIR, load_theme
 
 SHIPPED = ("default", "classic", "high-contrast", "light")
 
@@ -103,7 +105,7 @@ a = 1
     assert theme.color("background") == base.color("background")
     assert theme.font("main") == base.font("main") and theme.values["images"]["logo"] == base.values["images"]["logo"]
     assert theme.size("small") == base.size("small")
-    assert check_theme(folder)[:len(theme.problems)] == theme.problems
+    assert check_theme(folder, sample_frames())[:len(theme.problems)] == theme.problems
 
 
 def test_font_without_cyrillic_is_refused(tmp_path):
@@ -140,7 +142,7 @@ def test_cyrillic_check_passes_the_shipped_and_bundled_fonts():
 def test_contrast_promise_is_enforced(tmp_path):
     """GIVEN a theme promising 7:1 but with grey text on grey WHEN checked THEN the failing pair is reported."""
     folder = write_theme(tmp_path / "t", '[meta]\nmin_contrast = 7.0\n[colors]\nmuted = "#777777"\n')
-    problems = check_theme(folder)
+    problems = check_theme(folder, sample_frames())
     assert "colors.muted" in keys(problems)
     assert all("below 7:1" in p.reason for p in problems)
 
@@ -187,7 +189,7 @@ def test_theme_new_writes_a_starter_that_checks_clean(tmp_path):
     """GIVEN `theme new myclub` WHEN its starter is checked THEN it is clean and lists every key for the crew."""
     path = write_starter("myclub", tmp_path)
     text = path.read_text(encoding="utf-8")
-    assert check_theme(path.parent) == []
+    assert check_theme(path.parent, sample_frames()) == []
     for key in ("background", "players", "main", "cell_value", "logo", "buzz", "reveal", "winner"):
         assert f"# {key} = " in text
     with pytest.raises(FileExistsError):

@@ -14,7 +14,9 @@ from scoreboard.display.theme import legibility
 from scoreboard.display.render.canvas import text_cache
 from scoreboard.display.theme.colorvision import MACHADO_2009, MIN_PLAYER_DELTA_E, ciede2000, delta_e, simulate
 from scoreboard.display.theme.contrast import PAUSE_ALPHA, TEXT_PAIRS, UNDER_VEIL, composite, contrast_ratio, luminance
-from scoreboard.display.theme.load import MIN_CAP_FRACTION, check_theme, load_theme
+from scoreboard.demo.frames import sample_frames
+from scoreboard.display.theme.legibility import check_theme
+from scoreboard.display.theme.load import MIN_CAP_FRACTION, load_theme
 
 SHIPPED = ("default", "classic", "high-contrast", "light")
 UNREADABLE = Path(__file__).parent / "themes" / "unreadable"
@@ -69,7 +71,7 @@ def test_every_shipped_theme_passes_theme_check(name):
     """GIVEN a shipped theme WHEN `theme check` measures it (contrast, seats for protan/deutan/tritan, cap heights,
     the backdrop under each text) THEN there is no problem — and the numbers behind that hold: 4.5:1 (7:1 for
     high-contrast) on every declared pair, seats ≥ the ΔE threshold apart for every vision."""
-    assert check_theme(name) == []
+    assert check_theme(name, sample_frames()) == []
     theme = load_theme(name)
     floor = 7.0 if name == "high-contrast" else 4.5
     assert legibility.contrast_floor(theme) == floor
@@ -187,7 +189,7 @@ def test_every_audience_text_has_capitals_at_least_3_percent_of_the_height(size,
         theme = load_theme(name)
         assert theme.values["sizes"] == base.values["sizes"] and theme.font("main") == base.font("main")
         count = 0
-        for scene, probe in legibility.render_probes(theme, size):
+        for scene, probe in legibility.render_probes(theme, size, sample_frames()):
             for tag, _color, _ground, px, font in probe:
                 cap = cache.cap_height(font, px)
                 assert cap >= MIN_CAP_FRACTION * size[1], f"{name} {scene} {tag}: {cap} px at {px} px"
@@ -203,9 +205,9 @@ def test_too_small_sizes_are_raised_when_drawn_and_reported(tmp_path):
     (folder / "theme.toml").write_text("[sizes]\nsmall = 0.03\nname = 0.03\n", encoding="utf-8")
     theme = load_theme(folder)
     cache = text_cache()
-    for scene, probe in legibility.render_probes(theme, (1920, 1080)):
+    for scene, probe in legibility.render_probes(theme, (1920, 1080), sample_frames()):
         assert all(cache.cap_height(font, px) >= 32.4 for _t, _c, _g, px, font in probe), scene
-    problems = check_theme(folder)
+    problems = check_theme(folder, sample_frames())
     assert {p.key for p in problems} == {"sizes.small", "sizes.name"}
     assert all(re.search(r"capital letters \d+ px = 2\.\d\d% of 1920×1080", p.reason) for p in problems)
 
@@ -221,12 +223,12 @@ def test_a_bright_backdrop_fails_under_the_texts_it_carries(tmp_path):
         pygame.draw.line(picture, (200, 200, 200) if x % 8 < 4 else (190, 190, 196), (x, 0), (x, 35))
     pygame.image.save(picture, str(folder / "back.png"))
     (folder / "theme.toml").write_text('[images]\nbackground = "back.png"\n', encoding="utf-8")
-    problems = check_theme(folder)
+    problems = check_theme(folder, sample_frames())
     assert problems and {p.key for p in problems} == {"images.background"}
     assert all(p.file == str(folder / "theme.toml") for p in problems)
     assert any(re.search(r"text 'header:title' in colors\.text.* [01]\.\d\d:1 against the picture", p.reason)
                for p in problems), problems
-    assert legibility.picture_problems(load_theme("classic")) == []
+    assert legibility.picture_problems(load_theme("classic"), sample_frames()) == []
 
 
 def test_chart_lines_carry_a_marker_shape_per_seat_besides_colour():

@@ -4,7 +4,7 @@ import pygame
 import pytest
 
 from scoreboard.display import compose
-from scoreboard.app.board import TournamentScreens
+from scoreboard.app.tournament import TournamentScreens
 from scoreboard.display.theme.load import load_theme
 
 service = pytest.importorskip("scoreboard.tournament.service")

@@ -3,7 +3,7 @@ video), the fake button box (`scoreboard fake-box`) on a pty, and the remote's c
 whole question: start → chooser → select → reading done → a press on the box → right → the score changed.
 
 `scoreboard run` itself refuses to start without a display (scoreboard/display/screens.py `headless()`), so the board
-process is started as `python -c` calling `scoreboard.app.board.run(config)` — the same function `scoreboard run`
+process is started as `python -c` calling `scoreboard.app.start.run(config)` — the same function `scoreboard run`
 calls after that check — with SDL's dummy video driver.
 """
 import os
@@ -21,9 +21,9 @@ from scoreboard.session import replay_snapshot
 from scoreboard.links.osc_client import OscClient
 
 PASSCODE = "e2e-4321"
-BOARD = ("import sys; from scoreboard.app.config import load_config; from scoreboard.app import board; "
+BOARD = ("import sys; from scoreboard.app.config import load_config; from scoreboard.app import start; "
          "config, problems = load_config(sys.argv[1]); "
-         "sys.exit(print(*problems, file=sys.stderr) or 2) if problems else sys.exit(board.run(config))")
+         "sys.exit(print(*problems, file=sys.stderr) or 2) if problems else sys.exit(start.run(config))")
 DUMMY = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
 
 

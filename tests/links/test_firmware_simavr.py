@@ -17,7 +17,8 @@ import serial
 
 from tests.conftest import need
 from simbox import PACKAGES, SimBox, build
-from scoreboard.app.board import Board, open_session
+from scoreboard.app.board import Board
+from scoreboard.app.start import open_session
 from scoreboard.app.config import default_config
 from scoreboard.display.theme.load import load_theme
 from scoreboard.engine.commands import make

@@ -16,7 +16,8 @@ import urllib.request
 import pygame
 import pytest
 
-from scoreboard.app.board import Board, open_session
+from scoreboard.app.board import Board
+from scoreboard.app.start import open_session
 from scoreboard.app.config import default_config
 from scoreboard.display.screens import Screen, ScreenSpec
 from scoreboard.display.theme.load import load_theme

@@ -11,13 +11,14 @@ the host's screen (`PLAYER.problem(path)`), and the game goes on.
 """
 from __future__ import annotations
 
+import os
 import queue
 import time
 
 import pygame
 
 from scoreboard.display.media import decoder
-from scoreboard.display.media.files import MAX_MEDIA_BYTES, media_items, readable, warn_once
+from scoreboard.display.media.files import MAX_MEDIA_BYTES, media_items, readable, sound, warn_once
 
 # pygame reads these sound files itself (a whole Sound, started from any position by slicing its PCM)
 PYGAME_SOUNDS = (".wav", ".ogg", ".mp3", ".flac")
@@ -146,7 +147,6 @@ class Player:
         if reason is not None and not reason.startswith("too large"):
             return self._fail(path, reason)
         try:
-            import os
             if os.path.getsize(path) > MAX_VIDEO_BYTES:
                 return self._fail(path, f"too large (at most {MAX_VIDEO_BYTES} bytes)")
             info = decoder.probe(path)
@@ -183,7 +183,6 @@ class Player:
 
     def _whole_sound(self, run: Run, start: float) -> bool:
         """A sound pygame reads itself, played from `start` by slicing its PCM; False when pygame cannot read it."""
-        from scoreboard.display.media.pack import sound
         if not self._mixer():
             return True
         whole = sound(run.path)

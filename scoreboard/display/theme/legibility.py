@@ -2,7 +2,8 @@
 
 - Contrast: every declared text/ground pair (contrast.TEXT_PAIRS) at least WCAG AA 4.5:1, or the theme's own
   `min_contrast` when it promises more (high-contrast: 7:1). Over a backdrop picture the scenes are really drawn
-  (one frame of each scene of two demo games) and each text is measured against the picture's pixels under it.
+  (the frames given: one of each scene of two demo games) and each text is measured against the picture's pixels
+  under it.
 - Seat colours: every two players' colours at least colorvision.MIN_PLAYER_DELTA_E apart (CIEDE2000) for normal
   vision and for protanopia, deuteranopia and tritanopia simulated with Machado et al. (2009).
 - Cap height: every text size the theme sets gives capital letters at least MIN_CAP_FRACTION of the screen height on
@@ -13,11 +14,20 @@ Every problem names the theme file and key that set the value, with the numbers.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from pathlib import Path
 
+import pygame
+
+from scoreboard.display import compose
+from scoreboard.display.render.canvas import text_cache
 from scoreboard.display.theme.colorvision import MIN_PLAYER_DELTA_E, too_close
 from scoreboard.display.theme.contrast import WCAG_AA, contrast_ratio, failing_pairs, hex_of
-from scoreboard.display.theme.load import LAYOUT_SIZES, MIN_CAP_FRACTION, Problem, Theme
-from scoreboard.engine.phases import Phase
+from scoreboard.display.theme.load import LAYOUT_SIZES, MIN_CAP_FRACTION, Problem, Theme, load_theme
+
+# (label, snapshot, engine time, role): the frames a theme is tried on — scoreboard/demo/frames.py gives the first
+# frame of every scene of two demo games (the display plays no game itself).
+Frames = Iterable[tuple[str, dict, float, str]]
 
 TARGETS = ((1920, 1080), (3840, 2160))
 PICTURE_SHARE = 0.99     # a text over a picture: this share of the pixels under it must reach the contrast floor
@@ -60,7 +70,6 @@ def player_problems(theme: Theme) -> list[Problem]:
 
 
 def cap_problems(theme: Theme) -> list[Problem]:
-    from scoreboard.display.render.canvas import text_cache
     cache = text_cache()
     font = theme.font("main")
     out = []
@@ -80,16 +89,16 @@ def cap_problems(theme: Theme) -> list[Problem]:
     return out
 
 
-def picture_problems(theme: Theme) -> list[Problem]:
+def picture_problems(theme: Theme, frames: Frames) -> list[Problem]:
     """Texts drawn straight on a picture (the backdrop; the logo under the pause word), measured against its pixels
-    under each text's lines."""
+    under each text's lines in `frames`."""
     images = theme.values["images"]
     if not images.get("background") and not images.get("logo"):
         return []
     floor = contrast_floor(theme)
     names = _color_names(theme)
     worst: dict[tuple[str, tuple], tuple[float, tuple, str]] = {}
-    for scene, probe in render_probes(theme, (1920, 1080)):
+    for scene, probe in render_probes(theme, (1920, 1080), frames):
         for tag, color, ground, _px, _font in probe:
             if not ground or _solid(ground):
                 continue   # a text on a plain panel or fill: the declared pairs cover it
@@ -119,45 +128,23 @@ def _color_names(theme: Theme) -> dict[tuple, str]:
     return names
 
 
-def render_probes(theme: Theme, size: tuple[int, int]):
-    """(scene, probe) for one frame of each scene and role of two demo games drawn with `theme`: what each text was
-    drawn on (see Canvas.probe)."""
-    import pygame
-    from scoreboard.display import compose
+def render_probes(theme: Theme, size: tuple[int, int], frames: Frames):
+    """(scene, probe) for each of `frames` drawn with `theme`: what each text was drawn on (see Canvas.probe)."""
     if not pygame.font.get_init():
         pygame.font.init()
     surface = pygame.Surface(size)
-    for label, snapshot, now, role in sample_frames():
+    for label, snapshot, now, role in frames:
         canvas_probe: list = []
         compose.draw(surface, snapshot, theme, now, role, animate=False, probe=canvas_probe)
         yield label, canvas_probe
 
 
-def sample_frames() -> list[tuple[str, dict, float, str]]:
-    """(label, snapshot, time, role): the first frame of every scene (and between-plays screen) of a choice game and a
-    sequential one, for the hall and the players, plus the pause veil."""
-    from scoreboard.demo.game import play
-    from scoreboard.demo.simulated import Director
-    from scoreboard.session import Session
-    frames, seen = [], set()
-    for regulation in ("novosibirsk-2007", "america-2005"):
-        def keep(at, snap, step):
-            for role in ("audience", "players"):
-                name = scenes_name(snap, role)
-                if (name, role) not in seen:
-                    seen.add((name, role))
-                    frames.append((f"{role} {name}", snap, at + 0.5, role))
-        play(Session(), Director(regulation), keep)
-    for scene in (Phase.CHOOSING, Phase.SETUP):
-        label, snap, at, role = next(f for f in frames if f[0] == f"audience {scene}")
-        frames.append((f"{label} paused", dict(snap, paused=True, paused_at=at), at, role))
-    return frames
+def legibility_problems(theme: Theme, frames: Frames) -> list[Problem]:
+    return contrast_problems(theme) + player_problems(theme) + cap_problems(theme) + picture_problems(theme, frames)
 
 
-def scenes_name(snapshot: dict, role: str) -> str:
-    from scoreboard.display.compose import scene_name
-    return scene_name(snapshot, role) if role == "audience" else snapshot.get("phase", Phase.SETUP)
-
-
-def legibility_problems(theme: Theme) -> list[Problem]:
-    return contrast_problems(theme) + player_problems(theme) + cap_problems(theme) + picture_problems(theme)
+def check_theme(folder: str | Path, frames: Frames) -> list[Problem]:
+    """Every problem of the theme in `folder` (laid over the default), for `scoreboard theme check`: what loading
+    refused, then whether the hall can read it, its pictures measured under `frames` (scoreboard/demo/frames.py)."""
+    theme = load_theme(folder)
+    return theme.problems + legibility_problems(theme, frames)

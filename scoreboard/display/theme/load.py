@@ -315,11 +315,3 @@ def _fill_builtin(values: dict, strings: dict) -> None:
         strings["ru"].setdefault(key, text)
     for key, text in BUILTIN_STRINGS_EN.items():
         strings["en"].setdefault(key, text)
-
-
-def check_theme(folder: str | Path) -> list[Problem]:
-    """Every problem of the theme in `folder` (laid over the default), for `scoreboard theme check`: what loading
-    refused, then whether the hall can read it (contrast, colour-blind seats, cap heights: legibility.py)."""
-    from scoreboard.display.theme.legibility import legibility_problems
-    theme = load_theme(folder)
-    return theme.problems + legibility_problems(theme)
