@@ -13,7 +13,7 @@ numeric pad, appended as the last argument: auction bids, final stakes and score
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from scoreboard.engine.phases import Phase
 
@@ -128,7 +128,7 @@ def _final(snapshot: dict, phase: str) -> list[Action]:
     final = snapshot.get("final") or {}
     eligible = set(final.get("eligible") or [])
     players = [p for p in _players(snapshot) if p["seat"] in eligible]
-    if phase == "final_stakes":
+    if phase == Phase.FINAL_STAKES:
         stakes_in = set(final.get("stakes_in") or [])
         actions = []
         for p in players:
@@ -142,7 +142,7 @@ def _final(snapshot: dict, phase: str) -> list[Action]:
         actions.append(Action("final_start", t("act.final_start"), "/sg/final/start", shortcut="space",
                               enabled=bool(eligible) and eligible <= stakes_in))
         return actions
-    if phase == "final_answer":
+    if phase == Phase.FINAL_ANSWER:
         # FN2: the answers are being written; verdicts come after writing ends (by the clock or by the host).
         return [Action("final_end_writing", t("act.final_end"), "/sg/next", shortcut="n")]
     judged = set(final.get("judged") or [])
@@ -186,11 +186,11 @@ def _waive(snapshot: dict) -> list[Action]:
 
 
 def _tools(snapshot: dict, phase: str) -> list[Action]:
-    actions = [] if phase in ("setup", "game_over") else [
+    actions = [] if phase in (Phase.SETUP, Phase.GAME_OVER) else [
         Action(f"adjust:{p['seat']}", t("act.adjust", name=_name(p)), "/sg/score/adjust", (p["seat"],), TOOLS, p["seat"],
                amount="delta", who=_name(p)) for p in _players(snapshot)]
     actions.append(Action("undo", t("undo.label"), "/sg/undo", group=TOOLS, shortcut="backspace"))
-    if phase not in ("setup", "game_over"):
+    if phase not in (Phase.SETUP, Phase.GAME_OVER):
         manual = bool(snapshot.get("buttons_manual"))
         actions.append(Action("manual", t("act.manual_on") if not manual else t("act.manual_off"),
                               "/sg/buttons/manual", (0 if manual else 1,), TOOLS, shortcut="m"))
@@ -201,30 +201,29 @@ def _tools(snapshot: dict, phase: str) -> list[Action]:
     return actions
 
 
-QUESTION_PHASES = ("reading", "buzz_window", "answering", "after_wrong", "auction_answer")
+QUESTION_PHASES = (Phase.READING, Phase.BUZZ_WINDOW, Phase.ANSWERING, Phase.AFTER_WRONG, Phase.AUCTION_ANSWER)
 
 
 def _disabled(action: Action) -> Action:
-    from dataclasses import replace
     return replace(action, enabled=False)
 
 
 def _question_slots(snapshot: dict, phase: str) -> list[Action]:
     """The same slots from the opening of a question to its verdict, each enabled when it applies."""
     question = snapshot.get("question") or {}
-    reading = phase == "reading" or (phase == "auction_answer" and bool(question.get("reading")))
-    judging = phase in ("answering", "auction_answer")
+    reading = phase == Phase.READING or (phase == Phase.AUCTION_ANSWER and bool(question.get("reading")))
+    judging = phase in (Phase.ANSWERING, Phase.AUCTION_ANSWER)
     slots = [Action("judge_right", t("act.right"), "/sg/judge/right", shortcut="r", enabled=judging),
              Action("judge_wrong", t("act.wrong"), "/sg/judge/wrong", shortcut="w", enabled=judging),
              Action("reading_done", t("act.reading_done"), "/sg/reading/done", shortcut="space", enabled=reading),
              Action("time", t("act.time"), "/sg/time", shortcut="t",
-                    enabled=phase in ("reading", "buzz_window", "after_wrong")),
-             Action("resume", t("act.resume"), "/sg/resume", shortcut="space", enabled=phase == "after_wrong"),
+                    enabled=phase in (Phase.READING, Phase.BUZZ_WINDOW, Phase.AFTER_WRONG)),
+             Action("resume", t("act.resume"), "/sg/resume", shortcut="space", enabled=phase == Phase.AFTER_WRONG),
              Action("extend", t("act.extend"), "/sg/answer/extend", (3.0,), shortcut="e",     # BZ5
-                    enabled=phase == "answering" and question.get("deadline") is not None)]
+                    enabled=phase == Phase.ANSWERING and question.get("deadline") is not None)]
     if "clarify" in question:   # BZ10 «Уточните» (engines that know it): the answer time starts again
         slots.append(Action("clarify", t("act.clarify"), "/sg/answer/clarify", shortcut="u",
-                            enabled=phase == "answering" and question.get("deadline") is not None))
+                            enabled=phase == Phase.ANSWERING and question.get("deadline") is not None))
     if "media_state" in question:   # the question's video or sound (engines with the media clock)
         media = question.get("media_state") or {}
         slots += [Action("media_pause", t("act.media_pause"), "/sg/media/pause", group=TOOLS,
@@ -249,27 +248,27 @@ def allowed_actions(snapshot: dict | None) -> list[Action]:
     manual = bool(snapshot.get("buttons_manual"))
     question = snapshot.get("question") or {}
     flow: list[Action] = []
-    if phase == "setup":
+    if phase == Phase.SETUP:
         flow.append(Action("start", t("setup.start"), "/sg/game/start", shortcut="return"))
-    elif phase in ("round_intro", "choosing") and choice:
+    elif phase in (Phase.ROUND_INTRO, Phase.CHOOSING) and choice:
         # G5: nobody may select before the host names the chooser; the board stays in its place, disabled
         flow += [a if snapshot.get("chooser") is not None else _disabled(a) for a in _grid(snapshot)]
         # The round's topics are announced first; «Показать табло» puts the board before the hall (→ choosing)
         flow.append(Action("show_board", t("act.show_board"), "/sg/next", shortcut="n",
-                           enabled=phase == "round_intro"))
+                           enabled=phase == Phase.ROUND_INTRO))
         flow += [Action(f"chooser:{p['seat']}", t("act.chooser", name=_name(p)), "/sg/chooser", (p["seat"],), SEAT, p["seat"],
                         enabled=p["seat"] != snapshot.get("chooser"))
                  for p in _in_play(snapshot)]
         flow += _waive(snapshot)
-    elif phase in ("round_intro", "topic_intro"):
+    elif phase in (Phase.ROUND_INTRO, Phase.TOPIC_INTRO):
         flow.append(Action("next", t("act.next"), "/sg/next", shortcut="n"))
     elif phase in QUESTION_PHASES:
         flow += _question_slots(snapshot, phase)
         flow.append(Action("replace", t("act.replace"), "/sg/question/replace", group=TOOLS,
-                           enabled=phase in ("reading", "buzz_window")))
-        if manual and phase != "auction_answer":
-            flow += [a if phase != "answering" else _disabled(a) for a in _assign(snapshot)]
-    elif phase == "reveal":
+                           enabled=phase in (Phase.READING, Phase.BUZZ_WINDOW)))
+        if manual and phase != Phase.AUCTION_ANSWER:
+            flow += [a if phase != Phase.ANSWERING else _disabled(a) for a in _assign(snapshot)]
+    elif phase == Phase.REVEAL:
         if choice and not _board_empty(snapshot):
             flow += _grid(snapshot)
         else:
@@ -277,11 +276,11 @@ def allowed_actions(snapshot: dict | None) -> list[Action]:
         flow += _rejudge(snapshot)
         flow += _waive(snapshot)
         flow.append(Action("replace", t("act.replace"), "/sg/question/replace", group=TOOLS))
-    elif phase == "auction":
+    elif phase == Phase.AUCTION:
         flow += _auction(snapshot)
-    elif phase in ("final_stakes", "final_answer", "final_reveal"):
+    elif phase in (Phase.FINAL_STAKES, Phase.FINAL_ANSWER, Phase.FINAL_REVEAL):
         flow += _final(snapshot, phase)
-    elif phase == "game_over":
+    elif phase == Phase.GAME_OVER:
         flow += _rejudge(snapshot)
     return flow + _tools(snapshot, phase)
 

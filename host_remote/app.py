@@ -17,9 +17,11 @@ import pygame  # noqa: E402
 
 from scoreboard.links.osc_client import OscClient  # noqa: E402
 
-from .strings import command as command_words, denial, refusal, set_language, t  # noqa: E402
 from .discovery import Discovery  # noqa: E402
+from .drive import from_environment  # noqa: E402
 from .setup_model import parse_catalog  # noqa: E402
+from .strings import command as command_words  # noqa: E402
+from .strings import denial, refusal, set_language, t
 from .ui import widgets as w  # noqa: E402
 from .ui.connect_screen import ConnectScreen  # noqa: E402
 from .ui.control_screen import ControlScreen  # noqa: E402
@@ -98,7 +100,7 @@ class RemoteApp:
                     args = next((a for addr, a, i in reversed(self.sent) if i == event.value.id), None)
                     if args is not None:
                         self.control.undo.accepted(event.value.address, args)
-                        self.control._layout()   # relabel «Отменить»
+                        self.control.layout()   # relabel «Отменить»
             elif event.kind == "catalog" and self.control is not None:
                 catalog = parse_catalog(event.value)
                 if catalog is not None:
@@ -186,7 +188,6 @@ def main(argv: list[str] | None = None) -> int:
     window = pygame.display.set_mode(size, flags)
     pygame.display.set_caption("Своя игра — пульт ведущего")
     pygame.key.start_text_input()
-    from .drive import from_environment
     driver = from_environment()   # the end-to-end test's hook; None in normal use
     discovery = Discovery()
     discovery.start()

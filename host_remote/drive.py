@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pygame
 
+from host_remote.ui.widgets import DESIGN
+
 
 class Driver:
     def __init__(self, folder: str) -> None:
@@ -42,7 +44,7 @@ class Driver:
         if step["tap"] == "setup":
             if not control.in_setup:
                 return []
-            control.setup._layout()
+            control.setup.layout()
             value = step.get("value")
             value = tuple(value) if isinstance(value, list) else value
             return [b for b in control.setup.buttons if b.payload == (step["kind"], value) and b.enabled]
@@ -66,8 +68,7 @@ class Driver:
         if not buttons:
             return []
         self.pending.pop(0)
-        from . import ui
-        design = ui.widgets.DESIGN
+        design = DESIGN
         x, y = buttons[0].rect.center
         pos = (round((x + 0.5) * window_size[0] / design[0]), round((y + 0.5) * window_size[1] / design[1]))
         return [pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1),

@@ -16,6 +16,8 @@ import sys
 PACKAGE_CLIS = (
     "scoreboard.engine_cli",
     "scoreboard.app.cli",
+    "scoreboard.demo.cli",
+    "scoreboard.bench.cli",
     "scoreboard.links.cli",
     "scoreboard.packs.cli",
     "scoreboard.tournament.cli",

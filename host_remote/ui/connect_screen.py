@@ -8,7 +8,6 @@ from __future__ import annotations
 import pygame
 
 from ..strings import t
-
 from . import widgets as w
 
 FIELDS = ("address", "port", "passcode")

@@ -18,11 +18,13 @@ import time
 
 import pygame
 
+from scoreboard.engine.phases import Phase
+
 from .. import actions as act
+from ..undo_label import UndoLog
 from . import widgets as w
 from .numpad import Numpad
 from .setup_screen import SetupScreen
-from ..undo_label import UndoLog
 
 PHASE_LABELS = {
     "setup": "Подготовка", "round_intro": "Темы раунда", "choosing": "Выбор вопроса", "topic_intro": "Тема",
@@ -64,7 +66,7 @@ class ControlScreen:
     @property
     def in_setup(self) -> bool:
         """The set-up screens replace the play screen while the board is in `setup` (a host session only)."""
-        return not self.view_only and (self.snapshot or {}).get("phase") == "setup"
+        return not self.view_only and (self.snapshot or {}).get("phase") == Phase.SETUP
 
     # ---- inputs ----------------------------------------------------------------------------------------------
     def set_state(self, snapshot: dict | None, rev: int = -1) -> None:
@@ -76,7 +78,7 @@ class ControlScreen:
             self.setup.set_state(snapshot)
         if self.pad_action is not None and act.find(self.actions, self.pad_action.key) is None:
             self.pad, self.pad_action = None, None   # the phase moved on under the pad: close it
-        self._layout()
+        self.layout()
 
     def handle(self, event) -> tuple[str, tuple] | None:
         """One pygame event in design coordinates; returns a command to send, or None."""
@@ -96,12 +98,12 @@ class ControlScreen:
             for button in self.buttons:
                 if button.hit(event.pos):
                     self._pressed = (button.payload.key, time.monotonic())
-                    return self._trigger(button.payload)
+                    return self.trigger(button.payload)
         elif event.type == pygame.KEYDOWN:
             return self._shortcut(event)
         return None
 
-    def _trigger(self, action: act.Action) -> tuple[str, tuple] | None:
+    def trigger(self, action: act.Action) -> tuple[str, tuple] | None:
         if action.amount is None:
             return action.command()
         title = {"bid": "Аукцион", "stake": "Ставка в финале", "delta": "Поправка счёта"}[action.amount]
@@ -118,11 +120,11 @@ class ControlScreen:
         if len(candidates) > 1:
             return None   # ambiguous (e.g. a digit with several seats): the host taps instead
         if candidates:
-            return self._trigger(candidates[0])
+            return self.trigger(candidates[0])
         return None
 
     # ---- layout ------------------------------------------------------------------------------------------------
-    def _layout(self) -> None:
+    def layout(self) -> None:
         self.buttons = []
         grid = [a for a in self.actions if a.group == act.GRID]
         flow = [a for a in self.actions if a.group == act.FLOW]
@@ -182,23 +184,23 @@ class ControlScreen:
         phase = snap.get("phase")
         auction = snap.get("auction") or {}
         final = snap.get("final") or {}
-        if phase == "auction" and auction:
+        if phase == Phase.AUCTION and auction:
             line = f"Ставка {auction.get('stake')}" + (" (ва-банк)" if auction.get("allin") else "")
             line += f" · у {names.get(auction.get('holder'), '—')}"
             if auction.get("turn") is not None:
                 line += f" · ход: {names.get(auction.get('turn'))}"
             return line
-        if phase == "auction_answer" and auction:
+        if phase == Phase.AUCTION_ANSWER and auction:
             return f"Отвечает {names.get(snap.get('answering'), '—')} · ставка {auction.get('stake')}"
-        if phase == "final_stakes" and final:
+        if phase == Phase.FINAL_STAKES and final:
             waiting = [names.get(s, str(s)) for s in final.get("eligible") or [] if s not in (final.get("stakes_in") or [])]
             return "Ставки сделаны" if not waiting else "Ждём ставки: " + ", ".join(waiting)
-        if phase == "final_reveal" and final.get("revealed"):
+        if phase == Phase.FINAL_REVEAL and final.get("revealed"):
             shown = [f"{names.get(r.get('seat'), r.get('seat'))} {r.get('stake', '')}"
                      f"{' ✓' if r.get('verdict') == 'right' else ' ✗' if r.get('verdict') == 'wrong' else ''}"
                      for r in final["revealed"] if isinstance(r, dict)]
             return "Открыты: " + ", ".join(shown)
-        if phase in ("answering", "after_wrong") and snap.get("answering"):
+        if phase in (Phase.ANSWERING, Phase.AFTER_WRONG) and snap.get("answering"):
             return f"Отвечает {names.get(snap.get('answering'))}"
         return ""
 
@@ -266,7 +268,7 @@ class ControlScreen:
         snap = self.snapshot or {}
         question = snap.get("question") or {}
         deadline = question.get("deadline")
-        if snap.get("phase") == "final_answer":   # FN2's 30 s, FN3's 20 s of writing
+        if snap.get("phase") == Phase.FINAL_ANSWER:   # FN2's 30 s, FN3's 20 s of writing
             deadline = (snap.get("final") or {}).get("deadline")
             if deadline is None:
                 return ""
@@ -276,7 +278,7 @@ class ControlScreen:
         if deadline is None:
             started = question.get("answer_started")
             # BZ5: no answer limit (novosibirsk, samara): the host sees how long the answer takes.
-            return f"+{now - started:.0f} с" if started is not None and snap.get("phase") == "answering" else ""
+            return f"+{now - started:.0f} с" if started is not None and snap.get("phase") == Phase.ANSWERING else ""
         return f"{max(0.0, deadline - now):.1f} с"
 
     def _draw_question(self, surface) -> None:
@@ -298,7 +300,7 @@ class ControlScreen:
         elif snap.get("final"):
             kind = "Супервопрос" if snap["final"].get("kind") == "super_question" else "Финал"
             heading = f"{kind} · {snap['final'].get('topic') or ''}".rstrip(" ·")
-        elif snap.get("phase") == "topic_intro":
+        elif snap.get("phase") == Phase.TOPIC_INTRO:
             index = (snap.get("round") or {}).get("topic")
             if isinstance(index, int) and 0 < index <= len(topics):
                 heading = f"Тема: {topics[index - 1].get('name', index)}"
@@ -347,7 +349,7 @@ class ControlScreen:
         row_h = min(40, area.height // len(players))
         question = snap.get("question") or {}
         answers = question.get("answered") if question else (snap.get("last") or {}).get("answers") \
-            if snap.get("phase") == "reveal" else []
+            if snap.get("phase") == Phase.REVEAL else []
         verdicts = {a.get("seat"): a.get("verdict") for a in answers or [] if isinstance(a, dict)}
         for i, player in enumerate(players):
             row = pygame.Rect(area.left, area.top + i * row_h, area.width, row_h - 4)

@@ -24,15 +24,15 @@ class Keyboard:
     def __init__(self, title: str, value: str = "", layout: str = "ru") -> None:
         self.title = title
         self.value = value[:MAX_NAME]
-        self.layout = layout
+        self.letters = layout
         self.shift = not value           # a name starts with a capital
         self.buttons: list[w.Button] = []
-        self._layout()
+        self.layout()
 
-    def _layout(self) -> None:
+    def layout(self) -> None:
         self.buttons = []
         top = AREA.top + 118
-        for row_index, row in enumerate(LAYOUTS[self.layout]):
+        for row_index, row in enumerate(LAYOUTS[self.letters]):
             width = (AREA.width - 20 - GAP * 11) // 12
             left = AREA.left + 10 + (AREA.width - 20 - len(row) * (width + GAP) + GAP) // 2
             for i, char in enumerate(row):
@@ -40,7 +40,7 @@ class Keyboard:
                 rect = pygame.Rect(left + i * (width + GAP), top + row_index * (KEY_H + GAP), width, KEY_H)
                 self.buttons.append(w.Button(rect, label, "grid", ("char", label)))
         bottom = top + 4 * (KEY_H + GAP)
-        row = [("shift", "⇧", 110, "seat"), ("layout", t("setup.kb.layout") if self.layout == "ru"
+        row = [("shift", "⇧", 110, "seat"), ("layout", t("setup.kb.layout") if self.letters == "ru"
                                                    else t("setup.kb.layout2"), 110, "seat"),
                ("char- ", t("setup.kb.space"), 300, "grid"), ("char--", "-", 90, "grid"),
                ("back", "⌫", 120, "wrong"), ("done", t("setup.name.done"), 200, "right")]
@@ -57,7 +57,7 @@ class Keyboard:
         self.value = (self.value + text)[:MAX_NAME]
         if text and self.shift and text != " ":
             self.shift = False
-            self._layout()
+            self.layout()
 
     def handle(self, event) -> str | None:
         """'done' | 'cancel' | None (still typing)."""
@@ -80,10 +80,10 @@ class Keyboard:
                         self.value = self.value[:-1]
                     elif kind == "shift":
                         self.shift = not self.shift
-                        self._layout()
+                        self.layout()
                     elif kind == "layout":
-                        self.layout = "en" if self.layout == "ru" else "ru"
-                        self._layout()
+                        self.layout = "en" if self.letters == "ru" else "ru"
+                        self.layout()
                     else:
                         return kind
         return None

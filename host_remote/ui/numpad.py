@@ -21,9 +21,9 @@ class Numpad:
         self.high = high
         self.value = initial
         self.buttons: list[w.Button] = []
-        self._layout()
+        self.layout()
 
-    def _layout(self) -> None:
+    def layout(self) -> None:
         box = pygame.Rect(0, 0, 420, 540)
         box.center = (w.DESIGN[0] // 2, w.DESIGN[1] // 2)
         self.box = box

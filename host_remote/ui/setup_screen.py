@@ -10,7 +10,7 @@ from __future__ import annotations
 import pygame
 
 from ..setup_model import Draft, topic_count
-from ..strings import board_words, refusal, t
+from ..strings import board_words, command, refusal, t
 from . import widgets as w
 from .keyboard import Keyboard
 
@@ -112,13 +112,13 @@ class SetupScreen:
                 self._run([("/sg/player/name", (seat, name))])
             return
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            self._layout()
+            self.layout()
             for button in self.buttons:
                 if button.hit(event.pos):
-                    self._tap(*button.payload)
+                    self.tap(*button.payload)
                     return
 
-    def _tap(self, kind: str, value) -> None:
+    def tap(self, kind: str, value) -> None:
         d = self.draft
         if kind == "tab":
             self.tab = value
@@ -181,7 +181,7 @@ class SetupScreen:
         players = {p.get("seat"): p.get("name") for p in self.snapshot.get("players") or []}
         return str(players.get(seat) or f"Игрок {seat}")
 
-    def _layout(self) -> None:
+    def layout(self) -> None:
         self.buttons = []
         add = self.buttons.append
         for i, tab in enumerate(TABS):
@@ -268,7 +268,7 @@ class SetupScreen:
             self.keyboard.draw(surface)
             self._draw_message(surface, pygame.Rect(300, 62, 560, 40))
             return
-        self._layout()
+        self.layout()
         for button in self.buttons:
             button.draw(surface)
         self._draw_message(surface, pygame.Rect(560, TOP + 4, 454, 44))
@@ -358,5 +358,4 @@ class SetupScreen:
 
 
 def _what(address: str) -> str:
-    from ..strings import command
     return command(address)

@@ -1,11 +1,14 @@
-"""`scoreboard run | demo | screenshot | follow | theme check/new | config init/check`, `tournament render` and
-`bench display` / `bench media`."""
+"""`scoreboard run | screenshot | follow | screens | theme check/new | config init/check` and `tournament render`.
+
+Every command imports what it runs inside its function (`# lazy:`): `scoreboard --help` builds every package's
+parser, and `scoreboard tournament standings` must not load pygame. Measured: `scoreboard --help` 0.19 s; importing
+`scoreboard.app.start` alone (pygame, the links, the tournament) 0.39 s.
+"""
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
-
-from scoreboard.demo.simulated import DEFAULT_STAGE
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -18,8 +21,8 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
-def _size_arg(text: str) -> tuple[int, int]:
-    import argparse
+def size_arg(text: str) -> tuple[int, int]:
+    """argparse's type for WIDTHxHEIGHT."""
     try:
         return _size(text)
     except ValueError as error:
@@ -40,23 +43,12 @@ def register(sub) -> None:
     p.add_argument("--game", metavar="ID", help="the tournament's game ID (needs [tournament] file)")
     p.set_defaults(func=cmd_run)
 
-    p = sub.add_parser("demo", help="a whole simulated game with the built-in pack (no hardware)")
-    p.add_argument("--regulation", default="novosibirsk-2007", choices=sorted(DEFAULT_STAGE))
-    p.add_argument("--stage", help="stage (default: 1/9, final or cup by regulation)")
-    p.add_argument("--speed", type=float, default=None,
-                   help="engine seconds per wall second (default: 1 in a window, 400 headless)")
-    p.add_argument("--windowed", action="store_true", help="a window instead of fullscreen")
-    p.add_argument("--theme", help="visual theme name or folder")
-    p.add_argument("--out", default="out/demo", help="where the headless run writes its PNG frames")
-    p.add_argument("--size", type=_size_arg, default=(1280, 720), help="WIDTHxHEIGHT")
-    p.set_defaults(func=cmd_demo)
-
     p = sub.add_parser("screenshot", help="render the snapshot at the end of a simulation script to a PNG")
     p.add_argument("script")
     p.add_argument("--out", required=True, metavar="PNG")
     p.add_argument("--role", default="audience", choices=("audience", "host", "players"))
     p.add_argument("--theme")
-    p.add_argument("--size", type=_size_arg, default=(1920, 1080), help="WIDTHxHEIGHT (default 1920x1080)")
+    p.add_argument("--size", type=size_arg, default=(1920, 1080), help="WIDTHxHEIGHT (default 1920x1080)")
     p.add_argument("--at", type=float, help="engine time to draw at (default: the script's last time)")
     p.set_defaults(func=cmd_screenshot)
 
@@ -65,7 +57,7 @@ def register(sub) -> None:
     p.add_argument("--role", default="audience", choices=("audience", "host", "players"))
     p.add_argument("--passcode", default="", help="the board's OSC passcode (view or host)")
     p.add_argument("--theme")
-    p.add_argument("--size", type=_size_arg, default=(1920, 1080))
+    p.add_argument("--size", type=size_arg, default=(1920, 1080))
     p.add_argument("--windowed", action="store_true")
     p.set_defaults(func=cmd_follow)
 
@@ -107,12 +99,13 @@ def extend(actions) -> None:
 
 
 def cmd_tournament_render(args) -> None:
+    # lazy: a command loads only what it runs; the view is built (or refused: a samara file has no knockout
+    # bracket) before pygame loads
     from scoreboard.tournament.cli import open_tournament
     from scoreboard.tournament.views import build
-    t = open_tournament(args)
-    build(t, args.kind, args.stage)   # refuses before pygame loads: a samara file has no knockout bracket
-    from scoreboard.display.scenes.tournament import render_png
-    render_png(t, args.kind, args.out, (args.width, args.height), stage=args.stage)
+    view = build(open_tournament(args), args.kind, args.stage)
+    from scoreboard.display.scenes.tournament import render_png  # lazy: pygame, once there is a view to draw
+    render_png(args.kind, view, args.out, (args.width, args.height))
     print(f"{args.kind} → {args.out}")
 
 
@@ -131,6 +124,7 @@ def _setup_flags(args, config) -> bool:
         return False
     if all(v is None for v in (args.regulation, args.stage, args.players, args.pack, args.topics)):
         return False
+    # lazy: this command's modules only
     from scoreboard.app.run_setup import commands_from_args
     board["regulation"] = args.regulation or board["regulation"]
     board["stage"] = args.stage or board["stage"]
@@ -143,6 +137,7 @@ def _setup_flags(args, config) -> bool:
 
 
 def cmd_run(args) -> int:
+    # lazy: this command's modules only
     from scoreboard.app.config import load_config
     config, problems = load_config(args.config)
     if problems:
@@ -156,25 +151,21 @@ def cmd_run(args) -> int:
             screen["fullscreen"] = False
     if _setup_flags(args, config):
         return 2
+    # lazy: this command's modules only
     from scoreboard.display.screens import headless
     if headless():
         print("run: no display (set DISPLAY, or SDL_VIDEODRIVER=kmsdrm on a console)", file=sys.stderr)
         return 2
+    # lazy: this command's modules only
     from scoreboard.app import start
     return start.run(config)
 
 
-def cmd_demo(args) -> int:
-    from scoreboard.demo import show as demo
-    if args.speed is not None and not 0 < args.speed <= 10000:
-        print("demo: --speed must be above 0 and at most 10000", file=sys.stderr)
-        return 2
-    return demo.run(args.regulation, args.stage, args.speed, args.windowed, Path(args.out), args.theme, args.size)
-
-
 def cmd_screenshot(args) -> int:
+    # lazy: this command's modules only
     from scoreboard.display.screens import use_dummy_drivers
-    use_dummy_drivers()
+    use_dummy_drivers()   # before pygame loads: headless
+    # lazy: this command's modules only
     import pygame
     from scoreboard.display import compose
     from scoreboard.display.theme.load import DEFAULT_THEME, load_theme
@@ -206,6 +197,7 @@ def cmd_screenshot(args) -> int:
 
 
 def cmd_follow(args) -> int:
+    # lazy: this command's modules only
     from scoreboard.app import follow
     try:
         return follow.run(args.target, args.role, args.passcode, args.theme, args.size, not args.windowed)
@@ -215,8 +207,10 @@ def cmd_follow(args) -> int:
 
 
 def cmd_theme_check(args) -> int:
+    # lazy: this command's modules only
     from scoreboard.display.screens import use_dummy_drivers
     use_dummy_drivers()
+    # lazy: this command's modules only
     from scoreboard.demo.frames import sample_frames
     from scoreboard.display.theme.legibility import check_theme
     from scoreboard.display.theme.load import THEMES_DIR
@@ -231,6 +225,7 @@ def cmd_theme_check(args) -> int:
 
 
 def cmd_theme_new(args) -> int:
+    # lazy: this command's modules only
     from scoreboard.display.theme.starter import write_starter
     try:
         path = write_starter(args.name, Path(args.dir) if args.dir else None)
@@ -244,9 +239,11 @@ def cmd_theme_new(args) -> int:
 
 def seen_displays():
     """The displays SDL sees, or None when there is no display to ask (headless: nothing is opened)."""
+    # lazy: this command's modules only
     from scoreboard.display.screens import displays, headless
     if headless():
         return None
+    # lazy: this command's modules only
     import pygame
     try:
         pygame.display.init()
@@ -257,6 +254,7 @@ def seen_displays():
 
 
 def cmd_screens(args) -> int:
+    # lazy: this command's modules only
     from scoreboard.app.config import load_config
     from scoreboard.display.screens import missing_message, place
     config, problems = load_config(args.config)
@@ -282,6 +280,7 @@ def cmd_screens(args) -> int:
 
 
 def cmd_config_init(args) -> int:
+    # lazy: this command's modules only
     from scoreboard.app.config import write_default
     found = seen_displays()
     try:
@@ -296,6 +295,7 @@ def cmd_config_init(args) -> int:
 
 
 def cmd_config_check(args) -> int:
+    # lazy: this command's modules only
     from scoreboard.app.config import load_config, surroundings
     config, problems = load_config(args.file)
     more, warnings = surroundings(config, seen_displays(), args.file)
@@ -306,16 +306,3 @@ def cmd_config_check(args) -> int:
         print(f"{args.file}: note: {warning}")
     print(f"{args.file}: {len(problems)} problem(s)" if problems else f"{args.file}: ok")
     return 1 if problems else 0
-
-
-def _bench(args) -> int:
-    from scoreboard.bench.display import run
-    return run(args)
-
-
-def _bench_media(args) -> int:
-    from scoreboard.bench.media import run
-    return run(quick=args.quick, as_json=args.json)
-
-
-BENCHES = {"display": _bench, "media": _bench_media}

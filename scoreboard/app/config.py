@@ -6,12 +6,18 @@ the reason, and nothing is started from a config with problems. `write_default(p
 from __future__ import annotations
 
 import copy
+import secrets
 import tomllib
 from pathlib import Path
 from typing import Any
 
+import tomli_w
+
 from scoreboard.display.compose import ROLES
+from scoreboard.display.screens import missing_message, place
 from scoreboard.display.theme.load import DEFAULT_THEME, THEMES_DIR, Problem
+from scoreboard.links.config import SECTIONS, validate
+from scoreboard.regulations import known_regulations
 
 DEFAULT_PATH = Path("config") / "scoreboard.toml"
 
@@ -42,11 +48,7 @@ LOOPBACK = ("127.0.0.1", "::1")
 
 
 def _links_defaults() -> dict[str, dict]:
-    try:
-        from scoreboard.links.config import SECTIONS
-        return copy.deepcopy(SECTIONS)
-    except ImportError:
-        return {}
+    return copy.deepcopy(SECTIONS)
 
 
 def default_screens(displays: list | None = None) -> list[dict]:
@@ -132,13 +134,9 @@ def check_config(raw: dict, where: str) -> tuple[dict, list[Problem]]:
     problems += tournament_problems(config["tournament"], where)
     if not 10 <= board["fps"] <= 240:
         problems.append(Problem(where, "board.fps", f"must be 10..240, got {board['fps']}"))
-    try:
-        from scoreboard.regulations import known_regulations
-        known = known_regulations()
-        if known and board["regulation"] not in known:
-            problems.append(Problem(where, "board.regulation", f"unknown regulation (known: {', '.join(known)})"))
-    except ImportError:
-        pass
+    known = known_regulations()
+    if known and board["regulation"] not in known:
+        problems.append(Problem(where, "board.regulation", f"unknown regulation (known: {', '.join(known)})"))
     if "screens" in raw:
         screens = raw["screens"]
         if not isinstance(screens, list) or not screens:
@@ -147,12 +145,7 @@ def check_config(raw: dict, where: str) -> tuple[dict, list[Problem]]:
             config["screens"] = [_screen(where, i, s, problems) for i, s in enumerate(screens)]
     links = {k: config[k] for k in ("osc", "buttons", "remote_web") if k in config}
     if links:
-        try:
-            from scoreboard.links.config import validate
-            problems += [Problem(where, msg.split(":", 1)[0], msg.split(":", 1)[-1].strip())
-                         for msg in validate(links)]
-        except ImportError:
-            pass
+        problems += [Problem(where, msg.split(":", 1)[0], msg.split(":", 1)[-1].strip()) for msg in validate(links)]
     return config, problems
 
 
@@ -196,7 +189,6 @@ def surroundings(config: dict, displays: list | None, where: str) -> tuple[list[
     if displays is None:
         warnings.append("displays not checked: no display here (run `scoreboard screens` on the board's machine)")
         return problems, warnings
-    from scoreboard.display.screens import missing_message, place
     for p in place(config["screens"], displays):
         if p.missing and p.optional:
             warnings.append(f"{missing_message(p, displays)}: optional, it would be skipped")
@@ -251,14 +243,12 @@ SECTION_NOTES = {
 
 def new_passcode() -> str:
     """A passcode for the remote: 8 characters a host can type on a tablet (no 0/O, 1/l look-alikes)."""
-    import secrets
     alphabet = "abcdefghijkmnpqrstuvwxyz23456789"
     return "".join(secrets.choice(alphabet) for _ in range(8))
 
 
 def default_text(displays: list | None = None, passcode: str | None = None) -> str:
     """What `config init` writes: every default, screens for the displays seen, a new random OSC passcode."""
-    import tomli_w
     config = default_config(displays)
     if "osc" in config:
         config["osc"]["passcode"] = new_passcode() if passcode is None else passcode

@@ -14,9 +14,11 @@ import time
 
 import pygame
 
+from scoreboard.display.render.canvas import Canvas
 from scoreboard.display.screens import Screen, ScreenSpec
+from scoreboard.display.theme.load import load_theme
+from scoreboard.links.osc_client import NotConnected, OscClient
 from scoreboard.snapshot_check import check_snapshot
-
 
 SILENT_AFTER = 3.5     # seconds without a state before the screen says «нет связи» (the board re-sends every 1 s)
 RESYNC = 0.25          # a new rev putting the board's clock this much behind the estimate is believed
@@ -87,7 +89,6 @@ class Follower:
 
 def _no_link(surface, theme) -> list:
     """«нет связи» over the last picture: the board has gone quiet (its clocks here would be guesses)."""
-    from scoreboard.display.render.canvas import Canvas
     canvas = Canvas(surface, theme, record=True)
     canvas.dim(170)
     canvas.text(pygame.Rect(0, canvas.h // 3, canvas.w, canvas.h // 3), "нет связи", "title",
@@ -103,12 +104,6 @@ def parse_target(text: str) -> tuple[str, int]:
 
 
 def run(target: str, role: str, passcode: str, theme_name: str | None, size, fullscreen: bool, out=print) -> int:
-    try:
-        from scoreboard.links.osc_client import NotConnected, OscClient
-    except ImportError as error:
-        out(f"follow: the OSC client is not available in this build ({error})")
-        return 2
-    from scoreboard.display.theme.load import load_theme
     host, port = parse_target(target)
     client = OscClient(host, port, passcode, role="host" if role == "host" else "view")
     try:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from scoreboard.engine import Refused
 from scoreboard.engine.commands import BadCommand, make
+from scoreboard.session import Session
 
 MAX_NAME = 80   # PROTOCOL.md: /sg/player/name
 
@@ -23,7 +24,6 @@ def split_list(text: str | None, separators: str = ";") -> list[str]:
 def commands_from_args(regulation: str, stage: str, players: str | None, pack: str | None,
                        topics: str | None) -> tuple[list[tuple[str, tuple]], list[str]]:
     """(commands after none, problems): `/sg/game/new`, the names, the pack; each problem names the flag."""
-    from scoreboard.session import Session
     problems: list[str] = []
     names = split_list(players)
     for index, name in enumerate(names, start=1):

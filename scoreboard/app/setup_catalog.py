@@ -14,7 +14,9 @@ import threading
 from pathlib import Path
 
 from scoreboard.engine.regulation import RegulationError
+from scoreboard.packs import ERROR, WARNING, PackError, load
 from scoreboard.regulations import REGULATIONS_DIR, known_regulations, load_regulation
+from scoreboard.tournament import board_link
 
 PACK_SUFFIXES = (".toml", ".siq", ".txt")
 MAX_PACKS = 200          # a folder of thousands of files must not stall the listing
@@ -44,7 +46,6 @@ def regulations(directory: Path | None = None) -> tuple[list[dict], list[str]]:
 
 def describe_pack(path: str) -> dict:
     """One pack as the catalogue lists it: loads (errors) or not, what it holds, what `pack check` warns about."""
-    from scoreboard.packs import ERROR, WARNING, PackError, load
     entry = {"path": path, "file": os.path.basename(path), "title": "", "format": "", "rounds": [],
              "final": None, "extra": 0, "questions": 0, "warnings": [], "errors": [], "ok": False}
     try:
@@ -128,7 +129,6 @@ def next_game(tournament_file: str) -> dict | None:
     if not tournament_file:
         return None
     try:
-        from scoreboard.tournament import board_link
         found = board_link.next_game(tournament_file)
     except AttributeError:
         return {"error": "this build's tournament module has no next_game"}

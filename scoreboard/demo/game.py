@@ -6,10 +6,10 @@ of a second; `scoreboard demo` plays the same story on the board's real path (de
 from __future__ import annotations
 
 from scoreboard.demo.simulated import Director, Step
+from scoreboard.engine.commands import make
 
 
 def _command(at: float, step: Step):
-    from scoreboard.engine.commands import make
     return make(at, step.address, *step.args, data=step.data)
 
 

@@ -6,14 +6,14 @@ never imports the engine.
 from __future__ import annotations
 
 from scoreboard import ROOT
+from scoreboard.engine.commands import make
+from scoreboard.session import Session
 
 SAMPLE_PACK = ROOT / "assets" / "packs" / "sample.toml"
 
 
 def scenes():
     """Yield (name, snapshot, host question, render options) at the moments worth a screenshot."""
-    from scoreboard.engine.commands import make
-    from scoreboard.session import Session
 
     session = Session()
     clock = [0.0]
@@ -84,8 +84,6 @@ def scenes():
 
 def sequential_scenes():
     """An america final (sequential order, 3 s answer limit, four players): the topic announcement and an answer."""
-    from scoreboard.engine.commands import make
-    from scoreboard.session import Session
 
     session = Session()
     clock = [0.0]

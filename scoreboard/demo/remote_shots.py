@@ -7,14 +7,21 @@ snapshot and host question are drawn exactly as the remote would draw them after
 """
 from __future__ import annotations
 
+import json
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pygame
 
+from host_remote.setup_model import parse_catalog
 from host_remote.ui.connect_screen import ConnectScreen
 from host_remote.ui.control_screen import ControlScreen
+from scoreboard.app.setup_catalog import Catalog
+from scoreboard.demo.remote_scenes import SAMPLE_PACK, scenes, sequential_scenes
+from scoreboard.engine.commands import make
+from scoreboard.session import Session
 
 
 def render_control(snapshot: dict | None, question: dict | None, *, connection: str = "connected",
@@ -27,10 +34,10 @@ def render_control(snapshot: dict | None, question: dict | None, *, connection: 
     screen.connection, screen.last_ack, screen.last_ack_ok, screen.pending = connection, last_ack, ack_ok, pending
     if undo is not None:   # what this remote sent last, for «Отменить: …»
         screen.undo.accepted(*undo)
-        screen._layout()
+        screen.layout()
     if pad_key is not None:
         action = next(a for a in screen.actions if a.key == pad_key)
-        screen._trigger(action)
+        screen.trigger(action)
         for digit in str(action.low if action.low is not None else 20):
             screen.pad.press(digit)
     surface = pygame.Surface((1024, 600))
@@ -52,12 +59,7 @@ LONG_NAMES = ("Вера Смирнова-Оболенская", "Анна-Мар
 
 def setup_scenes():
     """(name, surface) for the set-up screens, from the catalogue the board builds for the sample pack's folder."""
-    import json
-    import tempfile
 
-    from host_remote.setup_model import parse_catalog
-    from scoreboard.app.setup_catalog import Catalog   # the board's side, as the board would answer
-    from scoreboard.demo.remote_scenes import SAMPLE_PACK
     with tempfile.TemporaryDirectory() as folder:
         broken = Path(folder) / "Кубок осени (черновик).toml"
         broken.write_text("[pack]\ntitle = 'Черновик'\n[[rounds]]\nname = 'Синий'\n", encoding="utf-8")
@@ -78,12 +80,12 @@ def setup_scenes():
         if pack:
             screen.setup.viewed = screen.setup.draft.pack = screen.setup.loaded = pack
         if keyboard:
-            screen.setup._tap("name", 1)
+            screen.setup.tap("name", 1)
             screen.setup.keyboard.value = LONG_NAMES[0]
             screen.setup.keyboard.shift = False
-            screen.setup.keyboard._layout()
+            screen.setup.keyboard.layout()
         if tap is not None:
-            screen.setup._tap("pack", tap)   # a pack that does not load: refused on the remote, its errors shown
+            screen.setup.tap("pack", tap)   # a pack that does not load: refused on the remote, its errors shown
         surface = pygame.Surface((1024, 600))
         screen.draw(surface)
         return surface
@@ -100,9 +102,6 @@ def setup_scenes():
 
 def long_name_scenes():
     """(name, snapshot, question, options) of a game whose players have names of 24–80 characters."""
-    from scoreboard.engine.commands import make
-    from scoreboard.session import Session
-    from scoreboard.demo.remote_scenes import SAMPLE_PACK
     session, clock = Session(), [0.0]
 
     def go(address, *args):
@@ -128,7 +127,6 @@ def long_name_scenes():
 
 
 def main(argv: list[str] | None = None) -> int:
-    from scoreboard.demo.remote_scenes import scenes, sequential_scenes   # needs the board's engine (scoreboard.session)
     argv = sys.argv[1:] if argv is None else argv
     out = Path(argv[0] if argv else "docs/screenshots")
     out.mkdir(parents=True, exist_ok=True)

@@ -12,8 +12,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pygame
+
 from scoreboard.demo.game import play
 from scoreboard.demo.simulated import Director
+from scoreboard.display import compose
+from scoreboard.display.theme.load import load_theme
+from scoreboard.session import Session
 
 # name: (regulation, phase to stop at, which occurrence, seconds after it, extra screenshot arguments)
 MOMENTS = {
@@ -55,7 +60,6 @@ class _Cut(Exception):
 
 def script_until(regulation: str, phase: str, occurrence: int, after: float) -> str:
     """The demo game's commands up to the `occurrence`-th snapshot in `phase`, plus `after` seconds of clock."""
-    from scoreboard.session import Session
     lines = [f"# {regulation}: the demo game up to {phase} #{occurrence} (+{after} s), from topic names only"]
     seen = 0
 
@@ -80,10 +84,6 @@ def script_until(regulation: str, phase: str, occurrence: int, after: float) -> 
 def host_shot(path: Path, size=(1920, 1080)) -> None:
     """The host's screen needs the question text, which only a pack gives (a script carries no pack data): this
     one is drawn from the demo game with its built-in pack, at the 5th question's window."""
-    import pygame
-    from scoreboard.display import compose
-    from scoreboard.display.theme.load import load_theme
-    from scoreboard.session import Session
     session, seen = Session(), 0
 
     def stop(at, snap, step):

@@ -23,15 +23,24 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scoreboard.display.screens import Screen, ScreenSpec, headless, use_dummy_drivers
 from scoreboard.demo.simulated import DemoClock, Director, Step
+from scoreboard.display.screens import Screen, ScreenSpec, headless, use_dummy_drivers
 
 HEADLESS_SPEED = 400.0    # engine seconds per wall second without a display: a ~600 s game in a few seconds
 HEADLESS_FPS = 500        # frames a second the headless loop asks Board.sleep_until for (the clock runs fast)
 HOLD_AT_END = 8.0         # engine seconds the last picture (the chart) stays up
 
 
+import pygame
+
+from scoreboard.app.board import MIN_FRAME_GAP, Board
+from scoreboard.app.config import default_config
+from scoreboard.app.start import start_links
 from scoreboard.demo.game import Narrator
+from scoreboard.display.compose import scene_name
+from scoreboard.display.theme.load import DEFAULT_THEME, load_theme
+from scoreboard.engine.commands import Command, make
+from scoreboard.session import Session
 
 
 # --- the demo on the board's real path -----------------------------------------------------------------------
@@ -59,7 +68,6 @@ class FrameSaver:
     finished, or its last frame if it ends sooner. The clock stands still while a PNG is written."""
 
     def __init__(self, screen, out_dir: Path, clock: DemoClock):
-        from scoreboard.display.compose import scene_name
         self.scene_name, self.screen, self.out_dir, self.clock = scene_name, screen, out_dir, clock
         self.inner = screen.render
         self.saved: list[Path] = []
@@ -94,7 +102,6 @@ class FrameSaver:
             self._save(self.copy, self.current)
 
     def _save(self, surface, name: str) -> None:
-        import pygame
         path = self.out_dir / f"{len(self.saved) + 1:02d}-{name.replace(':', '-')}.png"
         with self.clock.frozen():
             pygame.image.save(surface, str(path))
@@ -200,7 +207,6 @@ class Conductor:
                            "wall": time.monotonic(), "what": f"press of seat {seat} at {at:.2f}",
                            "move": move, "pressed": pressed}
             return
-        from scoreboard.engine.commands import make
         flight = {"kind": "host", "rev": rev, "result": None, "what": f"{step.address} {step.args} at {at:.2f}"}
 
         def on_result(ok, reason):
@@ -212,7 +218,6 @@ class Conductor:
         self.flight = flight
 
     def _press_on_inbox(self, seat: int) -> None:
-        from scoreboard.engine.commands import Command
         self.board.inbox.put(Command(self.clock(), "/sg/button", (seat,)), "keys")
 
 
@@ -236,7 +241,7 @@ class DemoResult:
 def _open_box(players: int, folder: str, out):
     """A fake box on a pty, or None (with the reason printed) where this system has no ptys."""
     try:
-        from scoreboard.links.fake_box import FakeBox
+        from scoreboard.links.fake_box import FakeBox   # lazy: it needs Unix's tty module, missing on Windows
         return FakeBox(players=players, name="demo-box", link=os.path.join(folder, "box")).start()
     except (ImportError, AttributeError, OSError) as error:   # no tty module / os.openpty (Windows), no free pty
         out(f"demo: no pty for a fake button box here ({type(error).__name__}: {error}); "
@@ -251,10 +256,6 @@ def play_on_board(regulation: str, stage: str | None, speed: float, screen: Scre
     `watch(snapshot)` after every frame. pygame must be initialised. The journal is `folder/demo.sqlite` (replaced).
     `patience`: wall seconds a box press may take (the box gets 2 s more to come online) before the players press
     through the inbox instead; tests on a loaded machine give more."""
-    from scoreboard.app.board import MIN_FRAME_GAP, Board
-    from scoreboard.app.start import start_links
-    from scoreboard.app.config import default_config
-    from scoreboard.session import Session
     director, narrator = Director(regulation, stage), Narrator(out)
     journal = folder / "demo.sqlite"
     for stale in (journal, Path(f"{journal}-wal"), Path(f"{journal}-shm")):
@@ -277,7 +278,6 @@ def play_on_board(regulation: str, stage: str | None, speed: float, screen: Scre
     inner_handle = board.handle
 
     def handle(event) -> None:   # closing the demo's window ends it (a real board asks first)
-        import pygame
         if event.type == pygame.QUIT:
             board.running = False
         else:
@@ -354,9 +354,7 @@ def _summary(result: DemoResult, out) -> None:
 def run_headless(regulation: str, stage: str | None, out_dir: Path, size=(1280, 720), theme_name: str | None = None,
                  out=print, speed: float | None = None) -> int:
     use_dummy_drivers()
-    import pygame
     pygame.init()
-    from scoreboard.display.theme.load import DEFAULT_THEME, load_theme
     theme = load_theme(theme_name or DEFAULT_THEME)
     for problem in theme.problems:
         out(f"theme: {problem}")
@@ -376,9 +374,7 @@ def run_headless(regulation: str, stage: str | None, out_dir: Path, size=(1280, 
 def run_windowed(regulation: str, stage: str | None, speed: float, size=(1280, 720), fullscreen: bool = False,
                  theme_name: str | None = None, out=print, max_frames: int | None = None, fps: int = 60) -> int:
     """Real time × `speed` in a window; Esc or closing the window ends it. The journal goes to a temp folder."""
-    import pygame
     pygame.init()
-    from scoreboard.display.theme.load import DEFAULT_THEME, load_theme
     theme = load_theme(theme_name or DEFAULT_THEME)
     screen = Screen(ScreenSpec("audience", size=size, fullscreen=fullscreen, title="Своя игра — демо"), theme)
     pygame.mouse.set_visible(not fullscreen)
@@ -394,7 +390,6 @@ def run(regulation: str, stage: str | None, speed: float | None, windowed: bool,
     """`speed` None: real time in a window, HEADLESS_SPEED without a display."""
     if headless():
         return run_headless(regulation, stage, out_dir, size, theme_name, speed=speed)
-    import pygame
     pygame.display.init()
     if pygame.display.get_driver() in ("offscreen", "dummy"):
         # SDL found no usable display (e.g. DISPLAY names a dead X server) and fell back to drawing nowhere.

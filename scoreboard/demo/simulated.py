@@ -8,14 +8,18 @@ and otherwise gives right answers to whoever trails, which keeps every score pos
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from scoreboard.display.theme.load import ASSETS_DIR
+from scoreboard import ROOT
+from scoreboard.regulations import load_regulation
 
-DEMO_PLAN = ASSETS_DIR / "demo" / "plan.json"
+DEMO_PLAN = ROOT / "assets" / "demo" / "plan.json"
 NAMES = ("Анна Петрова", "Борис Кузнецов", "Вера Смирнова-Оболенская", "Григорий Ли")
 DEFAULT_STAGE = {"novosibirsk-2007": "1/9", "america-2005": "final", "samara-2003": "cup"}
 
@@ -31,7 +35,6 @@ class Step:
 
 @functools.lru_cache(maxsize=4)
 def _regulation(name: str):
-    from scoreboard.regulations import load_regulation
     return load_regulation(name)
 
 
@@ -302,8 +305,6 @@ class DemoClock:
     story at 1× and at 1000×. It never goes backwards: a limit below the current time holds the current time."""
 
     def __init__(self, speed: float, wall=None):
-        import threading
-        import time
         if not speed > 0:
             raise ValueError(f"speed must be above 0, got {speed}")
         self.speed = speed
@@ -333,7 +334,6 @@ class DemoClock:
 
     def frozen(self):
         """A `with` block during which the clock stands still (writing a PNG must not cost game time)."""
-        import contextlib
 
         @contextlib.contextmanager
         def block():

@@ -15,9 +15,17 @@ from scoreboard.display.media.video import PLAYER
 from scoreboard.display.render.canvas import Canvas
 from scoreboard.display.roles import host, players
 from scoreboard.display.scenes import auction, between, board, final, question
+from scoreboard.display.scenes.common import (
+    BETWEEN_PLAYS,
+    Layout,
+    background,
+    clock_now,
+    elapsed_text,
+    overlays,
+    score_bar,
+    seconds_text,
+)
 from scoreboard.engine.phases import Phase
-from scoreboard.display.scenes.common import (BETWEEN_PLAYS, Layout, background, clock_now, elapsed_text, overlays,
-                                              score_bar, seconds_text)
 
 ROLES = ("audience", "host", "players")
 

@@ -5,12 +5,18 @@ status badge — so an idle board costs almost nothing.
 """
 from __future__ import annotations
 
+import ctypes
+import glob
 import os
+import pathlib
+import socket
+import sys
 from dataclasses import dataclass
 
 import pygame
 
 from scoreboard.display import compose
+from scoreboard.display.render.canvas import Canvas
 from scoreboard.display.render.fade import FadeCache
 from scoreboard.display.render.tiles import TileCache
 
@@ -32,9 +38,6 @@ def _sdl():
     """The SDL library pygame-ce loaded, for the two calls pygame-ce 2.5 does not wrap (display names, a window's
     display); None when it cannot be found (then names are "display N" and placement is not verified)."""
     if not _SDL:
-        import ctypes
-        import glob
-        import pathlib
         libs = pathlib.Path(pygame.__file__).resolve().parent.parent / "pygame_ce.libs"
         found = None
         for path in sorted(glob.glob(str(libs / "libSDL2-*.so*"))) + ["libSDL2-2.0.so.0"]:
@@ -114,7 +117,6 @@ def reachable_address(bind: str) -> str:
     network its default route leads to (a UDP connect sends nothing), else its host name."""
     if bind not in ("0.0.0.0", "::", ""):
         return bind
-    import socket
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
             probe.connect(("192.0.2.1", 9))   # TEST-NET-1: never contacted, only routed
@@ -138,7 +140,6 @@ def headless() -> bool:
         return True
     if os.name == "nt" or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
         return False
-    import sys
     if sys.platform == "darwin":
         return False
     # On Linux without X or Wayland a kiosk may still use KMSDRM: only if asked for explicitly.
@@ -322,7 +323,6 @@ class Screen:
             self._tiles.settle(self.surface)
 
     def _draw_error(self) -> None:
-        from scoreboard.display.render.canvas import Canvas
         canvas = Canvas(self.surface, self.theme)
         canvas.fill(self.theme.color("background"))
         canvas.text(pygame.Rect(0, canvas.h // 3, canvas.w, canvas.h // 6), self.theme.text("title"), "title",

@@ -129,7 +129,7 @@ def type_on_screen(app: RemoteApp, keyboard, text: str) -> None:
         if char.isalpha() and char.isupper() != keyboard.shift:
             press_key(app, keyboard, ("shift", None))
         if char.isalpha() and char.lower() not in "".join(__import__("host_remote.ui.keyboard", fromlist=["x"])
-                                                          .LAYOUTS[keyboard.layout]):
+                                                          .LAYOUTS[keyboard.letters]):
             press_key(app, keyboard, ("layout", None))
         press_key(app, keyboard, ("char", char))
 

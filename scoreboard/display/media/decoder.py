@@ -42,7 +42,7 @@ class Chunk:
 
 def probe(path: str) -> dict:
     """What the file holds: {"video": (w, h, fps) | None, "audio": bool, "duration": seconds | None}."""
-    import av
+    import av  # lazy: PyAV costs 140 ms at import beside pygame; only a question with video or sound opens it
     try:
         with av.open(path) as container:
             video = container.streams.video[0] if container.streams.video else None
@@ -121,7 +121,7 @@ class VideoWorker(Worker):
         self.path, self.position, self.box, self.single = path, position, box, single
 
     def work(self) -> None:
-        import av
+        import av  # lazy: as in probe()
         with av.open(self.path) as container:
             stream = container.streams.video[0]
             stream.thread_type = "AUTO"        # FFmpeg's own frame threads for H.264
@@ -164,7 +164,7 @@ class AudioWorker(Worker):
         self.path, self.position, self.rate, self.channels = path, position, rate, channels
 
     def work(self) -> None:
-        import av
+        import av  # lazy: as in probe()
         layout = "stereo" if self.channels >= 2 else "mono"
         step = 2 * (2 if layout == "stereo" else 1)          # bytes per sample frame
         with av.open(self.path) as container:

@@ -11,7 +11,7 @@ import pygame
 def qr_surface(text: str, side: int) -> pygame.Surface:
     """Dark modules on white with the standard 4-module quiet zone, scaled to at most `side` px without blurring
     (each module a whole number of pixels, so phones read it from across a table)."""
-    import segno
+    import segno  # lazy: 70 ms at import beside pygame; only the host's screen before a game draws a QR code
     rows = [list(row) for row in segno.make(text, error="m").matrix_iter(scale=1, border=4)]
     n = len(rows)
     module = max(1, side // n)

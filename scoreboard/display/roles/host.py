@@ -6,15 +6,30 @@ revealed (FN4): the host screen reads the same snapshot.
 """
 from __future__ import annotations
 
+import time
+
 import pygame
 
-from scoreboard.display.render.canvas import Canvas
 from scoreboard.display.media.files import media_items, well_formed
 from scoreboard.display.media.pack import draw_media
+from scoreboard.display.render.canvas import Canvas
+from scoreboard.display.render.qr import qr_surface
 from scoreboard.display.scenes import board
-from scoreboard.display.scenes.common import (background, clock_now, current_topic, elapsed_text, name_of,
-                                              no_winner_text, player_status, remaining, round_title, score_text,
-                                              seconds_text, stage_title, tiebreak_decision)
+from scoreboard.display.scenes.common import (
+    background,
+    clock_now,
+    current_topic,
+    elapsed_text,
+    name_of,
+    no_winner_text,
+    player_status,
+    remaining,
+    round_title,
+    score_text,
+    seconds_text,
+    stage_title,
+    tiebreak_decision,
+)
 from scoreboard.engine.phases import Phase
 
 
@@ -76,7 +91,6 @@ def draw(canvas: Canvas, snapshot: dict, now: float, host_question: dict | None,
 
 def _web_remote(canvas: Canvas, connect: dict, area: pygame.Rect, m: int) -> None:
     """The browser remote's address and its QR code: the host points a phone's camera at it (issue 13)."""
-    from scoreboard.display.render.qr import qr_surface
     side = min(area.h, area.w // 2)
     if side < 80:
         return
@@ -90,7 +104,6 @@ def _web_remote(canvas: Canvas, connect: dict, area: pygame.Rect, m: int) -> Non
 
 
 def _clock_of(since) -> str:
-    import time
     return time.strftime("%H:%M:%S", time.localtime(since)) if isinstance(since, (int, float)) else "?"
 
 

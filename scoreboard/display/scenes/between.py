@@ -4,8 +4,18 @@ from __future__ import annotations
 import pygame
 
 from scoreboard.display.render.canvas import Canvas
-from scoreboard.display.scenes.common import (Layout, header, name_of, no_winner_text, player, round_title, score_text,
-                                              stage_title, tiebreak_decision)
+from scoreboard.display.scenes import tournament
+from scoreboard.display.scenes.common import (
+    Layout,
+    header,
+    name_of,
+    no_winner_text,
+    player,
+    round_title,
+    score_text,
+    stage_title,
+    tiebreak_decision,
+)
 
 
 def draw_logo(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> None:
@@ -200,9 +210,8 @@ def draw_tournament(canvas: Canvas, snapshot: dict, now: float, layout: Layout, 
     theme = canvas.theme
     if view is not None:
         try:
-            from scoreboard.display.scenes import tournament as screens
             draw_kind, data = view
-            screens.draw(canvas, draw_kind, data)
+            tournament.draw(canvas, draw_kind, data)
             canvas.note("box", f"tournament:{draw_kind}", canvas.rect, canvas.rect)
             return
         except Exception as error:  # a tournament drawing bug must not take the board down

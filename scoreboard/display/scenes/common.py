@@ -9,8 +9,8 @@ import math
 
 import pygame
 
-from scoreboard.display.theme.builtin import BUILTIN_STRINGS
 from scoreboard.display.render.canvas import Canvas
+from scoreboard.display.theme.builtin import BUILTIN_STRINGS
 from scoreboard.engine.phases import Phase
 
 # Phases in which the audience screen may show a between-plays screen (scores, logo, chart…) instead of the game.

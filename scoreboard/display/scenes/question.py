@@ -5,11 +5,20 @@ import copy
 
 import pygame
 
-from scoreboard.display.render.canvas import Canvas
 from scoreboard.display.media.files import media_items, well_formed
 from scoreboard.display.media.pack import draw_media
-from scoreboard.display.scenes.common import (Layout, clock_now, current_topic, header, name_of, remaining,
-                                              seconds_text, signed, timer)
+from scoreboard.display.render.canvas import Canvas
+from scoreboard.display.scenes.common import (
+    Layout,
+    clock_now,
+    current_topic,
+    header,
+    name_of,
+    remaining,
+    seconds_text,
+    signed,
+    timer,
+)
 from scoreboard.engine.phases import Phase
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pygame
 
 from scoreboard.display.render.canvas import Canvas
+from scoreboard.display.theme.load import load_theme
 from scoreboard.tournament.labels import column_name, say, stage_name
 
 KINDS = ("bracket", "round", "standings", "cross")
@@ -338,11 +339,10 @@ def offscreen(size=(1280, 720)) -> pygame.Surface:
     return pygame.Surface(size)
 
 
-def render_png(t, kind: str, out: str, size=(1280, 720), theme=None, stage: str | None = None) -> Canvas:
-    """`scoreboard tournament render`: one tournament screen to a PNG, headless, as the board draws it."""
-    from scoreboard.display.theme.load import load_theme
-    from scoreboard.tournament.views import build
+def render_png(kind: str, view: dict, out: str, size=(1280, 720), theme=None) -> Canvas:
+    """`scoreboard tournament render`: one tournament screen (its view from the tournament package) to a PNG,
+    headless, as the board draws it."""
     canvas = Canvas(offscreen(size), theme or load_theme(), record=True)
-    draw(canvas, kind, build(t, kind, stage))
+    draw(canvas, kind, view)
     pygame.image.save(canvas.surface, out)
     return canvas

@@ -14,8 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pygame
+
 from scoreboard import ROOT
 from scoreboard.display.theme.builtin import BUILTIN_STRINGS, BUILTIN_STRINGS_EN, BUILTIN_VALUES
+from scoreboard.display.theme.fontcover import NotAFont, missing
 
 THEMES_DIR = ROOT / "themes"
 ASSETS_DIR = ROOT / "assets"
@@ -141,14 +144,12 @@ def font_problem(path: Path) -> str | None:
     """Why this font cannot be used on the board, or None. Loads it and checks every Cyrillic letter."""
     if not path.is_file():
         return f"file not found: {path}"
-    from scoreboard.display.theme.fontcover import NotAFont, missing
     try:
         lacking = missing(path, CYRILLIC + "0123456789")
     except (NotAFont, OSError) as error:
         return f"not a usable font ({error}): {path}"
     if lacking:
         return f"font lacks Cyrillic glyphs {lacking!r}: {path}"
-    import pygame
     if not pygame.font.get_init():
         pygame.font.init()
     try:
@@ -161,7 +162,6 @@ def font_problem(path: Path) -> str | None:
 def image_problem(path: Path) -> str | None:
     if not path.is_file():
         return f"file not found: {path}"
-    import pygame
     try:
         pygame.image.load(str(path))
     except (OSError, pygame.error) as error:
