@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .commands import Refused
 from .phases import Phase
-from .state import Auction
+from .state import Auction, Round
 from .table import Table
 
 
@@ -100,10 +100,16 @@ def pass_(t: Table, seat: int) -> None:
     _settle(t, start=seat, include_start=False)
 
 
+def missing_in(rnd: Round) -> int:
+    """AU1: auction questions the round still needs (their places stay hidden); 0 once waived, and in a tie-break."""
+    if rnd.tiebreak or rnd.auction_waived:
+        return 0
+    return max(0, rnd.auctions - sum(c.auction for tp in rnd.topics for c in tp.cells))
+
+
 def missing(t: Table) -> int:
     """AU1: auction questions this round still lacks (none once the host has waived them)."""
-    from .snapshot import _missing
-    return 0 if t.st.round is None else _missing(t.st.round)
+    return 0 if t.st.round is None else missing_in(t.st.round)
 
 
 def waive(t: Table) -> None:

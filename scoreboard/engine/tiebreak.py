@@ -102,12 +102,6 @@ def settle_tiebreak(t: Table) -> None:
     finish(t, None, "still tied after the tie-break", "still_tied")
 
 
-def planned(st, topic: int, index: int) -> dict | None:
-    """The pack's question behind a tie-break cell (None for a placeholder topic)."""
-    questions = st.round.topics[topic - 1].planned or []
-    return questions[index - 1] if index - 1 < len(questions) else None
-
-
 def plan_warnings(t: Table) -> list[str]:
     """What the host must know before the game starts about a loaded pack (AU1 Decision, TB)."""
     out = []
