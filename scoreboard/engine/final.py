@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from .commands import Refused
 from .phases import Phase
-from .rounds import decide, finish
+from .rounds import finish
 from .state import Final
 from .table import Table
+from .tiebreak import decide
 
 
 def open_final(t: Table) -> None:

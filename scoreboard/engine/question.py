@@ -9,9 +9,10 @@ left to answer, or on "Время". Every clock is a deadline in the state; `/sg
 """
 from __future__ import annotations
 
+from .auction import missing, open_auction
 from .commands import Ignored, Refused
 from .phases import LIVE, Phase
-from .state import Answer, Question
+from .state import Answer, Question, Resolved
 from .table import Table
 
 
@@ -28,7 +29,6 @@ def open_cell(t: Table, topic: int, index: int, replaced: bool = False) -> None:
     st.question = Question(st.round.index, topic, index, cell.value, kind, chooser_at_open=st.chooser,
                            replaced=replaced)
     if cell.auction:
-        from .auction import open_auction
         open_auction(t)
     else:
         st.phase = Phase.READING
@@ -48,7 +48,6 @@ def select(t: Table, topic: int, index: int, mark: str | None = None) -> None:
         raise Refused(f"topic {topic} question {index} is an empty cell of the pack: nothing to play there")
     if cell.played:
         raise Refused(f"topic {topic} question {index} has been played")
-    from .auction import missing
     lacking = missing(t)
     if mark is not None:
         if mark != "auction":
@@ -222,11 +221,7 @@ def resume(t: Table) -> None:
 
 
 def call_time(t: Table) -> None:
-    """/sg/time: the host calls "Время" — the question closes unanswered (BZ2), or the final's writing ends."""
-    if t.st.phase is Phase.FINAL_ANSWER:
-        from .final import end_writing
-        end_writing(t)
-        return
+    """/sg/time: the host calls "Время" — the question closes unanswered (BZ2)."""
     resolve(t)
 
 
@@ -259,7 +254,6 @@ def fire(t: Table) -> None:
 
 def resolve(t: Table) -> None:
     """The question is over: the answer is shown, the choice passes (G6, AU5)."""
-    from .state import Resolved
     st, q = t.st, t.st.question
     q.deadline = q.deadline_kind = q.duration = None
     q.reading = False
