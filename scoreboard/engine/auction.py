@@ -9,7 +9,7 @@ highest bidder is left, that player answers alone with 15 s (AU5).
 from __future__ import annotations
 
 from .commands import Refused
-from .phases import Phase
+from .phases import Phase, move
 from .state import Auction, Round
 from .table import Table
 
@@ -19,7 +19,7 @@ def open_auction(t: Table) -> None:
     chooser = st.chooser
     others = sorted((s for s in st.in_play() if s != chooser), key=lambda s: (st.player(s).score, s))
     st.auction = Auction(nominal=q.value, stake=q.value, holder=chooser, order=[chooser] + others, turn=chooser)
-    st.phase = Phase.AUCTION
+    move(st, Phase.AUCTION)
     _settle(t, start=chooser, include_start=True)
 
 
@@ -55,7 +55,7 @@ def _close(t: Table) -> None:
     a.turn = None
     q.stake = a.stake
     st.answering = a.holder
-    st.phase = Phase.AUCTION_ANSWER
+    move(st, Phase.AUCTION_ANSWER)
     q.reading = True
     for p in st.players:
         p.pressed = p.seat == a.holder

@@ -8,7 +8,7 @@ from __future__ import annotations
 from .auction import missing
 from .commands import Refused
 from .final import open_final
-from .phases import Phase
+from .phases import Phase, move
 from .question import next_in_order
 from .rounds import board_empty, next_round
 from .table import Table
@@ -18,7 +18,7 @@ from .tiebreak import decide, settle_tiebreak
 def after_round_intro(t: Table) -> None:
     """The round's board has been shown: the chooser chooses (choice), or the first topic is announced (G4)."""
     if t.reg.order == "choice":
-        t.st.phase = Phase.CHOOSING
+        move(t.st, Phase.CHOOSING)
     else:
         next_in_order(t)
 
@@ -29,7 +29,7 @@ def after_reveal(t: Table) -> None:
     if board_empty(t):
         end_of_round(t)
     elif t.reg.order == "choice":
-        t.st.phase = Phase.CHOOSING
+        move(t.st, Phase.CHOOSING)
     else:
         next_in_order(t)
 

@@ -6,7 +6,7 @@ wins (TB5) and the tie-breaks are tiebreak.py's, the final round final.py's.
 from __future__ import annotations
 
 from .commands import Refused
-from .phases import Phase
+from .phases import Phase, move
 from .state import Cell, Round, Topic
 from .table import Table
 
@@ -82,7 +82,7 @@ def start(t: Table) -> None:
     st = t.st
     st.started = True
     st.round = build_round(t, 0)
-    st.phase = Phase.ROUND_INTRO
+    move(st, Phase.ROUND_INTRO)
     st.history.append([p.score for p in st.players])
     if t.reg.order == "choice":
         rule = t.reg.first_chooser
@@ -117,7 +117,7 @@ def next_round(t: Table) -> None:
     st = t.st
     nxt = st.round.index + 1
     st.round = build_round(t, nxt)
-    st.phase = Phase.ROUND_INTRO
+    move(st, Phase.ROUND_INTRO)
     st.question = None
     st.last = None
     if t.reg.order == "choice":
@@ -133,7 +133,7 @@ def finish(t: Table, winner: int | None, reason: str | None = None, code: str | 
     st.game_over = True
     st.no_winner_reason = reason if winner is None else None
     st.no_winner = code if winner is None else None
-    st.phase = Phase.GAME_OVER
+    move(st, Phase.GAME_OVER)
     st.question = None
     st.answering = None
     st.screen = "winner"

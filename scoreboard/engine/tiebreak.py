@@ -9,7 +9,7 @@ the game's seed, TB4). Only when the pool is exhausted does a tie-break fall bac
 """
 from __future__ import annotations
 
-from .phases import Phase
+from .phases import Phase, move
 from .rounds import finish, lowest_score, round_size
 from .state import Cell, Round, Topic
 from .table import Table
@@ -75,7 +75,7 @@ def open_tiebreak(t: Table, tied: list[int]) -> None:
     for p in st.players:
         p.in_play = p.seat in tied
     st.round = Round(len(t.stage.rounds) + st.tiebreaks - 1, "tiebreak", topics, 0, tiebreak=True)
-    st.phase = Phase.ROUND_INTRO
+    move(st, Phase.ROUND_INTRO)
     st.question = None
     st.last = None
     if t.reg.order == "choice":
