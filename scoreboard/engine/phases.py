@@ -316,9 +316,24 @@ def markdown() -> str:
     for row in sorted(NEEDS, key=lambda r: (order.index(r.command), r.phases is not None)):
         outcome = "ignored" if row.ignored else "refused"
         lines.append(f"| `{row.command}` | {_phases(row.phases)} | {row.what} | {outcome}: «{row.reason}» |")
+    lines += ["", "### Where each phase moves on to", "",
+              "A phase changes only to one of the phases its row lists (`phases.MOVES`); a move the table does not "
+              "list is a bug of the engine (`InternalError`, the command rolled back), never a refusal. A new game "
+              "begins in `setup`; undo and a rolled-back command bring a saved state back whole, phase and all. "
+              "Not listed: `topic_intro` → `auction` — a sequential regulation with auctions cannot open one (the "
+              "auction starts with the chooser, AU3, and sequential play has none): the engine raises "
+              "`InternalError` there.", "",
+              "| phase | moves on to | when |", "|---|---|---|"]
+    for phase in Phase:
+        nexts = [p for p in Phase if p in MOVES[phase]] or [None]
+        for to in nexts:
+            when = "— (a new game replaces the state: `/sg/game/new`)" if to is None else MOVES[phase][to]
+            lines.append(f"| `{phase}` | {'—' if to is None else f'`{to}`'} | {when} |")
     return "\n".join(lines) + "\n"
 
 
 def text() -> str:
-    """The table for a terminal: one line per phase."""
-    return "".join(f"{phase:<15} {' '.join(c for c in SPEC if c in ACCEPTS[phase])}\n" for phase in Phase)
+    """The tables for a terminal: the commands each phase accepts, one line per phase; then where it moves on to."""
+    accepts = "".join(f"{phase:<15} {' '.join(c for c in SPEC if c in ACCEPTS[phase])}\n" for phase in Phase)
+    moves = "".join(f"{phase:<15} → {' '.join(p for p in Phase if p in MOVES[phase]) or '—'}\n" for phase in Phase)
+    return accepts + "\n" + moves
