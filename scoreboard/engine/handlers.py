@@ -1,5 +1,5 @@
 """The command table: which rule handler each address runs, and the small housekeeping commands
-(`/sg/next`, names, pause, screen, the internal clock). Which phase takes which command is phases.py's: a handler
+(`/sg/next`, «Время», names, pause, screen, the internal clock). Which phase takes which command is phases.py's: a handler
 runs only where `phases.admit` let the command in."""
 from __future__ import annotations
 
