@@ -6,7 +6,7 @@ import json
 import sys
 from pathlib import Path
 
-from scoreboard.engine import RegulationError
+from scoreboard.engine import RegulationError, phases
 from scoreboard.regulations import load_regulation_file
 from scoreboard.journal import Journal, JournalError
 from scoreboard.script import ScriptError, load_script, run_script
@@ -32,23 +32,14 @@ def register(sub) -> None:
     c.add_argument("file")
     c.set_defaults(func=cmd_regulation_check)
 
-    p = sub.add_parser("phases", help="the engine's phases and the commands each accepts")
+    p = sub.add_parser("phases", help="the engine's phases, the commands each accepts and the phases it moves on to")
     p.add_argument("--markdown", action="store_true", help="print the section of docs/ENGINE.md it generates")
     p.set_defaults(func=cmd_phases)
 
 
 def cmd_phases(args) -> int:
-    from scoreboard.engine import phases
     sys.stdout.write(phases.markdown() if args.markdown else phases.text())
     return 0
-
-
-def _bench(args) -> int:
-    from scoreboard.bench.engine import run
-    return run(args)
-
-
-BENCHES = {"engine": _bench}
 
 
 def describe(snapshot: dict) -> str:
@@ -124,4 +115,4 @@ def cmd_regulation_check(args) -> int:
     return 0
 
 
-__all__ = ["register", "BENCHES", "Journal"]
+__all__ = ["register", "Journal"]

@@ -7,12 +7,17 @@ def _display(args) -> int:
     return run(args)
 
 
+def _engine(args) -> int:
+    from scoreboard.bench.engine import run   # lazy: a bench loads only when it runs
+    return run(args)
+
+
 def _media(args) -> int:
     from scoreboard.bench.media import run   # lazy: a bench loads only when it runs
     return run(quick=args.quick, as_json=args.json)
 
 
-BENCHES = {"display": _display, "media": _media}
+BENCHES = {"display": _display, "engine": _engine, "media": _media}
 
 
 def register(sub) -> None:

@@ -9,8 +9,8 @@ highest bidder is left, that player answers alone with 15 s (AU5).
 from __future__ import annotations
 
 from .commands import Refused
-from .phases import Phase
-from .state import Auction
+from .phases import Phase, move
+from .state import Auction, Round
 from .table import Table
 
 
@@ -19,7 +19,7 @@ def open_auction(t: Table) -> None:
     chooser = st.chooser
     others = sorted((s for s in st.in_play() if s != chooser), key=lambda s: (st.player(s).score, s))
     st.auction = Auction(nominal=q.value, stake=q.value, holder=chooser, order=[chooser] + others, turn=chooser)
-    st.phase = Phase.AUCTION
+    move(st, Phase.AUCTION)
     _settle(t, start=chooser, include_start=True)
 
 
@@ -55,7 +55,7 @@ def _close(t: Table) -> None:
     a.turn = None
     q.stake = a.stake
     st.answering = a.holder
-    st.phase = Phase.AUCTION_ANSWER
+    move(st, Phase.AUCTION_ANSWER)
     q.reading = True
     for p in st.players:
         p.pressed = p.seat == a.holder
@@ -100,10 +100,16 @@ def pass_(t: Table, seat: int) -> None:
     _settle(t, start=seat, include_start=False)
 
 
+def missing_in(rnd: Round) -> int:
+    """AU1: auction questions the round still needs (their places stay hidden); 0 once waived, and in a tie-break."""
+    if rnd.tiebreak or rnd.auction_waived:
+        return 0
+    return max(0, rnd.auctions - sum(c.auction for tp in rnd.topics for c in tp.cells))
+
+
 def missing(t: Table) -> int:
     """AU1: auction questions this round still lacks (none once the host has waived them)."""
-    from .snapshot import _missing
-    return 0 if t.st.round is None else _missing(t.st.round)
+    return 0 if t.st.round is None else missing_in(t.st.round)
 
 
 def waive(t: Table) -> None:

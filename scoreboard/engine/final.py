@@ -8,10 +8,11 @@ host judges and reveals one player at a time (`final_reveal`, FN4). The last rev
 from __future__ import annotations
 
 from .commands import Refused
-from .phases import Phase
-from .rounds import decide, finish
+from .phases import Phase, move
+from .rounds import finish
 from .state import Final
 from .table import Table
+from .tiebreak import decide
 
 
 def open_final(t: Table) -> None:
@@ -38,7 +39,7 @@ def open_final(t: Table) -> None:
     for seat in eligible:
         if st.player(seat).score <= 0:
             st.final.stakes[seat] = 0    # FN3: a player with no points stakes 0
-    st.phase = Phase.FINAL_STAKES
+    move(st, Phase.FINAL_STAKES)
     st.chooser = None
 
 
@@ -68,14 +69,14 @@ def start(t: Table) -> None:
         raise Refused(f"stakes missing from seat(s) {', '.join(map(str, missing))} (FN2)")
     f.writing = True
     f.deadline, f.duration = t.now + t.reg.final_answer_time, t.reg.final_answer_time
-    t.st.phase = Phase.FINAL_ANSWER
+    move(t.st, Phase.FINAL_ANSWER)
 
 
 def end_writing(t: Table) -> None:
     f = t.st.final
     f.writing = False
     f.deadline = f.duration = None
-    t.st.phase = Phase.FINAL_REVEAL
+    move(t.st, Phase.FINAL_REVEAL)
 
 
 def _unrevealed_finalist(t: Table, seat: int, already: str) -> None:

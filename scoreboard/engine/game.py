@@ -243,6 +243,7 @@ class Game:
         return blob, tuple(len(log) for log in logs)
 
     def _restore(self, saved: tuple[bytes, tuple[int, ...]]) -> None:
+        """The saved state comes back whole, its phase with it: a restore, not a move (phases.move is for moves)."""
         blob, lengths = saved
         logs = [getattr(self.st, name) for name in LOGS]
         st = pickle.loads(blob)

@@ -1,35 +1,22 @@
 """The command table: which rule handler each address runs, and the small housekeeping commands
-(`/sg/next`, names, pause, screen, the internal clock). Which phase takes which command is phases.py's: a handler
+(`/sg/next`, «Время», names, pause, screen, the internal clock). Which phase takes which command is phases.py's: a handler
 runs only where `phases.admit` let the command in."""
 from __future__ import annotations
 
 from typing import Callable
 
-from . import auction, corrections, final, media, question, rounds
+from . import auction, corrections, final, flow, media, question, rounds
 from .commands import INTERNAL, SPEC, Refused
 from .phases import ACCEPTS, Phase
 from .table import Table
 
 
-def _to_choosing(t: Table) -> None:
-    t.st.phase = Phase.CHOOSING
-
-
-def _after_reveal(t: Table) -> None:
-    if rounds.board_empty(t):
-        rounds.end_of_round(t)
-    elif t.reg.order == "choice":
-        _to_choosing(t)
-    else:
-        question.next_in_order(t)
-
-
 # /sg/next: the one obvious next step of each phase that takes it (docs/PROTOCOL.md has the same table).
 NEXT_STEP: dict[Phase, Callable[[Table], None]] = {
     Phase.SETUP: rounds.start,
-    Phase.ROUND_INTRO: lambda t: _to_choosing(t) if t.reg.order == "choice" else question.next_in_order(t),
+    Phase.ROUND_INTRO: flow.after_round_intro,
     Phase.TOPIC_INTRO: question.next_in_order,
-    Phase.REVEAL: _after_reveal,
+    Phase.REVEAL: flow.after_reveal,
     Phase.READING: question.reading_done,
     Phase.BUZZ_WINDOW: question.call_time,
     Phase.AFTER_WRONG: question.resume,
@@ -88,6 +75,14 @@ def _clock(t: Table) -> None:
         raise Refused("no deadline has passed")
 
 
+def _time(t: Table) -> None:
+    """/sg/time: «Время» — the question closes unanswered (BZ2), or the final's writing ends."""
+    if t.st.phase is Phase.FINAL_ANSWER:
+        final.end_writing(t)
+    else:
+        question.call_time(t)
+
+
 def _select(t: Table, topic: int, index: int, mark: str | None = None) -> None:
     question.select(t, topic, index, mark)
 
@@ -103,7 +98,7 @@ HANDLERS: dict[str, Callable[..., None]] = {
     "/sg/judge/right": lambda t: question.judge(t, "right"),
     "/sg/judge/wrong": lambda t: question.judge(t, "wrong"),
     "/sg/resume": question.resume,
-    "/sg/time": question.call_time,
+    "/sg/time": _time,
     "/sg/answer/extend": question.extend,
     "/sg/answer/clarify": question.clarify,
     "/sg/buttons/manual": question.manual,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .commands import Refused
 from .phases import SHOWN
+from .plan import planned_question
 from .table import Table
 
 
@@ -20,7 +21,6 @@ def follow(t: Table) -> None:
 
 def _need_media(t: Table):
     """The open question's media, shown in phases.SHOWN (the only phases that take the media commands)."""
-    from .snapshot import planned_question
     q = t.st.question
     planned = planned_question(t.st, t.plan) or {}
     if not any(isinstance(m, dict) and m.get("kind") in ("video", "audio") for m in planned.get("media") or []):

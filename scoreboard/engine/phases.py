@@ -1,4 +1,5 @@
-"""The game's phases and which commands each phase accepts: one table, read before any handler runs.
+"""The game's phases, which commands each phase accepts and which phases it moves on to: tables read before anything
+changes.
 
 Theory of operation. A game is always in exactly one `Phase` (the snapshot's `phase`). As h11's `_state.py` keeps
 every (state, event) pair of a connection in one table that it consults before anything changes, `ACCEPTS` says
@@ -14,8 +15,14 @@ for every phase which commands it takes, and `admit` consults it once, before th
 
 Handlers never look at the phase to refuse: what is left to them is the rules about the command's arguments
 (which cell, how much, whose turn) and where the game goes next (a wrong answer leads to after_wrong or to reveal:
-rules, not table). Refusal texts are the protocol's; the remote matches some of them. docs/ENGINE.md prints these
-tables (`scoreboard phases --markdown`, `markdown()` here) and tests/engine/test_phases.py keeps the two equal.
+rules, not table) — and they go there only through `move`, which finds the move in `MOVES` (which phases each
+phase moves on to, and when) before the phase changes. A move `MOVES` does not list is a bug of the engine
+(`InternalError`; `Game.apply` rolls the command back), never a refusal. Nothing else assigns a phase: a game
+begins in `setup` (a new `State`), and a state brought back whole (a rolled-back command, undo's checkpoint,
+`Game.restore_point`) brings its own phase with it — a restore, not a move.
+
+Refusal texts are the protocol's; the remote matches some of them. docs/ENGINE.md prints these tables
+(`scoreboard phases --markdown`, `markdown()` here) and tests/engine/test_phases.py keeps the two equal.
 """
 from __future__ import annotations
 
@@ -23,9 +30,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Callable
 
-from .commands import SPEC, Ignored, NotNow, Refused
+from .commands import SPEC, Ignored, InternalError, NotNow, Refused
 
 if TYPE_CHECKING:
+    from .state import State
     from .table import Table
 
 
@@ -110,6 +118,63 @@ NOT_NOW: dict[tuple[str, Phase | None], str] = {
 OUTSIDE_PLAY = {P.SETUP: "the game has not started: /sg/game/start first", P.GAME_OVER: "the game is over"}
 # A press is a fact, not a request: outside the phases that take it, it is ignored (logged), never refused (BZ8).
 IGNORED = {"/sg/button": "buttons are not live in {phase} (BZ8)"}
+
+
+# Which phases each phase moves on to, and when: every move the handlers make (tests/engine/test_moves.py plays
+# each one). Left out on purpose: topic_intro → auction — a sequential regulation with auctions cannot open one
+# (the auction starts with the chooser, AU3, and sequential play has none), so that move is a bug either way.
+_REPLACED = "the question replaced by the topic's reserve (/sg/question/replace, G9)"
+MOVES: dict[Phase, dict[Phase, str]] = {
+    P.SETUP: {P.ROUND_INTRO: "the game starts (/sg/game/start, /sg/next)"},
+    P.ROUND_INTRO: {P.CHOOSING: "/sg/next where the chooser chooses (G4)",
+                    P.TOPIC_INTRO: "/sg/next in sequential play: the first topic (G4)",
+                    P.READING: "a cell opens (/sg/select)",
+                    P.AUCTION: "an auction cell opens (/sg/select, AU1)"},
+    P.CHOOSING: {P.READING: "a cell opens (/sg/select)",
+                 P.AUCTION: "an auction cell opens (/sg/select, AU1)"},
+    P.TOPIC_INTRO: {P.READING: "/sg/next: the topic's next question (G4)",
+                    P.TOPIC_INTRO: "/sg/next past a topic whose cells the pack left empty (G7)"},
+    P.READING: {P.BUZZ_WINDOW: "the reading is done: the window opens (/sg/reading/done, /sg/next, BZ2)",
+                P.ANSWERING: "a press, or the host names who answers (/sg/button, /sg/assign, BZ3, BZ9)",
+                P.REVEAL: "«Время» (/sg/time, BZ2)",
+                P.READING: _REPLACED},
+    P.BUZZ_WINDOW: {P.ANSWERING: "a press, or the host names who answers (/sg/button, /sg/assign, BZ3, BZ9)",
+                    P.REVEAL: "«Время», or the window runs out (/sg/time, /sg/next, /sg/clock, BZ2)",
+                    P.READING: _REPLACED},
+    P.ANSWERING: {P.AFTER_WRONG: "a wrong answer, or the answer time runs out (/sg/judge/wrong, /sg/clock, BZ5)",
+                  P.REVEAL: "a right answer, or a wrong one that leaves nobody to press (/sg/judge/*, /sg/clock, BZ4)",
+                  P.READING: _REPLACED},
+    P.AFTER_WRONG: {P.READING: "the host restarts a question not yet read to the end (/sg/resume, /sg/next, BZ6), "
+                                "or " + _REPLACED,
+                    P.BUZZ_WINDOW: "the host restarts: a new window (/sg/resume, /sg/next, BZ6)",
+                    P.ANSWERING: "the host names who answers (/sg/assign, BZ9)",
+                    P.REVEAL: "«Время» (/sg/time, BZ2)"},
+    P.REVEAL: {P.CHOOSING: "/sg/next: the chooser chooses (G6)",
+               P.READING: "a cell opens (/sg/select, /sg/next in sequential play), or " + _REPLACED,
+               P.AUCTION: "an auction cell opens (/sg/select, AU1), or the auction question replaced (G9)",
+               P.TOPIC_INTRO: "/sg/next in sequential play: the next topic (G4)",
+               P.ROUND_INTRO: "/sg/next after the round's last question: the next round, or a tie-break "
+                              "(G7, TB1–TB3)",
+               P.FINAL_STAKES: "/sg/next after the last round: the final round (FN1)",
+               P.GAME_OVER: "/sg/next after the last round: the winner, or no winner (FN1, TB5)"},
+    P.AUCTION: {P.AUCTION_ANSWER: "nobody is left to outbid the holder, who answers (AU3, AU5, AU6)",
+                P.AUCTION: "the auction question replaced: the bidding starts again (G9)"},
+    P.AUCTION_ANSWER: {P.REVEAL: "the answer judged, or its time runs out (/sg/judge/*, /sg/clock, AU5)",
+                       P.AUCTION: "the auction question replaced: the bidding starts again (G9)"},
+    P.FINAL_STAKES: {P.FINAL_ANSWER: "every stake is in: the question is read, the writing clock runs "
+                                     "(/sg/final/start, /sg/next, FN2)"},
+    P.FINAL_ANSWER: {P.FINAL_REVEAL: "the writing ends (/sg/time, /sg/next, /sg/clock)"},
+    P.FINAL_REVEAL: {P.GAME_OVER: "the last reveal decides the game (/sg/final/reveal, /sg/next, FN4, TB5)",
+                     P.ROUND_INTRO: "the last reveal leaves a tie for first: a tie-break (TB1–TB3)"},
+    P.GAME_OVER: {},                    # a new game replaces the state (/sg/game/new): not a move
+}
+
+
+def move(st: "State", to: Phase) -> None:
+    """The one way the game's phase changes: a move MOVES does not list is a bug of the engine, not a refusal."""
+    if to not in MOVES[st.phase]:
+        raise InternalError(f"the engine moved the game from {st.phase} to {to}, which phases.MOVES does not list")
+    st.phase = to
 
 
 @dataclass(frozen=True)
@@ -251,9 +316,24 @@ def markdown() -> str:
     for row in sorted(NEEDS, key=lambda r: (order.index(r.command), r.phases is not None)):
         outcome = "ignored" if row.ignored else "refused"
         lines.append(f"| `{row.command}` | {_phases(row.phases)} | {row.what} | {outcome}: «{row.reason}» |")
+    lines += ["", "### Where each phase moves on to", "",
+              "A phase changes only to one of the phases its row lists (`phases.MOVES`); a move the table does not "
+              "list is a bug of the engine (`InternalError`, the command rolled back), never a refusal. A new game "
+              "begins in `setup`; undo and a rolled-back command bring a saved state back whole, phase and all. "
+              "Not listed: `topic_intro` → `auction` — a sequential regulation with auctions cannot open one (the "
+              "auction starts with the chooser, AU3, and sequential play has none): the engine raises "
+              "`InternalError` there.", "",
+              "| phase | moves on to | when |", "|---|---|---|"]
+    for phase in Phase:
+        nexts = [p for p in Phase if p in MOVES[phase]] or [None]
+        for to in nexts:
+            when = "— (a new game replaces the state: `/sg/game/new`)" if to is None else MOVES[phase][to]
+            lines.append(f"| `{phase}` | {'—' if to is None else f'`{to}`'} | {when} |")
     return "\n".join(lines) + "\n"
 
 
 def text() -> str:
-    """The table for a terminal: one line per phase."""
-    return "".join(f"{phase:<15} {' '.join(c for c in SPEC if c in ACCEPTS[phase])}\n" for phase in Phase)
+    """The tables for a terminal: the commands each phase accepts, one line per phase; then where it moves on to."""
+    accepts = "".join(f"{phase:<15} {' '.join(c for c in SPEC if c in ACCEPTS[phase])}\n" for phase in Phase)
+    moves = "".join(f"{phase:<15} → {' '.join(p for p in Phase if p in MOVES[phase]) or '—'}\n" for phase in Phase)
+    return accepts + "\n" + moves

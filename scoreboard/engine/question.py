@@ -9,9 +9,10 @@ left to answer, or on "Время". Every clock is a deadline in the state; `/sg
 """
 from __future__ import annotations
 
+from .auction import missing, open_auction
 from .commands import Ignored, Refused
-from .phases import LIVE, Phase
-from .state import Answer, Question
+from .phases import LIVE, Phase, move
+from .state import Answer, Question, Resolved
 from .table import Table
 
 
@@ -28,10 +29,9 @@ def open_cell(t: Table, topic: int, index: int, replaced: bool = False) -> None:
     st.question = Question(st.round.index, topic, index, cell.value, kind, chooser_at_open=st.chooser,
                            replaced=replaced)
     if cell.auction:
-        from .auction import open_auction
         open_auction(t)
     else:
-        st.phase = Phase.READING
+        move(st, Phase.READING)
 
 
 def select(t: Table, topic: int, index: int, mark: str | None = None) -> None:
@@ -48,7 +48,6 @@ def select(t: Table, topic: int, index: int, mark: str | None = None) -> None:
         raise Refused(f"topic {topic} question {index} is an empty cell of the pack: nothing to play there")
     if cell.played:
         raise Refused(f"topic {topic} question {index} has been played")
-    from .auction import missing
     lacking = missing(t)
     if mark is not None:
         if mark != "auction":
@@ -74,14 +73,14 @@ def next_in_order(t: Table) -> None:
     st, rnd = t.st, t.st.round
     if st.phase is Phase.ROUND_INTRO or rnd.topic is None:
         rnd.topic = 1
-        st.phase = Phase.TOPIC_INTRO
+        move(st, Phase.TOPIC_INTRO)
         return
     pending = [i for i, c in enumerate(rnd.topics[rnd.topic - 1].cells, start=1) if not c.played]
     if pending:
         open_cell(t, rnd.topic, pending[0])
         return
     rnd.topic += 1
-    st.phase = Phase.TOPIC_INTRO
+    move(st, Phase.TOPIC_INTRO)
 
 
 def eligible_to_press(t: Table, seat: int) -> bool:
@@ -122,7 +121,7 @@ def give_answer(t: Table, seat: int) -> None:
     st.answering = seat
     q.reading = False
     q.answer_started = t.now
-    st.phase = Phase.ANSWERING
+    move(st, Phase.ANSWERING)
     if t.reg.answer_limit > 0:
         q.deadline, q.deadline_kind, q.duration = t.now + t.reg.answer_limit, "answer", t.reg.answer_limit
     else:
@@ -175,7 +174,7 @@ def open_window(t: Table) -> None:
     q.reading = False
     q.reading_done = True
     q.deadline, q.deadline_kind, q.duration = t.now + t.reg.buzz_window, "window", t.reg.buzz_window
-    t.st.phase = Phase.BUZZ_WINDOW
+    move(t.st, Phase.BUZZ_WINDOW)
 
 
 def judge(t: Table, verdict: str) -> None:
@@ -208,7 +207,7 @@ def after_wrong(t: Table) -> None:
     if not any(eligible_to_press(t, s) for s in st.seats()):
         resolve(t)
         return
-    st.phase = Phase.AFTER_WRONG
+    move(st, Phase.AFTER_WRONG)
 
 
 def resume(t: Table) -> None:
@@ -218,15 +217,11 @@ def resume(t: Table) -> None:
         open_window(t)
     else:
         t.st.question.reading = True
-        t.st.phase = Phase.READING
+        move(t.st, Phase.READING)
 
 
 def call_time(t: Table) -> None:
-    """/sg/time: the host calls "Время" — the question closes unanswered (BZ2), or the final's writing ends."""
-    if t.st.phase is Phase.FINAL_ANSWER:
-        from .final import end_writing
-        end_writing(t)
-        return
+    """/sg/time: the host calls "Время" — the question closes unanswered (BZ2)."""
     resolve(t)
 
 
@@ -259,7 +254,6 @@ def fire(t: Table) -> None:
 
 def resolve(t: Table) -> None:
     """The question is over: the answer is shown, the choice passes (G6, AU5)."""
-    from .state import Resolved
     st, q = t.st, t.st.question
     q.deadline = q.deadline_kind = q.duration = None
     q.reading = False
@@ -268,7 +262,7 @@ def resolve(t: Table) -> None:
     if t.reg.order == "choice":
         st.chooser = chooser_after(q)
     st.last = Resolved(q, st.chooser)
-    st.phase = Phase.REVEAL
+    move(st, Phase.REVEAL)
 
 
 def chooser_after(q: Question) -> int | None:

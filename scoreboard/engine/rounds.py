@@ -1,12 +1,12 @@
-"""Rounds: building a round's board, who chooses, moving on after a round, the winner and tie-breaks.
+"""Rounds: building a round's board, who chooses, the next round, the end of the game.
 
-G2–G5 (boards, order, first chooser), G7 (every question is played), FN1 (who goes to the final round),
-TB1–TB5 (ties and who wins). The final round itself is in final.py.
+G2–G5 (boards, order, first chooser), G7 (every question is played). What comes after a round is flow.py's; who
+wins (TB5) and the tie-breaks are tiebreak.py's, the final round final.py's.
 """
 from __future__ import annotations
 
 from .commands import Refused
-from .phases import Phase
+from .phases import Phase, move
 from .state import Cell, Round, Topic
 from .table import Table
 
@@ -82,7 +82,7 @@ def start(t: Table) -> None:
     st = t.st
     st.started = True
     st.round = build_round(t, 0)
-    st.phase = Phase.ROUND_INTRO
+    move(st, Phase.ROUND_INTRO)
     st.history.append([p.score for p in st.players])
     if t.reg.order == "choice":
         rule = t.reg.first_chooser
@@ -112,33 +112,18 @@ def board_empty(t: Table) -> bool:
     return all(c.played for tp in t.st.round.topics for c in tp.cells)
 
 
-def end_of_round(t: Table) -> None:
-    """After the last question of a round: next round, final round, tie-break or the end (G7, FN1)."""
+def next_round(t: Table) -> None:
+    """The stage's next round, in round_intro; its chooser by the regulation (G5)."""
     st = t.st
-    if st.round.tiebreak:
-        from .tiebreak import settle_tiebreak
-        settle_tiebreak(t)
-        return
-    from .auction import missing
-    if missing(t):
-        raise Refused("the round has had no auction question (AU1): confirm that it goes without its auction "
-                      "(waive it) or undo to the last question and open it as the auction")
     nxt = st.round.index + 1
-    if nxt < len(t.stage.rounds):
-        st.round = build_round(t, nxt)
-        st.phase = Phase.ROUND_INTRO
-        st.question = None
-        st.last = None
-        if t.reg.order == "choice":
-            rule = t.reg.next_chooser
-            st.chooser = (t.lot("chooser of round %d" % (nxt + 1), st.in_play()) if rule == "lot"
-                          else lowest_score(t) if rule == "lowest_score" else None)
-        return
-    if t.stage.final:
-        from .final import open_final
-        open_final(t)
-        return
-    decide(t, st.seats())
+    st.round = build_round(t, nxt)
+    move(st, Phase.ROUND_INTRO)
+    st.question = None
+    st.last = None
+    if t.reg.order == "choice":
+        rule = t.reg.next_chooser
+        st.chooser = (t.lot("chooser of round %d" % (nxt + 1), st.in_play()) if rule == "lot"
+                      else lowest_score(t) if rule == "lowest_score" else None)
 
 
 def finish(t: Table, winner: int | None, reason: str | None = None, code: str | None = None) -> None:
@@ -148,28 +133,9 @@ def finish(t: Table, winner: int | None, reason: str | None = None, code: str | 
     st.game_over = True
     st.no_winner_reason = reason if winner is None else None
     st.no_winner = code if winner is None else None
-    st.phase = Phase.GAME_OVER
+    move(st, Phase.GAME_OVER)
     st.question = None
     st.answering = None
     st.screen = "winner"
     for p in st.players:
         p.in_play = True
-
-
-def decide(t: Table, candidates: list[int]) -> None:
-    """TB5: the top score wins (samara: only if positive); a tie for first goes to the tie-break."""
-    st = t.st
-    top = max(st.player(s).score for s in candidates)
-    if t.reg.winner == "top_positive" and top <= 0:
-        finish(t, None, "no player has a positive score (TB5)", "no_positive")
-        return
-    tied = [s for s in candidates if st.player(s).score == top]
-    if len(tied) == 1:
-        finish(t, tied[0])
-        return
-    if not t.stage.tiebreak:
-        st.shared = sorted(tied)
-        finish(t, None, "shared first place (T-S7): " + ", ".join(map(str, sorted(tied))), "shared_first")
-        return
-    from .tiebreak import open_tiebreak
-    open_tiebreak(t, tied)

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 from .media import state as media_state
 from .phases import BOARD, FINAL, LIVE, Phase
-from . import stakes
+from .plan import planned_final, planned_question
+from . import auction, stakes
 
 if TYPE_CHECKING:
     from .game import Game
@@ -74,13 +75,6 @@ def build_snapshot(game: "Game") -> dict[str, Any]:
     return snap
 
 
-def _missing(r) -> int:
-    """AU1: auction questions the round still needs (their places stay hidden); 0 once waived."""
-    if r.tiebreak or r.auction_waived:
-        return 0
-    return max(0, r.auctions - sum(c.auction for tp in r.topics for c in tp.cells))
-
-
 def _lot(lot: dict) -> dict:
     shown = dict(lot, among=list(lot["among"]))
     if "names" in lot:
@@ -93,7 +87,7 @@ def _round(st) -> dict | None:
     if r is None:
         return None
     return {"index": r.index, "kind": r.kind, "tiebreak": r.tiebreak, "topic": r.topic, "auctions": r.auctions,
-            "auction_waived": r.auction_waived, "auctions_missing": _missing(r),
+            "auction_waived": r.auction_waived, "auctions_missing": auction.missing_in(r),
             "topics": [{"name": tp.name, "reserve_used": tp.reserve_used,
                         "cells": [{"value": c.value, "played": c.played, "auction": c.auction and c.played,
                                    "empty": c.empty}
@@ -164,34 +158,13 @@ def _planned_question(game: "Game") -> dict | None:
     return planned_question(game.st, game.plan)
 
 
-def planned_question(st, plan, q=None) -> dict | None:
-    """The pack plan's entry for the open question (or for `q`, a question of the current round)."""
-    q = q or st.question
-    if plan is None or q is None or st.round is None:
-        return None
-    if st.round.tiebreak:
-        from .tiebreak import planned
-        return planned(st, q.topic, q.index) if not q.replaced else None
-    elif st.round.pack_round is not None:
-        topics = plan["rounds"][st.round.pack_round].get("topics") or []
-        topic = topics[q.topic - 1] if q.topic - 1 < len(topics) else None
-    else:
-        topic = None
-    if topic is None:
-        return None
-    if q.replaced:
-        return topic.get("reserve")
-    questions = topic.get("questions") or []
-    return questions[q.index - 1] if q.index - 1 < len(questions) else None
-
-
 def host_view(game: "Game") -> dict | None:
     """What the host reads: the open question's text, answer, accepted answers, comment, source (§2)."""
     st = game.st
     if st is None:
         return None
     if st.final is not None and st.phase in FINAL:
-        planned = (_planned_final(game, st.final.topic) or {}).get("question")
+        planned = (planned_final(game.plan, st.final.topic) or {}).get("question")
         topic = st.final.topic
         q_info = {"round": None, "topic": None, "index": None, "value": None, "kind": st.final.kind}
     elif st.phase is Phase.TOPIC_INTRO and st.round is not None and st.round.topic is not None:
@@ -222,23 +195,12 @@ def host_view(game: "Game") -> dict | None:
             "rev": game.rev}
 
 
-def _planned_final(game: "Game", topic: str | None) -> dict | None:
-    """(packs) The plan's final topic the game plays: the one named by /sg/final/topic among the pack's final
-    topics (`finals`), else the plan's `final`."""
-    plan = game.plan or {}
-    wanted = " ".join((topic or "").casefold().split())
-    for final in plan.get("finals") or []:
-        if " ".join((final.get("topic") or "").casefold().split()) == wanted:
-            return final
-    return plan.get("final")
-
-
 def _topic_explanation(game: "Game") -> str | None:
     st, plan = game.st, game.plan
     if plan is None:
         return None
     if st.final is not None and st.phase in FINAL:
-        return (_planned_final(game, st.final.topic) or {}).get("explanation")
+        return (planned_final(game.plan, st.final.topic) or {}).get("explanation")
     if st.round is None or st.round.pack_round is None or st.question is None:
         return None
     topics = plan["rounds"][st.round.pack_round].get("topics") or []

@@ -1,4 +1,4 @@
-"""Tie-breaks (TB1–TB4) and the pack's pool of topics they are played on.
+"""Who wins (TB5), tie-breaks (TB1–TB4) and the pack's pool of topics they are played on.
 
 Theory of operation. The *pool* is every topic of the loaded pack the game does not play: the pack's own extra
 topics first, then the topics of each round beyond what the stage takes, then whole rounds the stage does not
@@ -9,7 +9,7 @@ the game's seed, TB4). Only when the pool is exhausted does a tie-break fall bac
 """
 from __future__ import annotations
 
-from .phases import Phase
+from .phases import Phase, move
 from .rounds import finish, lowest_score, round_size
 from .state import Cell, Round, Topic
 from .table import Table
@@ -75,13 +75,31 @@ def open_tiebreak(t: Table, tied: list[int]) -> None:
     for p in st.players:
         p.in_play = p.seat in tied
     st.round = Round(len(t.stage.rounds) + st.tiebreaks - 1, "tiebreak", topics, 0, tiebreak=True)
-    st.phase = Phase.ROUND_INTRO
+    move(st, Phase.ROUND_INTRO)
     st.question = None
     st.last = None
     if t.reg.order == "choice":
         rule = t.reg.next_chooser
         st.chooser = (t.lot(f"chooser of tie-break {st.tiebreaks}", tied) if rule == "lot"
                       else lowest_score(t) if rule == "lowest_score" else None)
+
+
+def decide(t: Table, candidates: list[int]) -> None:
+    """TB5: the top score wins (samara: only if positive); a tie for first goes to the tie-break."""
+    st = t.st
+    top = max(st.player(s).score for s in candidates)
+    if t.reg.winner == "top_positive" and top <= 0:
+        finish(t, None, "no player has a positive score (TB5)", "no_positive")
+        return
+    tied = [s for s in candidates if st.player(s).score == top]
+    if len(tied) == 1:
+        finish(t, tied[0])
+        return
+    if not t.stage.tiebreak:
+        st.shared = sorted(tied)
+        finish(t, None, "shared first place (T-S7): " + ", ".join(map(str, sorted(tied))), "shared_first")
+        return
+    open_tiebreak(t, tied)
 
 
 def settle_tiebreak(t: Table) -> None:
@@ -100,12 +118,6 @@ def settle_tiebreak(t: Table) -> None:
         finish(t, t.lot("winner (tie after the tie-break)", ahead))
         return
     finish(t, None, "still tied after the tie-break", "still_tied")
-
-
-def planned(st, topic: int, index: int) -> dict | None:
-    """The pack's question behind a tie-break cell (None for a placeholder topic)."""
-    questions = st.round.topics[topic - 1].planned or []
-    return questions[index - 1] if index - 1 < len(questions) else None
 
 
 def plan_warnings(t: Table) -> list[str]:

@@ -30,7 +30,8 @@ BEFORE_PHASE = {row.reason for row in NEEDS if row.phases is None}
 def test_every_command_and_every_phase_is_in_the_table():
     """GIVEN the command vocabulary (commands.SPEC) and the Phase enumeration WHEN the table is read THEN every phase
     has its row, every command is accepted somewhere and nothing else is named; each refusal text and each need
-    names a known command in a phase where it applies; /sg/next has a step in exactly the phases that take it."""
+    names a known command in a phase where it applies; /sg/next has a step in exactly the phases that take it; every
+    phase has its row of the phases it moves on to, each with when (test_moves.py plays them)."""
     assert set(ACCEPTS) == set(Phase)
     named = set().union(*ACCEPTS.values())
     assert named == set(SPEC), (set(SPEC) - named, named - set(SPEC))
@@ -42,12 +43,14 @@ def test_every_command_and_every_phase_is_in_the_table():
         assert row.phases is None or all(row.command in ACCEPTS[p] for p in row.phases), row
     assert set(NEXT_STEP) == set(phases.accepted_in("/sg/next"))
     assert all(isinstance(p.value, str) and Phase(p.value) is p for p in Phase)
+    assert set(phases.MOVES) == set(Phase) and all(isinstance(to, Phase) and why
+                                                   for nexts in phases.MOVES.values() for to, why in nexts.items())
 
 
 def test_docs_engine_md_contains_the_table_the_code_renders(capsys):
-    """GIVEN the table in code WHEN rendered by the real command line (`scoreboard phases --markdown`) THEN
-    docs/ENGINE.md contains it verbatim; and a table that differs (a command dropped from a phase) is not in it,
-    so the check can fail."""
+    """GIVEN the tables in code WHEN rendered by the real command line (`scoreboard phases --markdown`) THEN
+    docs/ENGINE.md contains them verbatim; and a table that differs (a command dropped from a phase, a move dropped
+    from where a phase moves on to) is not in it, so the check can fail."""
     assert cli.main(["phases", "--markdown"]) == 0
     rendered = capsys.readouterr().out
     assert rendered == phases.markdown() and rendered.startswith("## Phases and the commands each accepts")
@@ -58,6 +61,10 @@ def test_docs_engine_md_contains_the_table_the_code_renders(capsys):
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(phases, "ACCEPTS", changed)
         assert phases.markdown() not in docs
+    moves = {**phases.MOVES, Phase.FINAL_REVEAL: {Phase.GAME_OVER: phases.MOVES[Phase.FINAL_REVEAL][Phase.GAME_OVER]}}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(phases, "MOVES", moves)
+        assert phases.markdown() not in docs and "round_intro" not in phases.text().splitlines()[-3]
 
 
 def any_command(rng: random.Random, seats: int) -> tuple[str, tuple]:
