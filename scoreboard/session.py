@@ -28,10 +28,7 @@ from scoreboard.journal import Journal, JournalError
 log = logging.getLogger("scoreboard.session")
 
 def _default_pack_loader(path: str, topics: list[str] | None = None) -> dict:
-    try:
-        from scoreboard.packs import PackError, load_plan
-    except ImportError as error:
-        raise Refused(f"packs are not available in this build ({error})") from None
+    from scoreboard.packs import PackError, load_plan   # lazy: the packs' readers load with the first pack only
     try:
         return load_plan(path, topics=topics)
     except PackError as error:

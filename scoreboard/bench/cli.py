@@ -3,21 +3,26 @@ from __future__ import annotations
 
 
 def _display(args) -> int:
-    from scoreboard.bench.display import run   # lazy: a bench loads only when it runs
+    from scoreboard.bench.display import run  # lazy: a bench loads only when it runs
     return run(args)
 
 
 def _engine(args) -> int:
-    from scoreboard.bench.engine import run   # lazy: a bench loads only when it runs
+    from scoreboard.bench.engine import run  # lazy: a bench loads only when it runs
     return run(args)
 
 
 def _media(args) -> int:
-    from scoreboard.bench.media import run   # lazy: a bench loads only when it runs
+    from scoreboard.bench.media import run  # lazy: a bench loads only when it runs
     return run(quick=args.quick, as_json=args.json)
 
 
-BENCHES = {"display": _display, "engine": _engine, "media": _media}
+def _packs(args) -> int:
+    from scoreboard.bench.packs import run   # lazy: a bench loads only when it runs
+    return run(args)
+
+
+BENCHES = {"display": _display, "engine": _engine, "media": _media, "packs": _packs}
 
 
 def register(sub) -> None:

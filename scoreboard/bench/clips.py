@@ -4,8 +4,12 @@ with a tone; and sound files of any container PyAV writes (m4a/aac, ogg, mp3, wa
 """
 from __future__ import annotations
 
+import array
 import math
 from fractions import Fraction
+from pathlib import Path
+
+import av
 
 GRID = (4, 3)                 # 12 bits: frame indices up to 4095
 BITS = GRID[0] * GRID[1]
@@ -13,7 +17,6 @@ BITS = GRID[0] * GRID[1]
 
 def _frame(index: int, size: tuple[int, int]):
     """A yuv420p frame: luma white or black per block (bit k of `index`), neutral chroma."""
-    import av
     w, h = size
     frame = av.VideoFrame(w, h, "yuv420p")
     luma = frame.planes[0]
@@ -32,7 +35,6 @@ def _frame(index: int, size: tuple[int, int]):
 
 
 def _tone(rate: int, seconds: float, channels: int, hz: float = 440.0) -> bytes:
-    import array
     samples = array.array("h", (int(8000 * math.sin(2 * math.pi * hz * k / rate)) for k in range(int(rate * seconds))))
     if channels == 2:
         both = array.array("h", bytes(len(samples) * 4))
@@ -42,7 +44,6 @@ def _tone(rate: int, seconds: float, channels: int, hz: float = 440.0) -> bytes:
 
 
 def _add_audio(container, codec: str, rate: int, seconds: float, hz: float = 440.0):
-    import av
     stream = container.add_stream(codec, rate=rate)
     stream.layout = "stereo"
     pcm = _tone(rate, seconds, 2, hz)
@@ -60,7 +61,6 @@ def _add_audio(container, codec: str, rate: int, seconds: float, hz: float = 440
 def make_video(path, seconds: float = 1.0, fps: int = 30, size: tuple[int, int] = (160, 90), sound: bool = True,
                codec: str = "h264") -> str:
     """An MP4 (H.264 + AAC) of `seconds` at `fps`: frame k shows k in blocks (see `read_index`); a 440 Hz tone."""
-    import av
     with av.open(str(path), "w") as container:
         video = container.add_stream(codec, rate=fps)
         video.width, video.height, video.pix_fmt = size[0], size[1], "yuv420p"
@@ -96,8 +96,6 @@ SOUND_KINDS = {".m4a": ("mp4", "aac"), ".aac": ("adts", "aac"), ".ogg": ("ogg", 
 
 def make_sound(path, seconds: float = 0.5, hz: float = 440.0) -> str:
     """A tone in the container `path`'s extension names (see SOUND_KINDS)."""
-    import av
-    from pathlib import Path
     fmt, codec = SOUND_KINDS[Path(path).suffix.lower()]
     with av.open(str(path), "w", format=fmt) as container:
         rate = 44100 if codec == "libmp3lame" else 48000

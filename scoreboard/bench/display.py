@@ -17,6 +17,21 @@ import subprocess
 import sys
 import time
 
+import pygame
+
+from scoreboard.app.board import Board
+from scoreboard.app.config import default_config
+from scoreboard.app.loop import Loop
+from scoreboard.bench.press import press_to_frame
+from scoreboard.demo.game import play
+from scoreboard.demo.simulated import Director
+from scoreboard.display.compose import PHASE_SCENES, SCREEN_SCENES
+from scoreboard.display.screens import Screen, ScreenSpec, use_dummy_drivers
+from scoreboard.display.theme.load import load_theme
+from scoreboard.engine.commands import make
+from scoreboard.links import Inbox
+from scoreboard.session import Session
+
 
 def _percentile(samples: list[float], q: float) -> float:
     ordered = sorted(samples)
@@ -30,10 +45,6 @@ FADING = ("reveal", "final_reveal", "game_over", "screen:chart")   # scenes a re
 def _scenes():
     """One real snapshot per scene — every phase the audience sees and the between-plays screens — from a simulated
     novosibirsk final-stage game (6 topics a round); each with the engine time it was reached."""
-    from scoreboard.demo.game import play
-    from scoreboard.display.compose import PHASE_SCENES, SCREEN_SCENES
-    from scoreboard.demo.simulated import Director
-    from scoreboard.session import Session
     wanted: dict = dict.fromkeys(PHASE_SCENES)
     session = Session()
 
@@ -60,9 +71,6 @@ def frame_times(size, frames: int, theme_name: str = "classic") -> dict:
     kept ones), a clock tick (only the time moved: the live boxes),
     and for the scenes a result opens the 0.6 s fade — its first frame (drawn whole, the picture kept) and its ticks
     (the kept picture blended, fade.py)."""
-    import pygame
-    from scoreboard.display.screens import Screen, ScreenSpec
-    from scoreboard.display.theme.load import load_theme
     theme = load_theme(theme_name)
     screen = Screen(ScreenSpec("audience", size=size), theme)
     fade_s = theme.seconds("reveal")
@@ -119,11 +127,6 @@ def game_frames(size, theme_name: str = "classic") -> dict:
     cache holding what the earlier frames kept, new texts rendered as they come): the cost of a real new snapshot,
     where `frame_times` redraws one snapshot again and again. The first 10 frames (pictures and fonts loading)
     are left out."""
-    from scoreboard.demo.game import play
-    from scoreboard.display.screens import Screen, ScreenSpec
-    from scoreboard.demo.simulated import Director
-    from scoreboard.display.theme.load import load_theme
-    from scoreboard.session import Session
     snapshots: list = []
     play(Session(), Director("novosibirsk-2007", "final"), lambda at, snap, step: snapshots.append((snap, at)))
     screen = Screen(ScreenSpec("audience", size=size), load_theme(theme_name))
@@ -143,7 +146,7 @@ def game_frames(size, theme_name: str = "classic") -> dict:
     # what sets the p99: the slowest frames, each with the scene change it drew
     slowest = sorted(zip(times, changes), reverse=True)[:SLOWEST]
     whole = [a + b for a, b in zip(times, settles)]
-    tiles = screen._tiles
+    tiles = screen.tiles
     return {"frames": len(times), "p50_ms": round(statistics.median(times), 3),
             "p99_ms": round(_percentile(times, 0.99), 3), "max_ms": round(max(times), 3),
             "with_settle_p99_ms": round(_percentile(whole, 0.99), 3), "with_settle_max_ms": round(max(whole), 3),
@@ -154,13 +157,6 @@ def game_frames(size, theme_name: str = "classic") -> dict:
 
 def idle_cpu(seconds: float) -> dict:
     """The real board loop at 60 fps with nothing happening: process CPU time over wall time."""
-    from scoreboard.app.board import Board
-    from scoreboard.app.loop import Loop
-    from scoreboard.app.config import default_config
-    from scoreboard.display.screens import Screen, ScreenSpec
-    from scoreboard.display.theme.load import load_theme
-    from scoreboard.engine.commands import make
-    from scoreboard.session import Session
     config = default_config()
     config["board"]["sounds"] = False
     theme = load_theme("classic")
@@ -168,7 +164,6 @@ def idle_cpu(seconds: float) -> dict:
     session.submit(make(0, "/sg/game/new", "novosibirsk-2007", "1/9"))
     session.submit(make(0, "/sg/game/start"))
     screens = [Screen(ScreenSpec("audience", size=(1920, 1080)), theme)]
-    from scoreboard.links import Inbox
     board = Board(config, session, time.monotonic(), screens, theme, inbox=Inbox(), out=lambda *_: None)
 
     loop = Loop(board, 1 / 60).start()   # Board.run's loop: the input thread, and drawing turns here
@@ -219,7 +214,6 @@ def first_frame(runs: int) -> dict:
 
 
 def press_figures(trials: int) -> dict:
-    from scoreboard.bench.press import press_to_frame
     figures = press_to_frame(trials)
     figures.pop("samples")
     figures.pop("shown")
@@ -227,9 +221,7 @@ def press_figures(trials: int) -> dict:
 
 
 def run(args) -> int:
-    from scoreboard.display.screens import use_dummy_drivers
     use_dummy_drivers()
-    import pygame
     pygame.init()
     quick = getattr(args, "quick", False)
     figures = {

@@ -16,9 +16,9 @@ import time
 from pathlib import Path
 
 from scoreboard import ROOT
+from scoreboard.demo.playthrough import steps
 from scoreboard.engine import Refused
 from scoreboard.journal import Journal
-from scoreboard.demo.playthrough import steps
 from scoreboard.session import Session, replay_snapshot
 
 REGULATIONS = ("novosibirsk-2007", "america-2005", "samara-2003")

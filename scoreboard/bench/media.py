@@ -15,6 +15,17 @@ import tempfile
 import time
 from pathlib import Path
 
+import pygame
+
+from scoreboard import ROOT
+from scoreboard.bench import clips
+from scoreboard.display.media.sounds import Sounds
+from scoreboard.display.media.video import PLAYER
+from scoreboard.display.screens import Screen, ScreenSpec
+from scoreboard.display.theme.load import load_theme
+from scoreboard.engine.commands import make
+from scoreboard.session import Session
+
 
 def _pct(values, share):
     ordered = sorted(values)
@@ -22,9 +33,6 @@ def _pct(values, share):
 
 
 def _question(folder: Path, clip: str):
-    from scoreboard.display.theme.load import ROOT
-    from scoreboard.engine.commands import make
-    from scoreboard.session import Session
     sample = ROOT / "assets" / "packs" / "sample.toml"
     shutil.copytree(sample.parent / "sample_media", folder / "sample_media", dirs_exist_ok=True)
     shutil.copy(clip, folder / "sample_media" / "clip.mp4")
@@ -40,13 +48,7 @@ def _question(folder: Path, clip: str):
 
 
 def play(size: tuple[int, int], clip: str, seconds: float, folder: Path, fps: int = 60) -> dict:
-    import pygame
 
-    from scoreboard.display.screens import Screen, ScreenSpec
-    from scoreboard.display.media.sounds import Sounds
-    from scoreboard.display.theme.load import load_theme
-    from scoreboard.display.media.video import PLAYER
-    from scoreboard.engine.commands import make
     theme = load_theme("classic")
     session = _question(folder, clip)
     screen = Screen(ScreenSpec("audience", 0, size), theme, window=False)
@@ -104,10 +106,8 @@ def play(size: tuple[int, int], clip: str, seconds: float, folder: Path, fps: in
 def run(quick: bool = False, as_json: bool = False, out=print) -> int:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    import pygame
     pygame.init()
     pygame.mixer.init(48000, -16, 2, 1024)
-    from scoreboard.bench import clips
     seconds = 10.0 if quick else 60.0
     with tempfile.TemporaryDirectory(prefix="bench-media-") as tmp:
         folder = Path(tmp)

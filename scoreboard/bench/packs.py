@@ -22,6 +22,7 @@ import tempfile
 import time
 import xml.etree.ElementTree as ET
 import zipfile
+from xml.sax.saxutils import escape
 
 from scoreboard.packs import load_plan
 
@@ -89,7 +90,6 @@ def make_big_pack(path: str, target: int = 30_000_000) -> int:
     60 words with source, comment, two right answers and a wrong one. Returns the size of content.xml.
     Written into the zip a round at a time, so the bench process stays small: a child's peak RSS as getrusage
     reports it is never below its parent's size when it was started, and that would hide the conversion's own."""
-    from xml.sax.saxutils import escape
     rng = random.Random(5)
     head = (f'<?xml version="1.0" encoding="utf-8"?><package name="Большой" version="5" id="big" xmlns="{NS}">'
             '<info><authors><author>Автор</author></authors></info><rounds>').encode()

@@ -24,6 +24,17 @@ import tempfile
 import threading
 import time
 
+import pygame
+
+from scoreboard.app.board import Board
+from scoreboard.app.config import default_config
+from scoreboard.app.loop import Loop
+from scoreboard.app.start import open_session, start_links
+from scoreboard.display.screens import Screen, ScreenSpec
+from scoreboard.display.theme.load import load_theme
+from scoreboard.engine.commands import make
+from scoreboard.links.fake_box import FakeBox
+
 TARGET_P99_MS = 20.0
 
 
@@ -113,15 +124,6 @@ def press_to_frame(trials: int, fps: int = 60, size=(1920, 1080), theme_name: st
     pygame must be initialised on the dummy drivers (see `screens.use_dummy_drivers`)."""
     if pacing not in ("board", "tick"):
         raise ValueError(f"pacing must be 'board' or 'tick', got {pacing!r}")
-    import pygame
-    from scoreboard.app.board import Board
-    from scoreboard.app.start import open_session, start_links
-    from scoreboard.app.loop import Loop
-    from scoreboard.app.config import default_config
-    from scoreboard.display.screens import Screen, ScreenSpec
-    from scoreboard.display.theme.load import load_theme
-    from scoreboard.engine.commands import make
-    from scoreboard.links.fake_box import FakeBox
 
     with tempfile.TemporaryDirectory() as scratch:
         temp = folder or scratch   # a given folder keeps the journal (tests read it back)

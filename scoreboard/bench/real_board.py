@@ -17,6 +17,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from scoreboard.bench.xdisplay import virtual_display
+
 
 def free_port(kind: int = socket.SOCK_DGRAM) -> int:
     with socket.socket(socket.AF_INET, kind) as probe:
@@ -87,7 +89,6 @@ def real_board(passcode: str, web: bool = False, box: str | None = None,
     """Start the board (its Python may be wrapped by SCOREBOARD_BENCH_PYTHON_ARGS, e.g. "-m cProfile -o F"), with
     the button box at `box` and `env` added to its environment; stop it with SIGINT, as `systemctl stop` or Ctrl-C
     would."""
-    from scoreboard.bench.xdisplay import virtual_display
     with tempfile.TemporaryDirectory(prefix="real-board-") as tmp, virtual_display() as display:
         folder = Path(tmp)
         osc_port = free_port(socket.SOCK_DGRAM)

@@ -14,12 +14,10 @@ import statistics
 import sys
 import time
 
-from scoreboard.engine.commands import make
-from scoreboard.session import Session
-
-from scoreboard.links.osc_client import OscClient
-
 from scoreboard.bench.remote_harness import PASSCODE, BoardLoop, LossyRelay
+from scoreboard.engine.commands import make
+from scoreboard.links.osc_client import OscClient
+from scoreboard.session import Session
 
 
 def _percentile(values: list[float], fraction: float) -> float:

@@ -27,7 +27,9 @@ import select
 import socket
 import threading
 import time
+from pathlib import Path
 
+from scoreboard.app.setup_desk import SetupDesk
 from scoreboard.links import Inbox, Links
 from scoreboard.session import Session
 
@@ -70,7 +72,6 @@ class BoardLoop:
     def start(self) -> "BoardLoop":
         self.links.start()
         if self.setup_config is not None:
-            from scoreboard.app.setup_desk import SetupDesk
             self.links.osc.setup = SetupDesk(self.setup_config, self.inbox, self.clock)
         self._thread.start()
         if not self._ready.wait(10):
@@ -79,7 +80,6 @@ class BoardLoop:
 
     def _run(self) -> None:
         if self.journal is not None:
-            from pathlib import Path
             exists = Path(self.journal).exists() and Path(self.journal).stat().st_size > 0
             self.session = Session.recover(self.journal) if exists else Session(self.journal)
             self.epoch = time.monotonic() - (self.session.time or 0.0)

@@ -212,6 +212,11 @@ class Screen:
         self.frames = 0
 
     @property
+    def tiles(self) -> TileCache | None:
+        """The kept tiles (their hit and miss counts: `scoreboard bench display`); None on the host's screen."""
+        return self._tiles
+
+    @property
     def id(self) -> int | None:
         return self.window.id if self.window else None
 

@@ -52,7 +52,7 @@ def test_i9_3_a_whole_game_from_kept_tiles_is_pixel_identical_to_drawing_directl
             assert shown(screen) == direct(snap, theme, now), (snap["phase"], snap["rev"], now)
             if number % 2:
                 screen.settle()   # as the board after its flip; otherwise the next frame keeps them first
-    assert screen._tiles.hits > screen._tiles.misses
+    assert screen.tiles.hits > screen.tiles.misses
 
 
 def test_i9_3_what_is_drawn_over_a_frame_is_never_kept_in_its_tiles(games):
@@ -139,7 +139,7 @@ def test_i9_3_every_scene_drawn_twice_from_tiles_matches_the_direct_drawing(game
         screen = Screen(ScreenSpec("audience", size=(1280, 720)), theme, window=False)
         want = direct(snap, theme, at + 2.0, size=(1280, 720))
         screen.render(snap, at + 2.0, force=True)
-        misses = screen._tiles.misses
+        misses = screen.tiles.misses
         assert shown(screen) == want, name
         screen.render(snap, at + 2.0, force=True)
         assert screen._tiles.misses == misses, name      # the second frame came from kept tiles alone
@@ -159,14 +159,14 @@ def test_i9_3_a_changed_score_theme_or_size_draws_its_tiles_again(games):
 
     scored = dict(snap, rev=snap["rev"] + 1,
                   players=[dict(p, score=p["score"] + 700) if p["seat"] == 2 else p for p in snap["players"]])
-    misses = screen._tiles.misses
+    misses = screen.tiles.misses
     screen.render(scored, at, force=True)
     redrawn = screen._tiles.misses - misses
     assert shown(screen) == direct(scored, classic, at, size=(1280, 720)) != before
     assert 0 < redrawn < tiles // 4
 
     screen.set_theme(light)
-    misses = screen._tiles.misses
+    misses = screen.tiles.misses
     screen.render(scored, at, force=True)
     assert screen._tiles.misses - misses == tiles
     assert shown(screen) == direct(scored, light, at, size=(1280, 720))
