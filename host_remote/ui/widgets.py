@@ -110,14 +110,6 @@ def draw_text_block(surface, value: str, size: int, rect: pygame.Rect, colour=TE
     return y
 
 
-def fit_text(value: str, size: int, width: int) -> int:
-    """The largest size <= `size` at which `value` fits in `width` (down to 12)."""
-    value = printable(value)
-    while size > 12 and font(size).size(value)[0] > width:
-        size -= 2
-    return size
-
-
 def fit_line(value: str, size: int, width: int, minimum: int = 14, keep: str = "start") -> tuple[str, int]:
     """(text, size) that fits `width` on one line: shrunk down to `minimum`, then cut with «…» (an 80-character name
     on a button). keep="end" cuts from the left instead (a field being typed in)."""

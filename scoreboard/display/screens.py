@@ -162,9 +162,11 @@ def use_dummy_drivers() -> None:
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 
-# Tags of what changes with time alone (compose.frame_key lists the same things): their boxes are redrawn on a tick.
-LIVE_TAGS = ("timer:", "final:timer:", "auction:timer:", "players:timer:", "status:", "lockout:", "players:locked",
-             "host:clock", "host:elapsed", "host:status:", "answering:extended", "media:video")
+# Tags of what changes with time alone: on a screen without kept tiles (the host's) a tick redraws only their boxes.
+# compose.frame_key says when; tests/display/test_live_tags.py proves the two name the same things (whatever moves
+# with time is under one of these tags, the key moves whenever their text does, and each of them does move).
+LIVE_TAGS = ("timer:", "final:timer:", "players:timer:", "status:", "lockout:", "players:locked", "host:clock",
+             "host:elapsed", "host:status:")
 
 
 def live_boxes(log) -> list[pygame.Rect]:

@@ -78,7 +78,3 @@ def failing_pairs(theme, floor: float) -> list[tuple[str, str, float, RGB, RGB]]
             if ratio < floor:
                 out.append((fg_key, words, ratio, fg, bg))
     return out
-
-
-def text_pairs(theme) -> tuple[tuple[str, str], ...]:
-    return TEXT_PAIRS
