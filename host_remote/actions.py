@@ -246,7 +246,6 @@ def allowed_actions(snapshot: dict | None) -> list[Action]:
         return [a for a in _tools(snapshot, phase) if a.key in ("unpause", "undo") or a.key.startswith("adjust:")]
     choice = snapshot.get("order", "choice") != "sequential"
     manual = bool(snapshot.get("buttons_manual"))
-    question = snapshot.get("question") or {}
     flow: list[Action] = []
     if phase == Phase.SETUP:
         flow.append(Action("start", t("setup.start"), "/sg/game/start", shortcut="return"))

@@ -18,7 +18,7 @@ def _media(args) -> int:
 
 
 def _packs(args) -> int:
-    from scoreboard.bench.packs import run   # lazy: a bench loads only when it runs
+    from scoreboard.bench.packs import run  # lazy: a bench loads only when it runs
     return run(args)
 
 

@@ -29,6 +29,7 @@ from scoreboard.display.compose import PHASE_SCENES, SCREEN_SCENES
 from scoreboard.display.screens import Screen, ScreenSpec, use_dummy_drivers
 from scoreboard.display.theme.load import load_theme
 from scoreboard.engine.commands import make
+from scoreboard.engine.phases import Phase
 from scoreboard.links import Inbox
 from scoreboard.session import Session
 
@@ -50,10 +51,10 @@ def _scenes():
 
     def keep(at, snap, step):
         phase = snap["phase"]
-        if phase in wanted and (wanted[phase] is None or phase == "final_reveal" or
-                                (phase == "after_wrong" and any(p["locked_until"] for p in snap["players"]))):
+        if phase in wanted and (wanted[phase] is None or phase == Phase.FINAL_REVEAL or
+                                (phase == Phase.AFTER_WRONG and any(p["locked_until"] for p in snap["players"]))):
             wanted[phase] = (snap, at)
-        if phase == "choosing" and "between" not in wanted:
+        if phase == Phase.CHOOSING and "between" not in wanted:
             wanted["between"] = (snap, at)
     play(session, Director("novosibirsk-2007", "final"), keep)
     between = wanted.pop("between", None)

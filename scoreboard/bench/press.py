@@ -33,6 +33,7 @@ from scoreboard.app.start import open_session, start_links
 from scoreboard.display.screens import Screen, ScreenSpec
 from scoreboard.display.theme.load import load_theme
 from scoreboard.engine.commands import make
+from scoreboard.engine.phases import Phase
 from scoreboard.links.fake_box import FakeBox
 
 TARGET_P99_MS = 20.0
@@ -64,7 +65,7 @@ class _PressTimer:
                                    "answering": snapshot.get("answering"), "error": self.screen.error,
                                    "band": any(d.tag == f"answering:{self.seat}" for d in log),
                                    "name": " ".join(d.text for d in log if d.tag == "answering:name")})
-            self.window_drawn = (snapshot.get("phase") == "buzz_window" and bool(snapshot.get("buttons_live"))
+            self.window_drawn = (snapshot.get("phase") == Phase.BUZZ_WINDOW and bool(snapshot.get("buttons_live"))
                                  and snapshot.get("answering") is None and self.screen.error is None)
         return drew
 

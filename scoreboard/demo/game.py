@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from scoreboard.demo.simulated import Director, Step
 from scoreboard.engine.commands import make
+from scoreboard.engine.phases import Phase
 
 
 def _command(at: float, step: Step):
@@ -34,16 +35,16 @@ class Narrator:
             return
         self.phase = phase
         extra = ""
-        if phase == "round_intro":
+        if phase == Phase.ROUND_INTRO:
             rnd = snap["round"]
             extra = f" — round {rnd['index'] + 1} ({rnd['kind']}{', tie-break' if rnd.get('tiebreak') else ''})"
-        elif phase == "reveal":
+        elif phase == Phase.REVEAL:
             last = snap.get("last") or {}
             answers = ", ".join(f"seat {a['seat']} {a['verdict']} {a['delta']:+d}" for a in last.get("answers") or [])
             extra = f" — {answers or 'nobody answered'}; scores: {_scores(snap)}"
-        elif phase == "final_stakes":
+        elif phase == Phase.FINAL_STAKES:
             extra = f" — finalists {snap['final']['eligible']}; scores: {_scores(snap)}"
-        elif phase == "game_over":
+        elif phase == Phase.GAME_OVER:
             winner = snap.get("winner")
             name = next((p["name"] for p in snap["players"] if p["seat"] == winner), None)
             extra = (f" — WINNER: {name} (seat {winner})" if winner else

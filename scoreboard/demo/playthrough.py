@@ -9,6 +9,7 @@ import random
 from typing import Iterator
 
 from scoreboard.engine import Command, Refused, make
+from scoreboard.engine.phases import Phase
 from scoreboard.session import Session
 
 Step = tuple[float, str, tuple]
@@ -22,31 +23,31 @@ def progress(snap: dict, rng: random.Random) -> tuple[str, tuple] | None:
     rnd = snap.get("round") or {}
     open_cells = [(k, q) for k, t in enumerate(rnd.get("topics", []), 1)
                   for q, c in enumerate(t["cells"], 1) if not c["played"]]
-    if phase in ("round_intro", "choosing") and snap["order"] == "choice":
+    if phase in (Phase.ROUND_INTRO, Phase.CHOOSING) and snap["order"] == "choice":
         if snap["chooser"] is None:
             return "/sg/chooser", (rng.choice([p["seat"] for p in players if p["in_play"]]),)
         if open_cells and rnd.get("auctions_missing"):   # AU1: open the auction, or the host waives it
             return ("/sg/select", (*rng.choice(open_cells), "auction")) if rng.random() < 0.7 else (
                 "/sg/auction/waive", ())
         return ("/sg/select", rng.choice(open_cells)) if open_cells else ("/sg/next", ())
-    if phase in ("reading", "buzz_window"):
+    if phase in (Phase.READING, Phase.BUZZ_WINDOW):
         return "/sg/button", (rng.choice(playing),)
-    if phase in ("answering", "auction_answer"):
+    if phase in (Phase.ANSWERING, Phase.AUCTION_ANSWER):
         return ("/sg/judge/right" if rng.random() < 0.6 else "/sg/judge/wrong"), ()
-    if phase == "reveal" and rnd.get("auctions_missing") and snap["order"] == "choice" and snap["chooser"]:
+    if phase == Phase.REVEAL and rnd.get("auctions_missing") and snap["order"] == "choice" and snap["chooser"]:
         return ("/sg/select", (*rng.choice(open_cells), "auction")) if open_cells and rng.random() < 0.7 else (
             "/sg/auction/waive", ())
-    if phase == "reveal" and not open_cells and rng.random() < 0.3:
+    if phase == Phase.REVEAL and not open_cells and rng.random() < 0.3:
         # make a tie for first now and then, so tie-breaks get played too
         top = max(p["score"] for p in players)
         behind = [p for p in players if p["score"] < top and p["in_play"]]
         if behind:
             p = rng.choice(behind)
             return "/sg/score/adjust", (p["seat"], top - p["score"], "ничья")
-    if phase == "auction":
+    if phase == Phase.AUCTION:
         a = snap["auction"]
         return ("/sg/auction/pass", (a["turn"],)) if a["turn"] else None
-    if phase == "final_stakes":
+    if phase == Phase.FINAL_STAKES:
         f = snap["final"]
         finalists = [players[s - 1] for s in f["eligible"]]
         top = max(p["score"] for p in finalists)
@@ -58,7 +59,7 @@ def progress(snap: dict, rng: random.Random) -> tuple[str, tuple] | None:
             score = players[missing[0] - 1]["score"]
             return "/sg/final/stake", (missing[0], 1 if rng.random() < 0.8 else rng.randint(1, max(score, 1)))
         return "/sg/final/start", ()
-    if phase == "final_reveal":
+    if phase == Phase.FINAL_REVEAL:
         f = snap["final"]
         pending = [s for s in f["eligible"] if s not in [r["seat"] for r in f["revealed"]]]
         if pending:
@@ -78,9 +79,9 @@ def candidates(snap: dict, rng: random.Random) -> list[tuple[str, tuple]]:
     rnd = snap.get("round") or {}
     open_cells = [(k, q) for k, t in enumerate(rnd.get("topics", []), 1)
                   for q, c in enumerate(t["cells"], 1) if not c["played"]]
-    if phase == "setup":
+    if phase == Phase.SETUP:
         cands += [("/sg/game/start", ()), ("/sg/player/name", (seat, rng.choice(["Анна", "Борис", "Вера"])))]
-    elif phase in ("round_intro", "choosing"):
+    elif phase in (Phase.ROUND_INTRO, Phase.CHOOSING):
         if snap["order"] == "choice":
             if snap["chooser"] is None:
                 cands.append(("/sg/chooser", (seat,)))
@@ -93,19 +94,19 @@ def candidates(snap: dict, rng: random.Random) -> list[tuple[str, tuple]]:
         cands.append(("/sg/next", ()))
         if rnd.get("auctions_missing") and len(open_cells) <= 2:
             cands.append(("/sg/auction/waive", ()))
-    elif phase == "topic_intro":
+    elif phase == Phase.TOPIC_INTRO:
         cands.append(("/sg/next", ()))
-    elif phase in ("reading", "buzz_window"):
+    elif phase in (Phase.READING, Phase.BUZZ_WINDOW):
         cands += [("/sg/button", (seat,)), ("/sg/button", (seat,)), ("/sg/reading/done", ()), ("/sg/time", ()),
                   ("wait", (rng.choice([1.0, 6.0]),))]
         if snap["buttons_manual"]:
             cands.append(("/sg/assign", (seat,)))
-    elif phase == "answering":
+    elif phase == Phase.ANSWERING:
         cands += [("/sg/judge/right", ()), ("/sg/judge/right", ()), ("/sg/judge/wrong", ()),
                   ("/sg/answer/extend", (2,)), ("/sg/answer/clarify", ()), ("wait", (4.0,))]
-    elif phase == "after_wrong":
+    elif phase == Phase.AFTER_WRONG:
         cands += [("/sg/resume", ()), ("/sg/button", (seat,)), ("/sg/time", ())]
-    elif phase == "reveal":
+    elif phase == Phase.REVEAL:
         cands += [("/sg/next", ()), ("/sg/next", ())]
         if snap["order"] == "choice" and open_cells and snap["chooser"] is not None:
             cands.append(("/sg/select", rng.choice(open_cells)))
@@ -118,24 +119,24 @@ def candidates(snap: dict, rng: random.Random) -> list[tuple[str, tuple]]:
             cands.append(("/sg/rejudge", (a["seat"], "wrong" if a["verdict"] == "right" else "right")))
         if rng.random() < 0.1:
             cands.append(("/sg/question/replace", ()))
-    elif phase == "auction":
+    elif phase == Phase.AUCTION:
         a = snap["auction"]
         turn = a["turn"] or seat
         score = snap["players"][turn - 1]["score"]
         cands += [("/sg/auction/pass", (turn,)), ("/sg/auction/allin", (turn,)),
                   ("/sg/auction/bid", (turn, rng.randint(a["stake"], max(a["stake"], score) + 10)))]
-    elif phase == "auction_answer":
+    elif phase == Phase.AUCTION_ANSWER:
         cands += [("/sg/reading/done", ()), ("/sg/judge/right", ()), ("/sg/judge/wrong", ()), ("wait", (16.0,))]
-    elif phase == "final_stakes":
+    elif phase == Phase.FINAL_STAKES:
         f = snap["final"]
         for s in f["eligible"]:
             if s not in f["stakes_in"]:
                 score = snap["players"][s - 1]["score"]
                 cands.append(("/sg/final/stake", (s, rng.randint(0, max(score, 1)))))
         cands.append(("/sg/final/start", ()))
-    elif phase == "final_answer":
+    elif phase == Phase.FINAL_ANSWER:
         cands += [("/sg/time", ()), ("wait", (31.0,))]
-    elif phase == "final_reveal":
+    elif phase == Phase.FINAL_REVEAL:
         f = snap["final"]
         for s in f["eligible"]:
             if s not in [r["seat"] for r in f["revealed"]]:

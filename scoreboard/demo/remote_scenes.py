@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from scoreboard import ROOT
 from scoreboard.engine.commands import make
+from scoreboard.engine.phases import Phase
 from scoreboard.session import Session
 
 SAMPLE_PACK = ROOT / "assets" / "packs" / "sample.toml"
@@ -55,20 +56,20 @@ def scenes():
         go("/sg/score/adjust", seat, 100, "пример")
     auction_cell = _auction_cell(session)
     go("/sg/select", *auction_cell) if auction_cell else go("/sg/select", 3, 3, "auction")
-    if session.snapshot()["phase"] == "auction":
+    if session.snapshot()["phase"] == Phase.AUCTION:
         turn = session.snapshot()["auction"]["turn"]
         yield scene("auction", pad_key=f"bid:{turn}", last_ack="выбор вопроса: принято")
     yield scene("lost", connection="lost", pending=2, ack_ok=False,
                 last_ack="ставка: исход неизвестен, проверьте табло")
     # Play out both rounds quickly (time runs out on every question) to reach the final round.
-    while session.snapshot()["phase"] == "auction":
+    while session.snapshot()["phase"] == Phase.AUCTION:
         go("/sg/auction/pass", session.snapshot()["auction"]["turn"])
-    if session.snapshot()["phase"] == "auction_answer":
+    if session.snapshot()["phase"] == Phase.AUCTION_ANSWER:
         go("/sg/judge/right")
     for _ in range(2):
         _clear_round(session, go)
         go("/sg/next")
-    if session.snapshot()["phase"] != "final_stakes":
+    if session.snapshot()["phase"] != Phase.FINAL_STAKES:
         return
     eligible = session.snapshot()["final"]["eligible"]
     go("/sg/final/stake", eligible[0], 50)
@@ -108,7 +109,7 @@ def sequential_scenes():
 
 def _clear_round(session, go):
     """Open every unplayed cell and let it close unanswered (auctions: passed to the chooser, judged right)."""
-    while session.snapshot()["phase"] in ("reveal", "choosing", "round_intro"):
+    while session.snapshot()["phase"] in (Phase.REVEAL, Phase.CHOOSING, Phase.ROUND_INTRO):
         snapshot = session.snapshot()
         cells = [(t, q) for t, topic in enumerate(snapshot["round"]["topics"], 1)
                  for q, cell in enumerate(topic["cells"], 1) if not cell["played"]]
@@ -117,9 +118,9 @@ def _clear_round(session, go):
         if snapshot["chooser"] is None:
             go("/sg/chooser", 1)
         go("/sg/select", *cells[0])
-        while session.snapshot()["phase"] == "auction":
+        while session.snapshot()["phase"] == Phase.AUCTION:
             go("/sg/auction/pass", session.snapshot()["auction"]["turn"])
-        if session.snapshot()["phase"] == "auction_answer":
+        if session.snapshot()["phase"] == Phase.AUCTION_ANSWER:
             go("/sg/judge/right")
             continue
         go("/sg/reading/done")

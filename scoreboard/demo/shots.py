@@ -18,6 +18,7 @@ from scoreboard.demo.game import play
 from scoreboard.demo.simulated import Director
 from scoreboard.display import compose
 from scoreboard.display.theme.load import load_theme
+from scoreboard.engine.phases import Phase
 from scoreboard.session import Session
 
 # name: (regulation, phase to stop at, which occurrence, seconds after it, extra screenshot arguments)
@@ -88,7 +89,7 @@ def host_shot(path: Path, size=(1920, 1080)) -> None:
 
     def stop(at, snap, step):
         nonlocal seen
-        seen += snap["phase"] == "buzz_window"
+        seen += snap["phase"] == Phase.BUZZ_WINDOW
         if seen == 5:
             raise _Cut
     try:

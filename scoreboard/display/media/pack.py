@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pygame
 
-from scoreboard.display.media.files import fitted, media_items
+from scoreboard.display.media.files import fitted
 from scoreboard.display.media.video import PLAYER
 
 
