@@ -120,7 +120,7 @@ def press_to_frame(trials: int, fps: int = 60, size=(1920, 1080), theme_name: st
     from scoreboard.display.screens import Screen, ScreenSpec
     from scoreboard.display.theme import load_theme
     from scoreboard.engine.commands import make
-    from scoreboard.links.fake_box import FakeBox
+    from scoreboard.links.serial.fake_box import FakeBox
 
     with tempfile.TemporaryDirectory() as scratch:
         temp = folder or scratch   # a given folder keeps the journal (tests read it back)

@@ -76,7 +76,7 @@ class Links:
     def start_buttons(self) -> None:
         buttons = self.config["buttons"]
         if buttons["port"] and self.buttons is None:
-            from scoreboard.links.serial_buttons import SerialButtons
+            from scoreboard.links.serial.buttons import SerialButtons
             self.buttons = SerialButtons(buttons, self.inbox, self.clock, self.monotonic)
             self.buttons.start()
 

@@ -14,7 +14,7 @@ import threading
 import time
 
 from scoreboard.links import Inbox, Links
-from scoreboard.links.fake_box import FakeBox
+from scoreboard.links.serial.fake_box import FakeBox
 from scoreboard.links.osc_client import OscClient
 
 

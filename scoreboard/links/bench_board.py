@@ -96,7 +96,7 @@ def _burst(client: OscClient, count: int) -> dict:
 
 def _press(trials: int) -> dict:
     """Box press → /sg/state at a view client, on a board whose serial port is a fake box on a pty."""
-    from scoreboard.links.fake_box import FakeBox
+    from scoreboard.links.serial.fake_box import FakeBox
     from scoreboard.real_board import real_board
     rng = random.Random(7)
     with tempfile.TemporaryDirectory(prefix="bench-box-") as tmp:

@@ -9,7 +9,7 @@ import termios
 import time
 import tty
 
-from scoreboard.links.fake_box import FakeBox
+from scoreboard.links.serial.fake_box import FakeBox
 
 DEFAULT_LINK = "/tmp/scoreboard-fakebox"
 

@@ -13,7 +13,7 @@ from scoreboard.engine.commands import SPEC, Refused
 from scoreboard.links import Inbox, Links
 from scoreboard.links.config import resolve
 from scoreboard.links.osc_server import build
-from scoreboard.links.serial_buttons import SerialButtons
+from scoreboard.links.serial.buttons import SerialButtons
 
 PASS = "s3cret"
 ADDRESSES = list(SPEC) + ["/sg/connect", "/sg/ping", "/sg/sync", "/sg/disconnect", "/sg/ack", "/x", ""]

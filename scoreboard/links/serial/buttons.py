@@ -19,8 +19,8 @@ from typing import Callable, Optional
 import serial
 
 from scoreboard.engine.commands import Command
-from scoreboard.links import box_protocol as bp
-from scoreboard.links.clockmap import BoxClock
+from scoreboard.links.serial import protocol as bp
+from scoreboard.links.serial.clockmap import BoxClock
 from scoreboard.links.inbox import Inbox
 
 log = logging.getLogger("scoreboard.links.serial")
