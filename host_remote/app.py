@@ -15,7 +15,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")   # the remote's stdout
 
 import pygame  # noqa: E402
 
-from scoreboard.links.osc_client import OscClient  # noqa: E402
+from scoreboard.links.osc.client import OscClient  # noqa: E402
 
 from .strings import command as command_words, denial, refusal, set_language, t  # noqa: E402
 from .discovery import Discovery  # noqa: E402

@@ -17,7 +17,7 @@ import time
 from scoreboard.engine.commands import make
 from scoreboard.session import Session
 
-from scoreboard.links.osc_client import OscClient
+from scoreboard.links.osc.client import OscClient
 
 from .harness import PASSCODE, BoardLoop, LossyRelay
 

@@ -104,7 +104,7 @@ def parse_target(text: str) -> tuple[str, int]:
 
 def run(target: str, role: str, passcode: str, theme_name: str | None, size, fullscreen: bool, out=print) -> int:
     try:
-        from scoreboard.links.osc_client import NotConnected, OscClient
+        from scoreboard.links.osc.client import NotConnected, OscClient
     except ImportError as error:
         out(f"follow: the OSC client is not available in this build ({error})")
         return 2

@@ -55,7 +55,7 @@ class Links:
     def start_osc(self) -> None:
         osc = self.config["osc"]
         if osc["enabled"] and self.osc is None:
-            from scoreboard.links.osc_server import OscServer
+            from scoreboard.links.osc.server import OscServer
             server = OscServer(osc, self.inbox, self.clock)
             server.start()
             self.osc = server

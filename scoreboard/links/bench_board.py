@@ -32,7 +32,7 @@ import time
 
 from scoreboard.links.bench import percentiles
 from scoreboard.links.bench_floor import SEED, arrivals, bare_server_floor, disk_floor
-from scoreboard.links.osc_client import NotConnected, OscClient
+from scoreboard.links.osc.client import NotConnected, OscClient
 
 TARGETS = {"ack_p99_ms": 5.0, "burst_s": 1.0, "press_p99_ms": 20.0}
 PASSCODE = "bench-board"

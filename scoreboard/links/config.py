@@ -22,7 +22,7 @@ OSC_DEFAULTS: dict[str, Any] = {
     "tcp": False,             # also accept OSC over TCP (SLIP framing) on the same port
     "advertise": True,        # announce the board as _osc._udp on the LAN (needs the zeroconf package)
     "name": "",               # the announced name; empty: this machine's host name
-    "require_auth": False,    # true: a host session must connect by the authenticated mode (osc_auth.py)
+    "require_auth": False,    # true: a host session must connect by the authenticated mode (osc/auth.py)
 }
 
 BUTTONS_DEFAULTS: dict[str, Any] = {

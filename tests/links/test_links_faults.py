@@ -12,7 +12,7 @@ from linkhelp import RawPeer, of, session_in_buzz_window, start_links, wait_unti
 from scoreboard.engine.commands import SPEC, Refused
 from scoreboard.links import Inbox, Links
 from scoreboard.links.config import resolve
-from scoreboard.links.osc_server import build
+from scoreboard.links.osc.messages import build
 from scoreboard.links.serial.buttons import SerialButtons
 
 PASS = "s3cret"

@@ -14,7 +14,7 @@ from linkhelp import wait_until
 from scoreboard.engine.commands import make
 from scoreboard.links import Inbox, Links
 from scoreboard.links.bench import BoardThread
-from scoreboard.links.osc_server import build
+from scoreboard.links.osc.messages import build
 from scoreboard.session import Session
 
 PASS = "s3cret"

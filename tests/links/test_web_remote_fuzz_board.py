@@ -10,7 +10,7 @@ import time
 
 import aiohttp
 
-from scoreboard.links.osc_server import build
+from scoreboard.links.osc.messages import build
 from webhelp import Socket, journal_position, real_board, scripted_journal
 
 

@@ -1,7 +1,7 @@
 """The project's one OSC client of the board (PROTOCOL.md §2, docs/LINKS.md): the remote, followers, benches, tests.
 
 Theory of operation. One UDP socket talks to one board and one background thread owns its receive side and the
-retry clock. `connect()` opens a session: by default the authenticated handshake (osc_auth.py: the passcode is
+retry clock. `connect()` opens a session: by default the authenticated handshake (osc/auth.py: the passcode is
 proven, never sent; every command is then signed), or the plain `/sg/connect passcode role`, repeated with backoff
 until the board answers. Every command goes out with an id — `/sg/sig/…` signed, or `/sg/cmd/…` — and is re-sent
 (50 ms, doubling to 0.4 s, ±20 % jitter) until its `/sg/ack id …` arrives; the board applies each (session, id) once
@@ -36,9 +36,9 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from scoreboard.links import osc_auth
-from scoreboard.links.osc_client_rx import EVENTS_KEPT, Receiver
-from scoreboard.links.osc_messages import Ack, Event, build_message, cmd_address, sig_address
+from scoreboard.links.osc import auth as osc_auth
+from scoreboard.links.osc.client_rx import EVENTS_KEPT, Receiver
+from scoreboard.links.osc.messages import Ack, Event, build_message, cmd_address, sig_address
 
 __all__ = ["OscClient", "NotConnected", "OutcomeUnknown", "Ack", "Event", "build_message", "cmd_address"]
 
@@ -98,7 +98,7 @@ class OscClient(Receiver):
         self._pending: dict[int, _Pending] = {}
         self._acks: OrderedDict[int, Ack] = OrderedDict()
         self._unknown: set[int] = set()
-        # Random, so that ids never restart at one address (the board keeps an ended session's ids, sessions.py).
+        # Random, so that ids never restart at one address (the board keeps an ended session's ids, osc/sessions.py).
         self._next_id = secrets.randbelow(2**30) + 1
         self._state = "idle"
         self.session: Any = None

@@ -1,4 +1,4 @@
-"""What the board's datagrams do to the OSC client (osc_client.py): connect answers, acks, state, errors.
+"""What the board's datagrams do to the OSC client (osc/client.py): connect answers, acks, state, errors.
 
 Runs on the client's thread. Only the board's address and port are heard; anything else, and anything malformed,
 forged (a signed session's ack without the board's MAC) or of the wrong shape (`scoreboard/snapshot_check.py`), is
@@ -12,8 +12,8 @@ import queue
 
 from pythonosc.osc_message import OscMessage, ParseError
 
-from scoreboard.links import osc_auth
-from scoreboard.links.osc_messages import Ack, Event
+from scoreboard.links.osc import auth as osc_auth
+from scoreboard.links.osc.messages import Ack, Event
 from scoreboard.snapshot_check import check_host_question, check_snapshot
 
 SYNC_AFTER = 0.15       # no new state this long after an ok ack: ask for it
@@ -124,7 +124,7 @@ class Receiver:
                 self._handshake.restart()
                 self._connect_next = now
             elif reason.startswith("too many wrong passcodes"):
-                self._connect_next = max(self._connect_next, now + 1.0)     # a brake, not a verdict (sessions.py)
+                self._connect_next = max(self._connect_next, now + 1.0)     # a brake, not a verdict (osc/sessions.py)
             else:
                 self.denied_reason = reason
                 self._set_state("denied")

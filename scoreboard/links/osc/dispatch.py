@@ -11,9 +11,9 @@ import logging
 from typing import Optional
 
 from scoreboard.engine.commands import INTERNAL, BadCommand, Command, parse
-from scoreboard.links import osc_auth
-from scoreboard.links.osc_messages import build
-from scoreboard.links.sessions import Denied, Session, SessionTable
+from scoreboard.links.osc import auth as osc_auth
+from scoreboard.links.osc.messages import build
+from scoreboard.links.osc.sessions import Denied, Session, SessionTable
 
 log = logging.getLogger("scoreboard.links.osc")
 

@@ -24,10 +24,10 @@ from typing import Callable, Optional
 from pythonosc.osc_packet import OscPacket
 
 from scoreboard.links.inbox import Inbox
-from scoreboard.links import osc_auth
-from scoreboard.links.osc_dispatch import Dispatch
-from scoreboard.links.osc_messages import build  # noqa: F401 (re-exported: the tests and tools encode with it)
-from scoreboard.links.sessions import Session, SessionTable
+from scoreboard.links.osc import auth as osc_auth
+from scoreboard.links.osc.dispatch import Dispatch
+from scoreboard.links.osc.messages import build
+from scoreboard.links.osc.sessions import Session, SessionTable
 
 log = logging.getLogger("scoreboard.links.osc")
 
@@ -52,7 +52,7 @@ _QUIET = _QuietPythonOsc()
 
 class OscServer(Dispatch):
     """The transport (UDP, and the TCP and WebSocket streams that feed it), the state push and the counters; what
-    each message does is `Dispatch` (osc_dispatch.py)."""
+    each message does is `Dispatch` (osc/dispatch.py)."""
 
     def __init__(self, osc_config: dict, inbox: Inbox, clock: Callable[[], float],
                  monotonic: Callable[[], float] = time.monotonic):
@@ -103,7 +103,7 @@ class OscServer(Dispatch):
             pass
         self._sock = sock
         if self.config.get("tcp"):
-            from scoreboard.links.osc_tcp import SlipServer
+            from scoreboard.links.osc.tcp import SlipServer
             try:
                 self._tcp = SlipServer(self.config["bind"], sock.getsockname()[1],
                                        2 * int(self.config["max_sessions"]), self.handle_datagram,
@@ -179,7 +179,7 @@ class OscServer(Dispatch):
                     for session in self.table.expire(now):
                         log.info("OSC session %d (%s) expired", session.sid, session.role)
                 if self._tcp is not None:
-                    from scoreboard.links.osc_tcp import CONNECT_WITHIN
+                    from scoreboard.links.osc.tcp import CONNECT_WITHIN
                     self._tcp.close_idle(self.has_session, CONNECT_WITHIN)
                 self._push_all()
 
