@@ -65,7 +65,7 @@ class Links:
                 self.advertiser.start()
             web = self.config["remote_web"]
             if web["enabled"] and self._web_wanted:
-                from scoreboard.links.web_remote import WebRemote
+                from scoreboard.links.web.server import WebRemote
                 self.web = WebRemote(web, self.osc)
                 try:
                     self.web.start()

@@ -38,7 +38,7 @@ BUTTONS_DEFAULTS: dict[str, Any] = {
     "gamepad": {},            # gamepad buttons standing in for seats: {"pad0:0" = 1, "pad:3" = 2}
 }
 
-# The host's remote in a browser (links/web_remote.py): the board serves its page and OSC over WebSocket.
+# The host's remote in a browser (links/web/server.py): the board serves its page and OSC over WebSocket.
 WEB_DEFAULTS: dict[str, Any] = {
     "enabled": True,
     "bind": "0.0.0.0",        # address the page's HTTP server listens on

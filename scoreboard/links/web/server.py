@@ -1,7 +1,7 @@
 """The host's remote in a phone's browser: the board serves one page and carries its OSC over WebSocket.
 
 `[remote_web]` in the config (docs/LINKS.md). aiohttp serves, on its own thread and event loop:
-- `GET /` and the page's own files (`scoreboard/links/web/`, a fixed list read at start: no other path, no listing);
+- `GET /` and the page's own files (`scoreboard/links/web/`, beside this module; a fixed list read at start: no other path, no listing);
 - `GET /osc?peer=TOKEN`, a WebSocket whose binary messages are OSC packets, exactly the datagrams of the UDP
   transport (PROTOCOL.md §2): `/sg/connect`, `/sg/cmd/... id`, `/sg/ack`, `/sg/state`, `/sg/host/question`.
 
@@ -26,11 +26,11 @@ import socket
 import threading
 from pathlib import Path
 
-from . import words_ru
+from scoreboard.links import words_ru
 
 log = logging.getLogger("scoreboard.links.web")
 
-PAGE_DIR = Path(__file__).resolve().parent / "web"
+PAGE_DIR = Path(__file__).resolve().parent       # the page's files sit beside this module (package data)
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
          ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png",
          ".json": "application/json", ".webmanifest": "application/manifest+json"}
