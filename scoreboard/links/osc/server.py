@@ -28,6 +28,7 @@ from scoreboard.links.osc import auth as osc_auth
 from scoreboard.links.osc.dispatch import Dispatch
 from scoreboard.links.osc.messages import build
 from scoreboard.links.osc.sessions import Session, SessionTable
+from scoreboard.links.osc.tcp import CONNECT_WITHIN, SlipServer
 
 log = logging.getLogger("scoreboard.links.osc")
 
@@ -103,7 +104,6 @@ class OscServer(Dispatch):
             pass
         self._sock = sock
         if self.config.get("tcp"):
-            from scoreboard.links.osc.tcp import SlipServer
             try:
                 self._tcp = SlipServer(self.config["bind"], sock.getsockname()[1],
                                        2 * int(self.config["max_sessions"]), self.handle_datagram,
@@ -130,6 +130,15 @@ class OscServer(Dispatch):
         if self._tcp is not None:
             self._tcp.close_all()
         self._thread = self._sock = self._wake_r = self._wake_w = self._tcp = None
+
+    @property
+    def started(self) -> bool:
+        """Between start() and stop(): the links' watchdog looks after the thread."""
+        return self._thread is not None
+
+    @property
+    def alive(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
 
     @property
     def address(self) -> tuple[str, int]:
@@ -179,7 +188,6 @@ class OscServer(Dispatch):
                     for session in self.table.expire(now):
                         log.info("OSC session %d (%s) expired", session.sid, session.role)
                 if self._tcp is not None:
-                    from scoreboard.links.osc.tcp import CONNECT_WITHIN
                     self._tcp.close_idle(self.has_session, CONNECT_WITHIN)
                 self._push_all()
 

@@ -72,6 +72,11 @@ class SerialButtons:
             self._want = (armed, answering if isinstance(answering, int) else None)
 
     @property
+    def started(self) -> bool:
+        """start() was called: the links' watchdog looks after the thread from then on."""
+        return self._thread is not None
+
+    @property
     def alive(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 

@@ -26,6 +26,8 @@ import socket
 import threading
 from pathlib import Path
 
+from aiohttp import WSMsgType, web
+
 from scoreboard.links import words_ru
 
 log = logging.getLogger("scoreboard.links.web")
@@ -149,7 +151,6 @@ class WebRemote:
             loop.close()
 
     async def _serve(self) -> None:
-        from aiohttp import web
         app = web.Application(client_max_size=MAX_MESSAGE)
         app.router.add_get("/osc", self._websocket)
         app.router.add_get("/{tail:.*}", self._file)
@@ -161,7 +162,6 @@ class WebRemote:
 
     # --- HTTP ---------------------------------------------------------------------------------------
     async def _file(self, request):
-        from aiohttp import web
         if request.path == "/words.js":         # the board's refusals in Russian, from the one table
             return web.Response(text=WORDS_JS, headers={**HEADERS, "Content-Type": TYPES[".js"]})
         path = self.files.get(request.path)
@@ -171,7 +171,6 @@ class WebRemote:
 
     # --- WebSocket ----------------------------------------------------------------------------------
     async def _websocket(self, request):
-        from aiohttp import WSMsgType, web
         token = request.query.get("peer", "")
         if not TOKEN.fullmatch(token):
             token = secrets.token_urlsafe(12)      # a page without one gets a session for this connection only
