@@ -1,18 +1,27 @@
 """What each OSC message does on the board (PROTOCOL.md §2): connects, the authenticated handshake, signed and
-plain commands onto the inbox, their acks (a mixin of `OscServer`, run on its server thread).
+plain commands onto the inbox, their acks. Run on the OSC server's thread (`OscServer.handle_datagram`).
 
-Nothing from the network is trusted: a sender without a session, a `view` session that commands, an internal
+The routing is an address map (`routes.AddressMap`, python-osc's `Dispatcher.map`), built once below: the connects
+and the handshake are open to anyone; every other address passes the session gate first (a sender without a live
+session is counted and, at most twice a second, told "not connected"); unsigned commands also pass the signed-only
+guard. Nothing from the network is trusted: a sender without a session, a `view` session that commands, an internal
 address (`/sg/clock`), a bad signature or bad arguments are counted and answered or dropped, never reaching the game.
 """
 from __future__ import annotations
 
 import hmac
 import logging
-from typing import Optional
+import threading
+from typing import Callable, Optional
+
+from pythonosc.osc_message import OscMessage
 
 from scoreboard.engine.commands import INTERNAL, BadCommand, Command, parse
+from scoreboard.links.inbox import Inbox
 from scoreboard.links.osc import auth as osc_auth
+from scoreboard.links.osc.feedback import Feedback
 from scoreboard.links.osc.messages import build
+from scoreboard.links.osc.routes import AddressMap
 from scoreboard.links.osc.sessions import Denied, Session, SessionTable
 
 log = logging.getLogger("scoreboard.links.osc")
@@ -20,57 +29,87 @@ log = logging.getLogger("scoreboard.links.osc")
 CMD_PREFIX = "/sg/cmd/"
 NOT_CONNECTED_EVERY = 0.5     # seconds between "not connected" replies to one address
 UNSIGNED_REQUESTS = frozenset({"/sg/setup/catalog"})    # read-only: a signed session may still send them plainly
+InSession = Callable[[Session, str, list], None]
 
 
-class Dispatch:
-    """The messages of one datagram, once parsed: needs the server's table, lock, inbox, clocks, `_send`,
-    `_send_state` and `_count`."""
+class BoardDispatch:
+    """The board's address map and its handlers. A handler gets the sender (`needs_reply_address`), the address and
+    the arguments; behind the session gate, the session, the address and the arguments."""
 
-    def _handle_message(self, address: str, params: list, addr: tuple[str, int]) -> None:
-        now = self.monotonic()
-        if address == "/sg/connect":
-            self._connect(params, addr, now)
-            return
-        if address == "/sg/auth/hello":
-            peer = osc_auth.peer_text(addr)
-            self._send(build("/sg/auth/challenge", self._challenger.issue(peer), peer), addr)
-            return
-        if address == "/sg/auth/connect":
-            self._auth_connect(params, addr, now)
-            return
-        with self._lock:
-            session = self.table.lookup(addr, now)
-        if session is None:
-            self._count("unauthorized")
-            # Tell a client whose session expired, but at most twice a second per address: a stranger
-            # spraying packets (or spoofing someone else's address) gets no stream of replies.
-            if address.startswith("/sg/") and now - self._told.get(addr, -1e9) >= NOT_CONNECTED_EVERY:
-                if len(self._told) > 1024:
-                    self._told.clear()
-                self._told[addr] = now
-                self._send(build("/sg/denied", "not connected: send /sg/connect passcode [host|view]"), addr)
-            return
-        if address == "/sg/ping":
-            self._send(build("/sg/pong"), addr)
-        elif address == "/sg/sync":
-            self._send_state(session)
-        elif address == "/sg/disconnect":
+    def __init__(self, config: dict, table: SessionTable, lock: threading.Lock, inbox: Inbox,
+                 clock: Callable[[], float], monotonic: Callable[[], float], feedback: Feedback,
+                 count: Callable[[str], None]):
+        self.config = config
+        self.table = table
+        self._lock = lock                   # the server's: the session table and its sessions' records
+        self.inbox = inbox
+        self.clock = clock                  # engine seconds: the stamp of every command
+        self.monotonic = monotonic          # session idle timers, challenge ages
+        self.feedback = feedback
+        self._send = feedback.send
+        self._count = count
+        self._challenger = osc_auth.Challenger(monotonic)
+        self._told: dict[tuple, float] = {}     # when each stranger was last told "not connected"
+        self.setup = None                   # the board's SetupDesk (links/setup_desk.py): /sg/setup/* (ext)
+        self.routes = AddressMap()
+        for address, handler in (("/sg/connect", self._plain_connect), ("/sg/auth/hello", self._hello),
+                                 ("/sg/auth/connect", self._auth_connect)):
+            self.routes.map(address, handler, needs_reply_address=True)
+        for address, in_session in (("/sg/ping", self._ping), ("/sg/sync", self._sync),
+                                    ("/sg/disconnect", self._disconnect), (osc_auth.SIG_PREFIX + "*", self._signed),
+                                    (CMD_PREFIX + "*", self._signed_only(self._with_id))):
+            self.routes.map(address, self._gate(in_session), needs_reply_address=True)
+        self.routes.set_default_handler(self._gate(self._signed_only(self._plain_command)), needs_reply_address=True)
+
+    def handle(self, message: OscMessage, sender: tuple) -> None:
+        """One message of a datagram from `sender`, already parsed."""
+        self.routes.handler_for(message.address).invoke(sender, message)
+
+    # --- the gates ----------------------------------------------------------------------------------
+    def _gate(self, handler: InSession) -> Callable:
+        """Only a live session's messages reach `handler`."""
+        def gated(sender: tuple, address: str, *params) -> None:
+            now = self.monotonic()
             with self._lock:
-                self.table.drop(addr)
-        elif address.startswith(osc_auth.SIG_PREFIX):
-            self._signed_command("/sg/" + address[len(osc_auth.SIG_PREFIX):], params, session, addr)
-        elif session.is_host and (session.key is not None or self.config.get("require_auth")) \
-                and address not in UNSIGNED_REQUESTS:
-            # A signed session's address sending unsigned commands is someone else using it (a spoofed
-            # datagram, a sniffed WebSocket token): only the read-only requests go unsigned.
-            self._count("unsigned_refused")
-            self._send(build("/sg/error", address, "this board takes signed commands only (/sg/sig/...)"), addr)
-        elif address.startswith(CMD_PREFIX):
-            self._command_with_id("/sg/" + address[len(CMD_PREFIX):], params, session)
-        else:
-            self._plain_command(address, params, session)
+                session = self.table.lookup(sender, now)
+            if session is None:
+                self._stranger(sender, address, now)
+                return
+            handler(session, address, list(params))
+        return gated
 
-    def _auth_connect(self, params: list, addr: tuple, now: float) -> None:
+    def _stranger(self, sender: tuple, address: str, now: float) -> None:
+        self._count("unauthorized")
+        # Tell a client whose session expired, but at most twice a second per address: a stranger
+        # spraying packets (or spoofing someone else's address) gets no stream of replies.
+        if address.startswith("/sg/") and now - self._told.get(sender, -1e9) >= NOT_CONNECTED_EVERY:
+            if len(self._told) > 1024:
+                self._told.clear()
+            self._told[sender] = now
+            self._send(build("/sg/denied", "not connected: send /sg/connect passcode [host|view]"), sender)
+
+    def _signed_only(self, handler: InSession) -> InSession:
+        """A signed session's address sending unsigned commands is someone else using it (a spoofed datagram, a
+        sniffed WebSocket token): only the read-only requests go unsigned."""
+        def guarded(session: Session, address: str, params: list) -> None:
+            if session.is_host and (session.key is not None or self.config.get("require_auth")) \
+                    and address not in UNSIGNED_REQUESTS:
+                self._count("unsigned_refused")
+                self._send(build("/sg/error", address, "this board takes signed commands only (/sg/sig/...)"),
+                           session.addr)
+                return
+            handler(session, address, params)
+        return guarded
+
+    # --- open to anyone -----------------------------------------------------------------------------
+    def _plain_connect(self, sender: tuple, address: str, *params) -> None:
+        self._connect(list(params), sender, self.monotonic())
+
+    def _hello(self, sender: tuple, address: str, *params) -> None:
+        peer = osc_auth.peer_text(sender)
+        self._send(build("/sg/auth/challenge", self._challenger.issue(peer), peer), sender)
+
+    def _auth_connect(self, addr: tuple, address: str, *params) -> None:
         """The authenticated connect (osc_auth): the passcode is proven, never sent; the session gets a key."""
         if len(params) != 4 or not all(isinstance(p, str) for p in params):
             self._count("denied")
@@ -86,12 +125,24 @@ class Dispatch:
         candidates = [self.config["passcode"]] + ([self.config["view_passcode"]] if role == "view" else [])
         proven = next((code for code in candidates if code and hmac.compare_digest(
             proof, osc_auth.connect_proof(code, role, bnonce, cnonce, peer))), None)
-        self._connect([proven if proven is not None else "\x00not the passcode", role], addr, now,
+        self._connect([proven if proven is not None else "\x00not the passcode", role], addr, self.monotonic(),
                       auth=(cnonce, proven))
 
-    def _signed_command(self, address: str, params: list, session: Session, addr: tuple) -> None:
+    # --- behind the session gate -------------------------------------------------------------------
+    def _ping(self, session: Session, address: str, params: list) -> None:
+        self._send(build("/sg/pong"), session.addr)
+
+    def _sync(self, session: Session, address: str, params: list) -> None:
+        self.feedback.send_state(session)
+
+    def _disconnect(self, session: Session, address: str, params: list) -> None:
+        with self._lock:
+            self.table.drop(session.addr)
+
+    def _signed(self, session: Session, address: str, params: list) -> None:
         """`/sg/sig/<address> sid id args… mac`: applied (once per id) only when the MAC checks with this
         session's key; a forged, altered or other-session datagram is refused and counted."""
+        addr, address = session.addr, "/sg/" + address[len(osc_auth.SIG_PREFIX):]
         if (session.key is None or len(params) < 3 or params[0] != session.sid
                 or not isinstance(params[1], int) or isinstance(params[1], bool)
                 or not osc_auth.same(params[-1], osc_auth.command_mac(session.key, session.sid, params[1], address,
@@ -99,7 +150,7 @@ class Dispatch:
             self._count("forged")
             self._send(build("/sg/error", address, "bad signature"), addr)
             return
-        self._command_with_id(address, [params[1], *params[2:-1]], session)
+        self._exactly_once(session, address, [params[1], *params[2:-1]])
 
     def _connect(self, params: list, addr: tuple[str, int], now: float, auth: tuple | None = None) -> None:
         passcode = params[0] if params else None
@@ -127,7 +178,7 @@ class Dispatch:
             self._send(build("/sg/connected", session.sid, snonce), addr)
         else:
             self._send(build("/sg/connected", session.sid), addr)
-        self._send_state(session)
+        self.feedback.send_state(session)
 
     def _check(self, address: str, params: list, session: Session) -> Command:
         """The stamped command, or BadCommand/PermissionError with the reason."""
@@ -153,7 +204,7 @@ class Dispatch:
                           lambda text: self._send(build("/sg/setup/catalog", text), session.addr), result)
         return True
 
-    def _plain_command(self, address: str, params: list, session: Session) -> None:
+    def _plain_command(self, session: Session, address: str, params: list) -> None:
         if self._setup(address, params, session, lambda ok, reason: ok or self._send(
                 build("/sg/error", address, reason or "refused"), session.addr)):
             return
@@ -170,7 +221,13 @@ class Dispatch:
         self._count("commands")
         self.inbox.put(cmd, f"osc:{session.sid}", on_result)
 
-    def _command_with_id(self, address: str, params: list, session: Session) -> None:
+    def _with_id(self, session: Session, address: str, params: list) -> None:
+        """`/sg/cmd/<address> id args…`: the unsigned exactly-once form."""
+        self._exactly_once(session, "/sg/" + address[len(CMD_PREFIX):], params)
+
+    def _exactly_once(self, session: Session, address: str, params: list) -> None:
+        """`id args…` of `address`, unsigned or its signature checked: applied once per (session, id), every copy
+        acked."""
         if not params or not isinstance(params[0], int) or isinstance(params[0], bool):
             self._count("bad_commands")
             self._send(build("/sg/error", address, "the first argument of /sg/cmd/... must be an int id"),
@@ -182,7 +239,7 @@ class Dispatch:
         if not first:
             self._count("duplicates")
             if result is not None:              # answer every copy; a pending one is answered on resolution
-                self._ack(session, cid, *result)
+                self.feedback.ack(session, cid, *result)
             return
         if self._setup(address, params, session, lambda ok, reason: self._resolve(session, cid, ok, reason)):
             return
@@ -201,14 +258,4 @@ class Dispatch:
     def _resolve(self, session: Session, cid: int, ok: bool, reason: Optional[str]) -> None:
         with self._lock:
             SessionTable.resolve(session, cid, ok, reason)
-        self._ack(session, cid, ok, reason)
-
-    def _ack(self, session: Session, cid: int, ok: bool, reason: Optional[str]) -> None:
-        if session.key is not None:         # signed, so a forged "ok" cannot mislead the host
-            mac = osc_auth.ack_mac(session.key, session.sid, cid, ok, "" if ok else reason or "refused")
-            message = (build("/sg/ack", cid, "ok", mac) if ok else
-                       build("/sg/ack", cid, "error", reason or "refused", mac))
-        else:
-            message = build("/sg/ack", cid, "ok") if ok else build("/sg/ack", cid, "error", reason or "refused")
-        self._count("acks_sent")
-        self._send(message, session.addr)
+        self.feedback.ack(session, cid, ok, reason)
