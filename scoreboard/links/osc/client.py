@@ -222,10 +222,6 @@ class OscClient(Receiver):
         its ack is kept for ack(cid)."""
         self._queue(cid, address, args, self.first_retry, False)
 
-    def send_plain(self, address: str, *args: Any) -> None:
-        """A plain command, as a third-party controller sends it: no id, no ack, refusals come back as /sg/error."""
-        self._transmit(build_message(address, args))
-
     def ack(self, cid: int) -> Ack | None:
         with self._lock:
             return self._acks.get(cid)

@@ -216,11 +216,6 @@ class OscServer:
         self._fed.append((data, addr))
         self._wake()
 
-    def stream_closed(self, addr: tuple) -> None:
-        """A stream peer went away (any thread): its session ends, as a TCP client's does."""
-        self._fed.append((None, addr))
-        self._wake()
-
     def allowed(self, ip: str) -> bool:
         """May this address try to connect at all (the `allow` list)?"""
         return self.table.allowed(ip)
@@ -239,9 +234,6 @@ class OscServer:
                 data, addr = self._fed.popleft()
             except IndexError:
                 return
-            if data is None:
-                self._tcp_closed(addr)
-                continue
             try:
                 self.handle_datagram(data, addr)
             except Exception:                   # as for datagrams: a bug must not end the server
