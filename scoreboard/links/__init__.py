@@ -57,7 +57,8 @@ class Links:
     def start_osc(self) -> None:
         osc = self.config["osc"]
         if osc["enabled"] and self.osc is None:
-            # lazy: python-osc and the server cost ~25 ms, and every `scoreboard` command imports this package
+            # Every `scoreboard` command imports this package; only a board serves OSC.
+            # lazy: the server with python-osc (its Dispatcher loads asyncio) costs ~50 ms at start-up
             from scoreboard.links.osc.server import OscServer
             server = OscServer(osc, self.inbox, self.clock)
             server.start()
