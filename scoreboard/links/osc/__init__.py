@@ -1,3 +1,5 @@
-"""OSC, the remotes' link (PROTOCOL.md §2, docs/LINKS.md): the board's `server` (the loop and its transports, UDP
-and `tcp`), the `sessions` it keeps, what each message does (`dispatch`), the authenticated mode both sides share
-(`auth`), the encoding (`messages`), and the project's one `client` (the remote, followers, benches, tests)."""
+"""OSC, the remotes' link (PROTOCOL.md §2, docs/LINKS.md). The board's `server` is the loop and its transports (UDP,
+and `tcp`), holding the session table (`sessions`), the address map and what each message does (`routes`,
+`dispatch`) and what goes back (`feedback`: acks, the state push). Both sides share the authenticated mode (`auth`)
+and the encoding (`messages`); the project's one `client` (the remote, followers, benches, tests) reads on a
+`reader` thread that reports its own death."""
