@@ -1,5 +1,5 @@
 """What each OSC message does on the board (PROTOCOL.md §2): connects, the authenticated handshake, signed and
-plain commands onto the inbox, their acks. Run on the OSC server's thread (`OscServer.handle_datagram`).
+plain commands onto the inbox, their acks (sent by `feedback.Feedback`). Run on the OSC server's thread.
 
 The routing is an address map (`routes.AddressMap`, python-osc's `Dispatcher.map`), built once below: the connects
 and the handshake are open to anyone; every other address passes the session gate first (a sender without a live
