@@ -15,7 +15,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")   # the remote's stdout
 
 import pygame  # noqa: E402
 
-from scoreboard.links.osc_client import OscClient  # noqa: E402
+from scoreboard.links.osc.client import OscClient  # noqa: E402
 
 from .discovery import Discovery  # noqa: E402
 from .drive import from_environment  # noqa: E402
@@ -89,6 +89,12 @@ class RemoteApp:
                     # connect screen, where the host can type the new one.
                     self.control = None
                     self.connect_screen.fail(t("connect.denied", reason=denial(client.denied_reason)))
+                elif event.value == "lost" and event.extra:
+                    # The client's reader stopped (its reason in extra): not connected, shown as a lost link is.
+                    if self.control is None:
+                        self.connect_screen.fail(f"Связь с табло потеряна: {event.extra}")
+                    else:
+                        self.control.last_ack, self.control.last_ack_ok = f"нет связи: {event.extra}", False
             elif event.kind == "state" and self.control is not None:
                 self.control.set_state(event.value, event.extra)
             elif event.kind == "question" and self.control is not None:

@@ -17,7 +17,7 @@ import pygame
 from scoreboard.display.render.canvas import Canvas
 from scoreboard.display.screens import Screen, ScreenSpec
 from scoreboard.display.theme.load import load_theme
-from scoreboard.links.osc_client import NotConnected, OscClient
+from scoreboard.links.osc.client import NotConnected, OscClient
 from scoreboard.snapshot_check import check_snapshot
 
 SILENT_AFTER = 3.5     # seconds without a state before the screen says «нет связи» (the board re-sends every 1 s)

@@ -16,7 +16,7 @@ def board_status(board) -> dict:
     links = board.links
     if links is not None:   # (test doubles of the links may lack the watchdog's calls)
         entries = links.watch() if hasattr(links, "watch") else []
-        if getattr(links, "osc_error", None) and links.osc is None:
+        if links.osc_error and links.osc is None:
             entries.append(retry_osc(board))
         box = links.box_status() if hasattr(links, "box_status") else box
         board.status = links.status()

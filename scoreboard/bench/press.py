@@ -34,7 +34,7 @@ from scoreboard.display.screens import Screen, ScreenSpec
 from scoreboard.display.theme.load import load_theme
 from scoreboard.engine.commands import make
 from scoreboard.engine.phases import Phase
-from scoreboard.links.fake_box import FakeBox
+from scoreboard.links.serial.fake_box import FakeBox
 
 TARGET_P99_MS = 20.0
 

@@ -16,7 +16,7 @@ import time
 
 from scoreboard.bench.remote_harness import PASSCODE, BoardLoop, LossyRelay
 from scoreboard.engine.commands import make
-from scoreboard.links.osc_client import OscClient
+from scoreboard.links.osc.client import OscClient
 from scoreboard.session import Session
 
 

@@ -241,7 +241,7 @@ class DemoResult:
 def _open_box(players: int, folder: str, out):
     """A fake box on a pty, or None (with the reason printed) where this system has no ptys."""
     try:
-        from scoreboard.links.fake_box import FakeBox  # lazy: it needs Unix's tty module, missing on Windows
+        from scoreboard.links.serial.fake_box import FakeBox  # lazy: it needs Unix's tty module, missing on Windows
         return FakeBox(players=players, name="demo-box", link=os.path.join(folder, "box")).start()
     except (ImportError, AttributeError, OSError) as error:   # no tty module / os.openpty (Windows), no free pty
         out(f"demo: no pty for a fake button box here ({type(error).__name__}: {error}); "

@@ -17,6 +17,7 @@ import threading
 import time
 from typing import Callable, Optional
 
+from scoreboard.links.advertise import Advertiser
 from scoreboard.links.config import resolve, validate
 from scoreboard.links.inbox import Inbox, Item
 
@@ -43,6 +44,8 @@ class Links:
         self.buttons = None
         self.advertiser = None
         self.web = None
+        self.web_error: Optional[str] = None    # why the page is not served (its port was taken)
+        self.osc_error: Optional[str] = None    # why OSC is not listening (its port was taken; the board retries)
         self._restarts: dict[str, int] = {}
         self._lock = threading.Lock()
 
@@ -55,17 +58,18 @@ class Links:
     def start_osc(self) -> None:
         osc = self.config["osc"]
         if osc["enabled"] and self.osc is None:
-            from scoreboard.links.osc_server import OscServer
+            # Every `scoreboard` command imports this package; only a board serves OSC.
+            # lazy: the server with python-osc (its Dispatcher loads asyncio) costs ~50 ms at start-up
+            from scoreboard.links.osc.server import OscServer
             server = OscServer(osc, self.inbox, self.clock)
             server.start()
             self.osc = server
             if osc["advertise"]:
-                from scoreboard.links.advertise import Advertiser
                 self.advertiser = Advertiser(osc["name"], osc["bind"], self.osc.address[1])
                 self.advertiser.start()
             web = self.config["remote_web"]
             if web["enabled"] and self._web_wanted:
-                from scoreboard.links.web_remote import WebRemote
+                from scoreboard.links.web.server import WebRemote  # lazy: aiohttp costs ~300 ms; only the board serves
                 self.web = WebRemote(web, self.osc)
                 try:
                     self.web.start()
@@ -76,7 +80,7 @@ class Links:
     def start_buttons(self) -> None:
         buttons = self.config["buttons"]
         if buttons["port"] and self.buttons is None:
-            from scoreboard.links.serial_buttons import SerialButtons
+            from scoreboard.links.serial.buttons import SerialButtons  # lazy: pyserial ~20 ms, only with a box
             self.buttons = SerialButtons(buttons, self.inbox, self.clock, self.monotonic)
             self.buttons.start()
 
@@ -85,11 +89,10 @@ class Links:
         restarted, and reported `down` with the reason until it runs again. Returns `status.links` entries."""
         entries = []
         for name, link, thread_name in (("osc", self.osc, "osc-server"), ("buttons", self.buttons, "button-box")):
-            thread = getattr(link, "_thread", None)
-            if link is None or thread is None:
+            if link is None or not link.started:
                 continue
             restarts = self._restarts.get(name, 0)
-            if not thread.is_alive():
+            if not link.alive:
                 restarts = self._restarts[name] = restarts + 1
                 log.error("links: the %s thread (%s) died; restarting it (restart %d)", name, thread_name, restarts)
                 try:
@@ -139,7 +142,7 @@ class Links:
             status["osc_address"] = list(self.osc.address)
         if self.web is not None:
             status["remote_web"] = self.web.status()
-        elif getattr(self, "web_error", None):
+        elif self.web_error:
             status["remote_web_error"] = self.web_error
         if self.advertiser is not None:
             status["osc_advertised"] = self.advertiser.announced

@@ -47,7 +47,7 @@ class Advertiser:
     def start(self) -> bool:
         """False (and nothing started) when the zeroconf package is missing."""
         try:
-            from zeroconf import ServiceInfo, Zeroconf
+            from zeroconf import ServiceInfo, Zeroconf  # lazy: optional dependency (the [lan] extra)
         except ImportError:
             self.error = "the zeroconf package is not installed"
             log.info("not announcing the board on the LAN: %s", self.error)

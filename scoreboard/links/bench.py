@@ -14,8 +14,8 @@ import threading
 import time
 
 from scoreboard.links import Inbox, Links
-from scoreboard.links.fake_box import FakeBox
-from scoreboard.links.osc_client import OscClient
+from scoreboard.links.serial.fake_box import FakeBox
+from scoreboard.links.osc.client import OscClient
 
 
 def percentiles(samples: list[float]) -> dict:

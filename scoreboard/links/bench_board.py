@@ -32,7 +32,7 @@ import time
 
 from scoreboard.links.bench import percentiles
 from scoreboard.links.bench_floor import SEED, arrivals, bare_server_floor, disk_floor
-from scoreboard.links.osc_client import NotConnected, OscClient
+from scoreboard.links.osc.client import NotConnected, OscClient
 
 TARGETS = {"ack_p99_ms": 5.0, "burst_s": 1.0, "press_p99_ms": 20.0}
 PASSCODE = "bench-board"
@@ -96,7 +96,7 @@ def _burst(client: OscClient, count: int) -> dict:
 
 def _press(trials: int) -> dict:
     """Box press → /sg/state at a view client, on a board whose serial port is a fake box on a pty."""
-    from scoreboard.links.fake_box import FakeBox
+    from scoreboard.links.serial.fake_box import FakeBox
     from scoreboard.bench.real_board import real_board
     rng = random.Random(7)
     with tempfile.TemporaryDirectory(prefix="bench-box-") as tmp:

@@ -9,7 +9,8 @@ import termios
 import time
 import tty
 
-from scoreboard.links.fake_box import FakeBox
+from scoreboard.links import Inbox, Links
+from scoreboard.links.serial.fake_box import FakeBox
 
 DEFAULT_LINK = "/tmp/scoreboard-fakebox"
 
@@ -138,7 +139,6 @@ def fake_box(args: argparse.Namespace) -> int:
 
 def box_check(args: argparse.Namespace) -> int:
     """Open a button box as the board would and print what it says: for the AV crew at the venue."""
-    from scoreboard.links import Inbox, Links
     inbox = Inbox()
     buttons = {"port": args.port, "mode": "digits" if args.digits else "events", "baud": args.baud}
     try:
@@ -200,12 +200,12 @@ def register(subparsers) -> None:
 
 
 def _bench(args) -> int:
-    from scoreboard.links.bench import bench_links
+    from scoreboard.links.bench import bench_links  # lazy: benches load the OSC client; only `bench links` runs it
     return bench_links(args)
 
 
 def _bench_web(args) -> int:
-    from scoreboard.links.bench_web import bench
+    from scoreboard.links.bench_web import bench  # lazy: only `scoreboard bench remote-web` runs it
     return bench(args)
 
 

@@ -22,7 +22,7 @@ OSC_DEFAULTS: dict[str, Any] = {
     "tcp": False,             # also accept OSC over TCP (SLIP framing) on the same port
     "advertise": True,        # announce the board as _osc._udp on the LAN (needs the zeroconf package)
     "name": "",               # the announced name; empty: this machine's host name
-    "require_auth": False,    # true: a host session must connect by the authenticated mode (osc_auth.py)
+    "require_auth": False,    # true: a host session must connect by the authenticated mode (osc/auth.py)
 }
 
 BUTTONS_DEFAULTS: dict[str, Any] = {
@@ -38,7 +38,7 @@ BUTTONS_DEFAULTS: dict[str, Any] = {
     "gamepad": {},            # gamepad buttons standing in for seats: {"pad0:0" = 1, "pad:3" = 2}
 }
 
-# The host's remote in a browser (links/web_remote.py): the board serves its page and OSC over WebSocket.
+# The host's remote in a browser (links/web/server.py): the board serves its page and OSC over WebSocket.
 WEB_DEFAULTS: dict[str, Any] = {
     "enabled": True,
     "bind": "0.0.0.0",        # address the page's HTTP server listens on

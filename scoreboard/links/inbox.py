@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 from scoreboard.engine.commands import Command
-from scoreboard.session import outcome, submit_reporting
+from scoreboard.session import outcome
 
 OnResult = Callable[[bool, Optional[str]], None]
 
@@ -26,10 +26,6 @@ class Item:
     source: str                     # "serial", "digits", "keys", "osc:<session id>"
     on_result: Optional[OnResult] = None
     seq: int = 0                    # arrival order: ties on cmd.at keep it
-
-    def deliver(self, session) -> tuple[bool, Optional[str]]:
-        """Submit to the board's session (main thread only) and report the outcome to the sender."""
-        return submit_reporting(session, self.cmd, self.on_result)
 
 
 class Inbox:

@@ -3,7 +3,7 @@
 
 The passcode is generated when the file is created (`scoreboard tournament passcode` shows it; a file made before
 this existed gets one the first time it is asked for) and is never sent: a request proves it with HMAC-SHA256 over
-the request's exact bytes, as the board's authenticated OSC does (links/osc_auth.py: the same domain-separated
+the request's exact bytes, as the board's authenticated OSC does (links/osc/auth.py: the same domain-separated
 "\n"-joined construction and constant-time comparison). The answer is signed too, over its bytes and the request's
 nonce, so a board believes «recorded» only from the server that knows the passcode, and only for its own request.
 """

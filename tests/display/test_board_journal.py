@@ -187,7 +187,7 @@ def test_g_taken_osc_port_is_retried_and_reported_until_bound(tmp_path):
         clock[0] += 2.5
         board.frame()
         assert links.osc is not None and links.osc.address[1] == port
-        from scoreboard.links.osc_client import OscClient
+        from scoreboard.links.osc.client import OscClient
         client = OscClient("127.0.0.1", port, "1234")
         try:
             client.connect(timeout=30)

@@ -197,7 +197,7 @@ def test_box_presses_stay_ordered_by_their_stamps_at_speed(tmp_path):
     the inbox gives them in box-time order: the engine's arbitration (BZ3) survives the fast clock."""
     from scoreboard.app.config import default_config
     from scoreboard.links import Inbox, Links
-    from scoreboard.links.fake_box import FakeBox
+    from scoreboard.links.serial.fake_box import FakeBox
     box = FakeBox(players=4, link=str(tmp_path / "box")).start()
     config = default_config()
     config["osc"].update(enabled=False, advertise=False)

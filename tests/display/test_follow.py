@@ -12,7 +12,7 @@ from scoreboard.display.theme.load import load_theme
 from scoreboard.engine.commands import make
 
 links = pytest.importorskip("scoreboard.links")
-osc_client = pytest.importorskip("scoreboard.links.osc_client")
+osc_client = pytest.importorskip("scoreboard.links.osc.client")
 
 
 def test_clock_estimate_keeps_the_freshest_offset_and_resyncs_back_after_a_board_restart():

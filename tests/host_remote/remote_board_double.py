@@ -2,7 +2,7 @@
 
 The fault and end-to-end tests use the real server (scoreboard.links); this double exists so that the client's own
 behaviour (retries, backoff, stale states, denial, reconnect) can be pinned down with a board that can be told to
-drop the first N copies of a command or to fall silent. It does not know the authenticated mode (osc_auth.py), as a
+drop the first N copies of a command or to fall silent. It does not know the authenticated mode (osc/auth.py), as a
 board before it did not. It applies `/sg/cmd/score/adjust seat delta` to a score table
 so that "applied once" is observable.
 """

@@ -1,4 +1,4 @@
-"""Issue 11 item 6 (client side): the project's one OSC client (scoreboard/links/osc_client.py, used by the remote)
+"""Issue 11 item 6 (client side): the project's one OSC client (scoreboard/links/osc/client.py, used by the remote)
 signs its commands, over real UDP on loopback against the real links OSC server and a real `Session`
 (scoreboard/bench/remote_harness.py). The sniffer is a relay the client talks through: it keeps every datagram and can send from
 the client's address as the board sees it (spoofing the host)."""
@@ -11,10 +11,10 @@ import pytest
 
 from scoreboard.bench.remote_harness import PASSCODE, BoardLoop, LossyRelay
 from pythonosc.osc_message import OscMessage
-from scoreboard.links import osc_auth
-from scoreboard.links.osc_client import OscClient
+from scoreboard.links.osc import auth as osc_auth
+from scoreboard.links.osc.client import OscClient
 from scoreboard.engine.commands import make
-from scoreboard.links.osc_server import build
+from scoreboard.links.osc.messages import build
 from scoreboard.session import Session
 
 

@@ -18,7 +18,7 @@ from scoreboard.journal import Journal
 from scoreboard.bench.real_board import board_toml, free_port
 from scoreboard.session import replay_snapshot
 
-from scoreboard.links.osc_client import OscClient
+from scoreboard.links.osc.client import OscClient
 
 PASSCODE = "e2e-4321"
 BOARD = ("import sys; from scoreboard.app.config import load_config; from scoreboard.app import start; "

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from scoreboard.links.osc_client import OscClient, build_message, cmd_address
+from scoreboard.links.osc.client import OscClient, build_message, cmd_address
 
 from remote_board_double import BoardDouble, build
 

@@ -12,7 +12,7 @@ from scoreboard.engine.commands import SPEC, make, parse
 from scoreboard.session import Session
 
 from host_remote import controllers
-from scoreboard.links.osc_messages import build_message
+from scoreboard.links.osc.messages import build_message
 from scoreboard.bench.remote_harness import PASSCODE, BoardLoop
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "controllers"

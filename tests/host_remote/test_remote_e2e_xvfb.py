@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pygame
 
-from scoreboard.links.osc_client import OscClient
+from scoreboard.links.osc.client import OscClient
 from scoreboard import ROOT
 from scoreboard.bench.real_board import board_toml, free_port
 from tests.conftest import xvfb
@@ -71,7 +71,7 @@ def press(port: int, seat: int) -> None:
 
 def plain_host_refused(port: int) -> str:
     """A plain `/sg/connect passcode host` (what a third-party controller sends): the board's answer."""
-    from scoreboard.links.osc_server import build
+    from scoreboard.links.osc.messages import build
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
         sock.settimeout(30)
         sock.sendto(build("/sg/connect", PASSCODE, "host"), ("127.0.0.1", port))

@@ -15,7 +15,7 @@ import pytest
 from scoreboard.engine.commands import make
 from scoreboard.session import Session
 
-from scoreboard.links.osc_client import OscClient
+from scoreboard.links.osc.client import OscClient
 from scoreboard.bench.remote_harness import PASSCODE, BoardLoop
 
 

@@ -9,7 +9,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from linkhelp import start_links, wait_until  # noqa: E402
-from scoreboard.links.fake_box import FakeBox  # noqa: E402
+from scoreboard.links.serial.fake_box import FakeBox  # noqa: E402
 
 
 @pytest.fixture

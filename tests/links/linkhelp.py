@@ -60,7 +60,7 @@ class RawPeer:
         return self.sock.getsockname()
 
     def send(self, address: str, *args) -> None:
-        from scoreboard.links.osc_server import build
+        from scoreboard.links.osc.messages import build
         self.sock.sendto(build(address, *args), self.board)
 
     def send_raw(self, data: bytes) -> None:

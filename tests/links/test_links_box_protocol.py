@@ -2,7 +2,7 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from scoreboard.links import box_protocol as bp
+from scoreboard.links.serial import protocol as bp
 
 
 def test_proto5_valid_lines_parse():

@@ -6,7 +6,7 @@ import select
 import time
 
 from linkhelp import drain_n, start_links, wait_until
-from scoreboard.links.serial_buttons import SerialButtons
+from scoreboard.links.serial.buttons import SerialButtons
 
 
 def test_bz3_reader_survives_an_unexpected_exception_and_reopens(box, board, monkeypatch):

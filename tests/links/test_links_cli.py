@@ -88,7 +88,7 @@ def test_fake_box_press_says_whether_a_board_got_it(tmp_path):
     """GIVEN a fake box on a pty and one on TCP, no board yet WHEN they press THEN press() is False;
     GIVEN the board then opens the pty (HELLO?) WHEN the box presses THEN True, and the press arrives,
     and first_contact_us holds the box time of that HELLO?."""
-    from scoreboard.links.fake_box import FakeBox
+    from scoreboard.links.serial.fake_box import FakeBox
     box = FakeBox(players=2, link=str(tmp_path / "box")).start()
     tcp = FakeBox(players=2, tcp_port=0).start()
     try:
@@ -156,7 +156,7 @@ def test_proto5_box_check_prints_handshake_and_presses(tmp_path):
     WHEN `scoreboard box-check PTY --seconds 0` runs (until Ctrl-C)
     THEN it prints the box online with its name and player count, and the press of seat 2."""
     import threading
-    from scoreboard.links.fake_box import FakeBox
+    from scoreboard.links.serial.fake_box import FakeBox
     box = FakeBox(players=3, name="venuebox", link=str(tmp_path / "box")).start()
 
     def press_when_pinged():

@@ -1,5 +1,5 @@
 """Mapping box microseconds onto the board clock: u32 wrap, offset, drift (BZ3 depends on it)."""
-from scoreboard.links.clockmap import BoxClock, Unwrapper
+from scoreboard.links.serial.clockmap import BoxClock, Unwrapper
 
 U32 = 2**32
 

@@ -12,8 +12,8 @@ from linkhelp import RawPeer, of, session_in_buzz_window, start_links, wait_unti
 from scoreboard.engine.commands import SPEC, Refused
 from scoreboard.links import Inbox, Links
 from scoreboard.links.config import resolve
-from scoreboard.links.osc_server import build
-from scoreboard.links.serial_buttons import SerialButtons
+from scoreboard.links.osc.messages import build
+from scoreboard.links.serial.buttons import SerialButtons
 
 PASS = "s3cret"
 ADDRESSES = list(SPEC) + ["/sg/connect", "/sg/ping", "/sg/sync", "/sg/disconnect", "/sg/ack", "/x", ""]

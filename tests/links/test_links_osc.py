@@ -8,8 +8,8 @@ from linkhelp import RawPeer, of, wait_until
 from scoreboard.links import Inbox, Links
 from scoreboard.links.bench import BoardThread
 from scoreboard.links.config import resolve
-from scoreboard.links.osc_client import NotConnected, OscClient
-from scoreboard.links.osc_server import OscServer
+from scoreboard.links.osc.client import NotConnected, OscClient
+from scoreboard.links.osc.server import OscServer
 from scoreboard.session import Session
 
 PASS = "s3cret"
@@ -378,7 +378,7 @@ def test_proto2_exactly_once_under_any_interleaving():
     acks sent are exactly one per resolution plus one per copy that arrived after its resolution."""
     from hypothesis import given, settings, strategies as st
 
-    from scoreboard.links.osc_server import build
+    from scoreboard.links.osc.messages import build
 
     server = OscServer(resolve({"osc": {"bind": "127.0.0.1", "port": 0, "passcode": PASS}})["osc"],
                        Inbox(), lambda: 1.0)

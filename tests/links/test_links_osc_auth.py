@@ -1,9 +1,9 @@
-"""The authenticated OSC mode (osc_auth.py, docs/LINKS.md): the passcode is proven, never sent; every command is
+"""The authenticated OSC mode (osc/auth.py, docs/LINKS.md): the passcode is proven, never sent; every command is
 signed with the session's key, so a datagram sniffed on the venue's Wi-Fi can be neither forged nor replayed."""
 import pytest
 
 from linkhelp import RawPeer, of, wait_until
-from scoreboard.links import osc_auth
+from scoreboard.links.osc import auth as osc_auth
 from test_links_osc import PASS, osc_board  # noqa: F401  (the fixture)
 
 
@@ -79,7 +79,7 @@ def test_proto2_require_auth_refuses_plain_host_connects():
     import time
     from scoreboard.links import Inbox
     from scoreboard.links.config import resolve
-    from scoreboard.links.osc_server import OscServer
+    from scoreboard.links.osc.server import OscServer
     server = OscServer(resolve({"osc": {"bind": "127.0.0.1", "port": 0, "passcode": PASS, "view_passcode": "look",
                                         "require_auth": True}})["osc"], Inbox(), time.monotonic)
     server.start()

@@ -10,7 +10,7 @@ from linkhelp import wait_until
 from scoreboard.engine.commands import make
 from scoreboard.links import Inbox, Links
 from scoreboard.links.bench import BoardThread
-from scoreboard.links.osc_server import build
+from scoreboard.links.osc.messages import build
 from scoreboard.session import Session
 
 PASS = "stream"
@@ -112,7 +112,7 @@ def test_proto2_tcp_connection_without_a_session_is_closed(tcp_board, monkeypatc
     """GIVEN a board with osc.tcp (connections capped) WHEN a stranger opens a TCP connection and never connects
     a session, while a host does THEN the stranger's connection is closed after the connect window and the
     host's stays."""
-    import scoreboard.links.osc_tcp as osc_tcp
+    import scoreboard.links.osc.tcp as osc_tcp
     links, board = tcp_board
     port = links.osc.address[1]
     host = TcpPeer(port)

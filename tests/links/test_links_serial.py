@@ -1,10 +1,10 @@
 """The serial button box over a real pty / socket:// (PROTOCOL.md §5): handshake, lamps, stamps, faults."""
 import time
 
-from scoreboard.links.serial_buttons import SerialButtons
+from scoreboard.links.serial.buttons import SerialButtons
 from linkhelp import drain_n, session_in_buzz_window, start_links, wait_until
 from scoreboard.engine.commands import Refused
-from scoreboard.links.fake_box import FakeBox
+from scoreboard.links.serial.fake_box import FakeBox
 
 
 def test_proto5_handshake_then_disarm_lamps_off_and_ping(box, board):

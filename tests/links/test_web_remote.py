@@ -1,4 +1,4 @@
-"""The browser remote's server (links/web_remote.py): its page over real HTTP and OSC over a real WebSocket on
+"""The browser remote's server (links/web/server.py): its page over real HTTP and OSC over a real WebSocket on
 127.0.0.1, with a real session behind the board's inbox. The same session rules as UDP (PROTOCOL.md §2)."""
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from linkhelp import wait_until
 from scoreboard.engine.commands import make
 from scoreboard.links import Inbox, Links
 from scoreboard.links.bench import BoardThread
-from scoreboard.links.osc_server import build
+from scoreboard.links.osc.messages import build
 from scoreboard.session import Session
 
 PASS = "s3cret"
@@ -112,8 +112,9 @@ def test_web_serves_the_page_and_nothing_else(web_board):
                 assert "/osc.js" in page and "default-src 'self'" in r.headers["Content-Security-Policy"]
             async with http.get(url(links, "/link.js")) as r:
                 assert r.status == 200 and "javascript" in r.headers["Content-Type"]
-            for path in ("/../pyproject.toml", "/%2e%2e/pyproject.toml", "/web/", "/scoreboard/links/web_remote.py",
-                         "/..%2f..%2fpyproject.toml", "/ui.js/../../config.py", "/.hidden", "/osc.js%00.html"):
+            for path in ("/../pyproject.toml", "/%2e%2e/pyproject.toml", "/web/", "/scoreboard/links/web/server.py",
+                         "/..%2f..%2fpyproject.toml", "/ui.js/../../config.py", "/.hidden", "/osc.js%00.html",
+                         "/server.py", "/__init__.py", "/__pycache__/"):     # the server's own module sits beside
                 async with http.get(url(links, path)) as r:
                     assert r.status == 404, (path, r.status)
     asyncio.run(run())

@@ -11,7 +11,7 @@ import json
 import aiohttp
 import pytest
 
-from scoreboard.links.osc_server import build
+from scoreboard.links.osc.messages import build
 from webhelp import PASSCODE, PHONE, Page, Socket, browser, journal_commands, real_board, wait_for
 
 # What a page opened at http://192.168.x.y:8080/ sees: no crypto.subtle (not a secure context). Loopback is a

@@ -20,7 +20,7 @@ def board(tmp_path):
 
 def press(osc_port: int, seat: int) -> None:
     """A player's button, sent as the OSC button of a second host session (PROTOCOL.md §1 `/sg/button`)."""
-    from scoreboard.links.osc_server import build
+    from scoreboard.links.osc.messages import build
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
         sock.settimeout(30)                 # only bounds a hang
         sock.sendto(build("/sg/connect", PASSCODE, "host"), ("127.0.0.1", osc_port))

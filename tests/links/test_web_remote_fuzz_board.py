@@ -10,7 +10,7 @@ import time
 
 import aiohttp
 
-from scoreboard.links.osc_server import build
+from scoreboard.links.osc.messages import build
 from webhelp import Socket, journal_position, real_board, scripted_journal
 
 
@@ -72,7 +72,7 @@ def test_issue13_5_fuzz_10000_messages_leave_the_real_boards_game_unchanged_and_
                         others[slot] = await Socket(http, url, f"fuzzer-token-s{n}").open()
                 # The host's own junk is handled once the board answers a ping sent after it (the others'
                 # connections are checked again at the end, after they have closed).
-                # A reply to a peer that flooded the board may be dropped while its queue is full (web_remote.QUEUE:
+                # A reply to a peer that flooded the board may be dropped while its queue is full (links.web.server.QUEUE:
                 # acks are retried, replies are not): ask again until the board has caught up.
                 for attempt in range(15):
                     await host.send("/sg/ping")

@@ -47,8 +47,8 @@ def _sample(node: ast.expr) -> str | None:
 
 def _reasons():
     """(file:line, kind, sample) for every literal reason raised or sent by the engine, the session and the links."""
-    files = glob.glob(os.path.join(ROOT, "engine", "*.py")) + glob.glob(os.path.join(ROOT, "links", "*.py")) + [
-        os.path.join(ROOT, "session.py")]
+    files = glob.glob(os.path.join(ROOT, "engine", "*.py")) + [os.path.join(ROOT, "session.py")] + glob.glob(
+        os.path.join(ROOT, "links", "**", "*.py"), recursive=True)
     for path in sorted(files):
         tree = ast.parse(open(path, encoding="utf-8").read())
         for node in ast.walk(tree):

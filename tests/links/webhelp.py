@@ -20,9 +20,9 @@ import aiohttp
 import pytest
 
 from scoreboard.journal import Journal
-from scoreboard.links import osc_auth
-from scoreboard.links.osc_client import KEEPALIVE
-from scoreboard.links.osc_server import build
+from scoreboard.links.osc import auth as osc_auth
+from scoreboard.links.osc.client import KEEPALIVE
+from scoreboard.links.osc.messages import build
 from scoreboard.bench.real_board import board_toml, free_port
 from tests.conftest import need, xvfb
 

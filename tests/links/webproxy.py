@@ -9,7 +9,7 @@ import threading
 import aiohttp
 from aiohttp import web
 
-from scoreboard.links.osc_server import build
+from scoreboard.links.osc.messages import build
 from webhelp import decode, wait_for
 
 

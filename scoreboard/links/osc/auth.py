@@ -110,7 +110,7 @@ class Challenger:
 
 
 class ClientHandshake:
-    """The client's side of the authenticated connect (the project's client, `osc_client.py`).
+    """The client's side of the authenticated connect (the project's client, `osc/client.py`).
 
     `message()` is what to send next: `/sg/auth/hello` until a challenge came, then `/sg/auth/connect` with the
     proof (the same bytes on every retry, so a board that answers twice gives the same session key). A challenge

@@ -1,7 +1,7 @@
 """The project's one OSC client of the board (PROTOCOL.md §2, docs/LINKS.md): the remote, followers, benches, tests.
 
 Theory of operation. One UDP socket talks to one board and one background thread owns its receive side and the
-retry clock. `connect()` opens a session: by default the authenticated handshake (osc_auth.py: the passcode is
+retry clock. `connect()` opens a session: by default the authenticated handshake (osc/auth.py: the passcode is
 proven, never sent; every command is then signed), or the plain `/sg/connect passcode role`, repeated with backoff
 until the board answers. Every command goes out with an id — `/sg/sig/…` signed, or `/sg/cmd/…` — and is re-sent
 (50 ms, doubling to 0.4 s, ±20 % jitter) until its `/sg/ack id …` arrives; the board applies each (session, id) once
@@ -12,7 +12,12 @@ the session. It never blocks its user: the UI drains `events`; scripts and tests
 
 Connection state (`state`): `idle`; `connecting`; `connected` (the board spoke within `quiet_after` and no command
 is overdue); `retrying` (a command unacked past its second send, or the board quiet); `lost` (nothing for
-`lost_after`: re-connecting); `denied` (the passcode is wrong: not retried, it stays wrong).
+`lost_after`: re-connecting; or the reader thread ended, `lost_reason` says why, and only `connect()` starts
+again); `denied` (the passcode is wrong: not retried, it stays wrong). `connected` is True in the first two.
+
+The thread is a `DatagramReader` (osc/reader.py, pyserial's ReaderThread): whatever the client's own code raises on
+it ends it and comes back as `connection_lost(error)`, so the state follows the thread — a client whose reader died
+says `lost` with the reason (and calls `on_connection_lost`), never "connected".
 
 `auth`: `"auto"` (default) signs whenever the board answers `/sg/auth/hello` (every board of this version does) and
 falls back to the plain connect only for a board that does not know the mode (it answers the hello «not connected»);
@@ -25,10 +30,10 @@ signed with the new handshake's key.
 """
 from __future__ import annotations
 
+import logging
 import queue
 import random
 import secrets
-import select
 import socket
 import threading
 import time
@@ -36,9 +41,12 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from scoreboard.links import osc_auth
-from scoreboard.links.osc_client_rx import EVENTS_KEPT, Receiver
-from scoreboard.links.osc_messages import Ack, Event, build_message, cmd_address, sig_address
+from scoreboard.links.osc import auth as osc_auth
+from scoreboard.links.osc.client_rx import EVENTS_KEPT, Receiver
+from scoreboard.links.osc.messages import Ack, Event, build_message, cmd_address, sig_address
+from scoreboard.links.osc.reader import MAX_DATAGRAM, DatagramReader
+
+log = logging.getLogger("scoreboard.links.osc")
 
 __all__ = ["OscClient", "NotConnected", "OutcomeUnknown", "Ack", "Event", "build_message", "cmd_address"]
 
@@ -47,7 +55,6 @@ MAX_RETRY = 0.4         # the backoff ceiling: on a LAN a tap must not wait a se
 QUIET_AFTER = 2.5       # the board pushes state once a second: this much silence is suspicious
 LOST_AFTER = 5.0        # ... and this much means the link is gone
 KEEPALIVE = 5.0         # /sg/ping this often: the board expires sessions idle for 30 s (docs/LINKS.md)
-MAX_DATAGRAM = 65507
 AUTH_MODES = ("auto", "on", "off")
 
 
@@ -80,7 +87,8 @@ class OscClient(Receiver):
     def __init__(self, host: str, port: int = 9000, passcode: str = "", role: str = "host", *,
                  auth: str = "auto", bind: tuple[str, int] | None = None, check: bool = True,
                  first_retry: float = FIRST_RETRY, max_retry: float = MAX_RETRY, quiet_after: float = QUIET_AFTER,
-                 lost_after: float = LOST_AFTER, keepalive: float = KEEPALIVE, clock=time.monotonic) -> None:
+                 lost_after: float = LOST_AFTER, keepalive: float = KEEPALIVE, clock=time.monotonic,
+                 on_connection_lost: Callable[[BaseException], None] | None = None) -> None:
         if role not in ("host", "view"):
             raise ValueError(f"role must be host or view, got {role!r}")
         if auth not in AUTH_MODES:
@@ -98,7 +106,7 @@ class OscClient(Receiver):
         self._pending: dict[int, _Pending] = {}
         self._acks: OrderedDict[int, Ack] = OrderedDict()
         self._unknown: set[int] = set()
-        # Random, so that ids never restart at one address (the board keeps an ended session's ids, sessions.py).
+        # Random, so that ids never restart at one address (the board keeps an ended session's ids, osc/sessions.py).
         self._next_id = secrets.randbelow(2**30) + 1
         self._state = "idle"
         self.session: Any = None
@@ -119,9 +127,11 @@ class OscClient(Receiver):
         self._connect_delay = first_retry
         self._question_rev = -1
         self._sync: list | None = None  # after an ok ack: [rev at ack, next ask, delay, asks left]
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="osc-client", daemon=True)
-        self._thread.start()
+        self.on_connection_lost = on_connection_lost    # called on the reader's thread when it dies
+        self._lost_reason = ""
+        self._routes = self._answers()  # the board's answers → their handlers (osc/client_rx.py)
+        self._reader = DatagramReader(self._sock, self)
+        self._reader.start()
 
     # ---- public API -------------------------------------------------------------------------------------------
     @property
@@ -130,8 +140,24 @@ class OscClient(Receiver):
 
     @property
     def state(self) -> str:
+        """Follows the reader: a dead reader is `lost` whatever the last answer said."""
         with self._lock:
+            if self._state != "idle" and not self._reader.alive:
+                return "lost"
             return self._state
+
+    @property
+    def connected(self) -> bool:
+        """A session is open and the reader runs (state `connected` or `retrying`)."""
+        return self.state in ("connected", "retrying")
+
+    @property
+    def lost_reason(self) -> str:
+        """Why the reader ended ("" while it runs): the client then says `lost` until `connect()`."""
+        with self._lock:
+            if self._reader.alive or self._state == "idle":
+                return ""
+            return self._lost_reason or "the client's reader thread ended"
 
     @property
     def signed(self) -> bool:
@@ -158,6 +184,10 @@ class OscClient(Receiver):
         """Start (or restart) connecting. Without a timeout it returns at once (watch `state`/`events`); with one it
         blocks until the session is open and returns its id, or raises NotConnected (denied, or no answer)."""
         with self._lock:
+            if not self._reader.alive and not self._reader.stopping:     # it died: the owner starts it again
+                self._lost_reason = ""
+                self._reader = DatagramReader(self._sock, self)
+                self._reader.start()
             self.denied_reason = ""
             self._connect_started = self._clock()
             self._connect_delay, self._connect_next = self.first_retry, 0.0
@@ -172,6 +202,8 @@ class OscClient(Receiver):
                 return self.session
             if self._state == "denied":
                 raise NotConnected(self.denied_reason)
+            if not self._reader.alive:
+                raise NotConnected(f"connection lost: {self._lost_reason or 'the reader thread ended'}")
             self._set_state("idle")
         raise NotConnected(f"no answer from {self.board[0]}:{self.board[1]} within {timeout} s")
 
@@ -189,10 +221,6 @@ class OscClient(Receiver):
         """One copy of a command with this id, not re-sent by the client (benches and tests that count copies);
         its ack is kept for ack(cid)."""
         self._queue(cid, address, args, self.first_retry, False)
-
-    def send_plain(self, address: str, *args: Any) -> None:
-        """A plain command, as a third-party controller sends it: no id, no ack, refusals come back as /sg/error."""
-        self._transmit(build_message(address, args))
 
     def ack(self, cid: int) -> Ack | None:
         with self._lock:
@@ -238,9 +266,7 @@ class OscClient(Receiver):
             live = self._state in ("connected", "retrying")
         if live:
             self._transmit(build_message("/sg/disconnect", ()))
-        self._stop.set()
-        if self._thread.is_alive() and self._thread is not threading.current_thread():
-            self._thread.join(timeout=2)
+        self._reader.stop()
         self._sock.close()
         with self._lock:
             self._set_state("idle")
@@ -286,23 +312,26 @@ class OscClient(Receiver):
         except OSError:
             pass  # no route right now (or closed): the retry clock tries again
 
-    # ---- the background thread ---------------------------------------------------------------------------------
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            timeout = self._housekeeping()
+    # ---- the reader's protocol (its thread; datagram_received is in client_rx.py) ------------------------------
+    def connection_lost(self, error: BaseException | None) -> None:
+        """The reader ended: None when close() stopped it; else the client is not connected any more, says why,
+        and tells `on_connection_lost` (on the reader's thread)."""
+        if error is None:
+            return
+        reason = f"{type(error).__name__}: {error}"
+        with self._lock:
+            self._lost_reason = reason
+            self._state = "lost"
+            self._lock.notify_all()
+        self._emit(Event("connection", "lost", reason))     # even from `lost`: the UI learns the reason
+        if self.on_connection_lost is not None:
             try:
-                readable, _, _ = select.select([self._sock], [], [], timeout)
-            except (OSError, ValueError):
-                return  # the socket was closed under us: close() is on its way
-            while readable:
-                try:
-                    data, sender = self._sock.recvfrom(MAX_DATAGRAM)
-                except OSError:
-                    break  # nothing more, or ICMP port unreachable (the board is down) on some systems
-                self._receive(data, sender)
+                self.on_connection_lost(error)
+            except Exception:
+                log.exception("on_connection_lost raised")
 
-    def _housekeeping(self) -> float:
-        """Re-send what is due, update the connection state; return how long the thread may sleep."""
+    def due(self) -> float:
+        """The reader's timer turn: re-send what is due, update the connection state; how long it may sleep."""
         now = self._clock()
         due: list[bytes] = []
         with self._lock:

@@ -19,8 +19,8 @@ from typing import Callable, Optional
 import serial
 
 from scoreboard.engine.commands import Command
-from scoreboard.links import box_protocol as bp
-from scoreboard.links.clockmap import BoxClock
+from scoreboard.links.serial import protocol as bp
+from scoreboard.links.serial.clockmap import BoxClock
 from scoreboard.links.inbox import Inbox
 
 log = logging.getLogger("scoreboard.links.serial")
@@ -70,6 +70,11 @@ class SerialButtons:
         """What the box should show; the serial thread sends only the changes."""
         with self._lock:
             self._want = (armed, answering if isinstance(answering, int) else None)
+
+    @property
+    def started(self) -> bool:
+        """start() was called: the links' watchdog looks after the thread from then on."""
+        return self._thread is not None
 
     @property
     def alive(self) -> bool:

@@ -1,7 +1,7 @@
 """The host's remote in a phone's browser: the board serves one page and carries its OSC over WebSocket.
 
 `[remote_web]` in the config (docs/LINKS.md). aiohttp serves, on its own thread and event loop:
-- `GET /` and the page's own files (`scoreboard/links/web/`, a fixed list read at start: no other path, no listing);
+- `GET /` and the page's own files (`scoreboard/links/web/`, beside this module; a fixed list read at start: no other path, no listing);
 - `GET /osc?peer=TOKEN`, a WebSocket whose binary messages are OSC packets, exactly the datagrams of the UDP
   transport (PROTOCOL.md §2): `/sg/connect`, `/sg/cmd/... id`, `/sg/ack`, `/sg/state`, `/sg/host/question`.
 
@@ -26,11 +26,13 @@ import socket
 import threading
 from pathlib import Path
 
-from . import words_ru
+from aiohttp import WSMsgType, web
+
+from scoreboard.links import words_ru
 
 log = logging.getLogger("scoreboard.links.web")
 
-PAGE_DIR = Path(__file__).resolve().parent / "web"
+PAGE_DIR = Path(__file__).resolve().parent       # the page's files sit beside this module (package data)
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
          ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png",
          ".json": "application/json", ".webmanifest": "application/manifest+json"}
@@ -149,7 +151,6 @@ class WebRemote:
             loop.close()
 
     async def _serve(self) -> None:
-        from aiohttp import web
         app = web.Application(client_max_size=MAX_MESSAGE)
         app.router.add_get("/osc", self._websocket)
         app.router.add_get("/{tail:.*}", self._file)
@@ -161,7 +162,6 @@ class WebRemote:
 
     # --- HTTP ---------------------------------------------------------------------------------------
     async def _file(self, request):
-        from aiohttp import web
         if request.path == "/words.js":         # the board's refusals in Russian, from the one table
             return web.Response(text=WORDS_JS, headers={**HEADERS, "Content-Type": TYPES[".js"]})
         path = self.files.get(request.path)
@@ -171,7 +171,6 @@ class WebRemote:
 
     # --- WebSocket ----------------------------------------------------------------------------------
     async def _websocket(self, request):
-        from aiohttp import WSMsgType, web
         token = request.query.get("peer", "")
         if not TOKEN.fullmatch(token):
             token = secrets.token_urlsafe(12)      # a page without one gets a session for this connection only

@@ -1,6 +1,8 @@
-"""What the board's datagrams do to the OSC client (osc_client.py): connect answers, acks, state, errors.
+"""What the board's datagrams do to the OSC client (osc/client.py): connect answers, acks, state, errors.
 
-Runs on the client's thread. Only the board's address and port are heard; anything else, and anything malformed,
+Runs on the client's reader thread (osc/reader.py). An address map (`routes.AddressMap`, python-osc's `Dispatcher.map`)
+sends each answer to its handler; a handler returns False for an answer it cannot take. Only the board's address
+and port are heard; anything else, and anything malformed,
 forged (a signed session's ack without the board's MAC) or of the wrong shape (`scoreboard/snapshot_check.py`), is
 counted in `ignored` and dropped. Of the states the highest rev wins (datagrams may be reordered); a new session
 may count revisions from scratch, so its first state is taken whatever its rev.
@@ -12,8 +14,9 @@ import queue
 
 from pythonosc.osc_message import OscMessage, ParseError
 
-from scoreboard.links import osc_auth
-from scoreboard.links.osc_messages import Ack, Event
+from scoreboard.links.osc import auth as osc_auth
+from scoreboard.links.osc.messages import Ack, Event
+from scoreboard.links.osc.routes import AddressMap
 from scoreboard.snapshot_check import check_host_question, check_snapshot
 
 SYNC_AFTER = 0.15       # no new state this long after an ok ack: ask for it
@@ -22,24 +25,32 @@ ACKS_KEPT = 4096        # answers remembered for ack(id) / command()
 
 
 class Receiver:
-    """The receiving half of OscClient (a mixin: it reads and writes the client's fields under its lock)."""
+    """The receiving half of OscClient (one class in two files: it reads and writes the client's fields under its
+    lock); the client holds the address map `_answers()` builds."""
 
-    def _receive(self, data: bytes, sender: tuple) -> None:
+    def _answers(self) -> AddressMap:
+        answers = AddressMap()
+        for address, handler in (("/sg/connected", self._on_connected), ("/sg/denied", self._on_denied),
+                                 ("/sg/auth/challenge", self._on_challenge), ("/sg/ack", self._on_ack),
+                                 ("/sg/state", self._on_state), ("/sg/host/question", self._on_question),
+                                 ("/sg/error", self._on_error), ("/sg/pong", self._on_pong),
+                                 ("/sg/setup/catalog", self._on_catalog)):
+            answers.map(address, handler)
+        answers.set_default_handler(lambda address, *args: False)      # not an answer the board gives
+        return answers
+
+    def datagram_received(self, data: bytes, sender: tuple) -> None:
+        """The reader's call for each datagram."""
         # Only the board may steer the client: a datagram from anyone else is dropped.
         if (sender[0], sender[1]) != self.board:
             self._ignore()
             return
         try:
             message = OscMessage(data)
-            address, args = message.address, list(message.params)
         except (ParseError, IndexError, ValueError, TypeError, UnicodeDecodeError):
             self._ignore()
             return
-        handler = {"/sg/connected": self._on_connected, "/sg/denied": self._on_denied,
-                   "/sg/auth/challenge": self._on_challenge, "/sg/ack": self._on_ack, "/sg/state": self._on_state,
-                   "/sg/host/question": self._on_question, "/sg/error": self._on_error,
-                   "/sg/pong": self._on_pong, "/sg/setup/catalog": self._on_catalog}.get(address)
-        if handler is None or not handler(args):
+        if not self._routes.handler_for(message.address).invoke(sender, message):
             self._ignore()
 
     def _ignore(self) -> None:
@@ -64,7 +75,7 @@ class Receiver:
             self._set_state("connected")
         self._lock.notify_all()
 
-    def _on_challenge(self, args: list) -> bool:
+    def _on_challenge(self, address: str, *args) -> bool:
         with self._lock:
             if self._plain or self._state not in ("connecting", "lost"):
                 return True             # a duplicate, or an answer to a hello we no longer need
@@ -74,7 +85,7 @@ class Receiver:
             self._connect_delay, self._connect_next = self.first_retry, self._clock()
         return True
 
-    def _on_connected(self, args: list) -> bool:
+    def _on_connected(self, address: str, *args) -> bool:
         if not args or not isinstance(args[0], (int, str)):
             return False
         sid, unknown, resend = args[0], [], []
@@ -107,7 +118,7 @@ class Receiver:
             self._transmit(packet)
         return True
 
-    def _on_denied(self, args: list) -> bool:
+    def _on_denied(self, address: str, *args) -> bool:
         reason = str(args[0]) if args else "denied"
         with self._lock:
             now = self._clock()
@@ -124,13 +135,13 @@ class Receiver:
                 self._handshake.restart()
                 self._connect_next = now
             elif reason.startswith("too many wrong passcodes"):
-                self._connect_next = max(self._connect_next, now + 1.0)     # a brake, not a verdict (sessions.py)
+                self._connect_next = max(self._connect_next, now + 1.0)     # a brake, not a verdict (osc/sessions.py)
             else:
                 self.denied_reason = reason
                 self._set_state("denied")
         return True
 
-    def _on_ack(self, args: list) -> bool:
+    def _on_ack(self, address: str, *args) -> bool:
         if len(args) < 2 or not isinstance(args[0], int) or args[1] not in ("ok", "error"):
             return False
         cid, ok, rest = args[0], args[1] == "ok", args[2:]
@@ -157,7 +168,7 @@ class Receiver:
         self._emit(Event("ack", ack))
         return True
 
-    def _on_state(self, args: list) -> bool:
+    def _on_state(self, address: str, *args) -> bool:
         if len(args) < 2 or not isinstance(args[0], int) or not isinstance(args[1], str):
             return False
         try:
@@ -180,7 +191,7 @@ class Receiver:
             self._emit(Event("state", snapshot, args[0]))
         return True
 
-    def _on_question(self, args: list) -> bool:
+    def _on_question(self, address: str, *args) -> bool:
         # `/sg/host/question json [rev]`: the rev lets a reordered old one be dropped.
         if not args or not isinstance(args[0], str):
             return False
@@ -205,7 +216,7 @@ class Receiver:
             self._emit(Event("question", question))
         return True
 
-    def _on_error(self, args: list) -> bool:
+    def _on_error(self, address: str, *args) -> bool:
         if len(args) < 2:
             return False
         error = (str(args[0]), " ".join(str(a) for a in args[1:]))
@@ -222,7 +233,7 @@ class Receiver:
         self._emit(Event("error", error))
         return True
 
-    def _on_catalog(self, args: list) -> bool:
+    def _on_catalog(self, address: str, *args) -> bool:
         # `/sg/setup/catalog json` (ext): the set-up catalogue, parsed by its user (host_remote.setup_model).
         if len(args) != 1 or not isinstance(args[0], str):
             return False
@@ -231,7 +242,7 @@ class Receiver:
         self._emit(Event("catalog", args[0]))
         return True
 
-    def _on_pong(self, args: list) -> bool:
+    def _on_pong(self, address: str, *args) -> bool:
         with self._lock:
             self._heard()
         return True

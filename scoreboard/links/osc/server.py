@@ -12,7 +12,6 @@ dropped, and never reach the game. The messages are listed in docs/LINKS.md.
 """
 from __future__ import annotations
 
-import json
 import logging
 import select
 import socket
@@ -24,15 +23,13 @@ from typing import Callable, Optional
 from pythonosc.osc_packet import OscPacket
 
 from scoreboard.links.inbox import Inbox
-from scoreboard.links import osc_auth
-from scoreboard.links.osc_dispatch import Dispatch
-from scoreboard.links.osc_messages import build  # noqa: F401 (re-exported: the tests and tools encode with it)
-from scoreboard.links.sessions import Session, SessionTable
+from scoreboard.links.osc.dispatch import BoardDispatch
+from scoreboard.links.osc.feedback import Feedback
+from scoreboard.links.osc.sessions import SessionTable
+from scoreboard.links.osc.tcp import CONNECT_WITHIN, SlipServer
 
 log = logging.getLogger("scoreboard.links.osc")
 
-# Largest state we try to send in one UDP datagram (IPv4 limit minus headers).
-MAX_DATAGRAM = 65_000
 RECEIVE_BUFFER = 2 << 20      # bytes of UDP receive buffer asked for
 COUNTERS = ("packets", "bad_packets", "unauthorized", "denied", "bad_commands", "internal_refused",
             "view_refused", "duplicates", "commands", "acks_sent", "states_sent", "send_errors",
@@ -50,9 +47,10 @@ class _QuietPythonOsc(logging.Filter):
 _QUIET = _QuietPythonOsc()
 
 
-class OscServer(Dispatch):
-    """The transport (UDP, and the TCP and WebSocket streams that feed it), the state push and the counters; what
-    each message does is `Dispatch` (osc_dispatch.py)."""
+class OscServer:
+    """The loop and its transports (UDP, and the TCP and WebSocket streams that feed it) and the counters, composed
+    with the session table (`sessions.SessionTable`), the address map and its handlers (`dispatch.BoardDispatch`)
+    and the acks and state push (`feedback.Feedback`)."""
 
     def __init__(self, osc_config: dict, inbox: Inbox, clock: Callable[[], float],
                  monotonic: Callable[[], float] = time.monotonic):
@@ -64,24 +62,27 @@ class OscServer(Dispatch):
                                   float(osc_config["idle_timeout"]), int(osc_config["max_sessions"]))
         self.counts = dict.fromkeys(COUNTERS, 0)
         self._lock = threading.Lock()        # sessions, counters and the latest state
-        # Pushes run on the server thread (publish only wakes it); the lock keeps a test or a future caller
-        # on another thread from interleaving an older state after a newer one.
-        self._push_lock = threading.RLock()
-        self._told: dict[tuple[str, int], float] = {}   # when each stranger was last told "not connected"
-        self._dirty = False
+        self.feedback = Feedback(self.table, self._lock, self._send, self._count)
+        self.dispatch = BoardDispatch(osc_config, self.table, self._lock, inbox, clock, monotonic, self.feedback,
+                                      self._count)
         self._wake_r = self._wake_w = None
         self._tcp = None                    # SlipServer when osc.tcp: SLIP-framed clients on the same port
         # Other stream transports (the web remote's WebSockets): each has send(addr, dgram) -> bool and feeds
         # its frames through feed(), so they are handled on this server's thread like UDP and TCP.
         self._streams: list = []
         self._fed: deque = deque()
-        self._challenger = osc_auth.Challenger(monotonic)
-        self._state: Optional[bytes] = None
-        self._question: Optional[bytes] = None
         self._sock: Optional[socket.socket] = None
         self._thread: Optional[threading.Thread] = None
         self._running = False
-        self.setup = None                   # the board's SetupDesk (links/setup_desk.py): /sg/setup/* (ext)
+
+    @property
+    def setup(self):
+        """The board's SetupDesk (app/setup_desk.py), which answers /sg/setup/* (ext); None: not offered."""
+        return self.dispatch.setup
+
+    @setup.setter
+    def setup(self, desk) -> None:
+        self.dispatch.setup = desk
 
     # --- lifecycle ----------------------------------------------------------------------------------
     def start(self) -> None:
@@ -103,7 +104,6 @@ class OscServer(Dispatch):
             pass
         self._sock = sock
         if self.config.get("tcp"):
-            from scoreboard.links.osc_tcp import SlipServer
             try:
                 self._tcp = SlipServer(self.config["bind"], sock.getsockname()[1],
                                        2 * int(self.config["max_sessions"]), self.handle_datagram,
@@ -130,6 +130,15 @@ class OscServer(Dispatch):
         if self._tcp is not None:
             self._tcp.close_all()
         self._thread = self._sock = self._wake_r = self._wake_w = self._tcp = None
+
+    @property
+    def started(self) -> bool:
+        """Between start() and stop(): the links' watchdog looks after the thread."""
+        return self._thread is not None
+
+    @property
+    def alive(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
 
     @property
     def address(self) -> tuple[str, int]:
@@ -159,9 +168,8 @@ class OscServer(Dispatch):
                         pass
                 except OSError:
                     pass
-                if self._dirty:
-                    self._dirty = False
-                    self._push_all()
+                if self.feedback.take_dirty():
+                    self.feedback.push_all()
             if self._sock in readable:
                 self._receive_some()
             self._handle_fed()
@@ -179,9 +187,8 @@ class OscServer(Dispatch):
                     for session in self.table.expire(now):
                         log.info("OSC session %d (%s) expired", session.sid, session.role)
                 if self._tcp is not None:
-                    from scoreboard.links.osc_tcp import CONNECT_WITHIN
                     self._tcp.close_idle(self.has_session, CONNECT_WITHIN)
-                self._push_all()
+                self.feedback.push_all()
 
     def _receive_some(self, limit: int = 256) -> None:
         """Handle what is queued (up to `limit` datagrams, so pushes and expiry still get their turn)."""
@@ -209,11 +216,6 @@ class OscServer(Dispatch):
         self._fed.append((data, addr))
         self._wake()
 
-    def stream_closed(self, addr: tuple) -> None:
-        """A stream peer went away (any thread): its session ends, as a TCP client's does."""
-        self._fed.append((None, addr))
-        self._wake()
-
     def allowed(self, ip: str) -> bool:
         """May this address try to connect at all (the `allow` list)?"""
         return self.table.allowed(ip)
@@ -232,9 +234,6 @@ class OscServer(Dispatch):
                 data, addr = self._fed.popleft()
             except IndexError:
                 return
-            if data is None:
-                self._tcp_closed(addr)
-                continue
             try:
                 self.handle_datagram(data, addr)
             except Exception:                   # as for datagrams: a bug must not end the server
@@ -256,47 +255,13 @@ class OscServer(Dispatch):
             self._count("bad_packets")
             return
         for message in messages:
-            try:
-                address, params = message.address, list(message.params)
-            except Exception:
-                self._count("bad_packets")
-                continue
-            self._handle_message(address, params, addr)
+            self.dispatch.handle(message, addr)
 
-    # --- state --------------------------------------------------------------------------------------
+    # --- state ------------------------------------------------------------------------------------
     def publish(self, snapshot: dict, host_question: Optional[dict]) -> None:
         """Remember the latest state; the server thread pushes it to every session at once (any thread)."""
-        rev = int(snapshot.get("rev", 0))
-        # default=str: a value JSON cannot carry (a Path in a question's media) is sent as text rather than
-        # raising into the board's frame loop.
-        encode = lambda value: json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)  # noqa
-        state = build("/sg/state", rev, encode(snapshot))
-        question = build("/sg/host/question", encode(host_question), rev)
-        with self._lock:
-            self._state, self._question = state, question
-            self._dirty = True
+        self.feedback.publish(snapshot, host_question)
         self._wake()                    # the server thread sends it: the board's thread does no state I/O
-
-    def _push_all(self) -> None:
-        with self._push_lock:
-            with self._lock:
-                sessions = self.table.sessions()
-            for session in sessions:
-                self._send_state(session)
-
-    def _send_state(self, session: Session) -> None:
-        with self._push_lock:
-            with self._lock:
-                state, question = self._state, self._question
-            if state is None:
-                return
-            if len(state) > MAX_DATAGRAM:
-                self._count("state_too_big")
-                return
-            self._count("states_sent")
-            self._send(state, session.addr)
-            if session.is_host and question is not None and len(question) <= MAX_DATAGRAM:
-                self._send(question, session.addr)
 
     # --- plumbing -----------------------------------------------------------------------------------
     def _tcp_closed(self, addr: tuple[str, int]) -> None:

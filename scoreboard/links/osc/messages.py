@@ -1,4 +1,4 @@
-"""What the OSC client (osc_client.py) sends and hands to its user: OSC encoding (the board's `build` too), the exactly-once and signed
+"""What the OSC client (osc/client.py) sends and hands to its user: OSC encoding (the board's `build` too), the exactly-once and signed
 addresses, acks and events."""
 from __future__ import annotations
 
@@ -70,5 +70,5 @@ def cmd_address(address: str) -> str:
 
 
 def sig_address(address: str) -> str:
-    """`/sg/judge/right` -> `/sg/sig/judge/right` (the authenticated mode's signed form, osc_auth.py)."""
+    """`/sg/judge/right` -> `/sg/sig/judge/right` (the authenticated mode's signed form, osc/auth.py)."""
     return "/sg/sig/" + cmd_address(address)[len("/sg/cmd/"):]

@@ -1,0 +1,261 @@
+"""What each OSC message does on the board (PROTOCOL.md §2): connects, the authenticated handshake, signed and
+plain commands onto the inbox, their acks (sent by `feedback.Feedback`). Run on the OSC server's thread.
+
+The routing is an address map (`routes.AddressMap`, python-osc's `Dispatcher.map`), built once below: the connects
+and the handshake are open to anyone; every other address passes the session gate first (a sender without a live
+session is counted and, at most twice a second, told "not connected"); unsigned commands also pass the signed-only
+guard. Nothing from the network is trusted: a sender without a session, a `view` session that commands, an internal
+address (`/sg/clock`), a bad signature or bad arguments are counted and answered or dropped, never reaching the game.
+"""
+from __future__ import annotations
+
+import hmac
+import logging
+import threading
+from typing import Callable, Optional
+
+from pythonosc.osc_message import OscMessage
+
+from scoreboard.engine.commands import INTERNAL, BadCommand, Command, parse
+from scoreboard.links.inbox import Inbox
+from scoreboard.links.osc import auth as osc_auth
+from scoreboard.links.osc.feedback import Feedback
+from scoreboard.links.osc.messages import build
+from scoreboard.links.osc.routes import AddressMap
+from scoreboard.links.osc.sessions import Denied, Session, SessionTable
+
+log = logging.getLogger("scoreboard.links.osc")
+
+CMD_PREFIX = "/sg/cmd/"
+NOT_CONNECTED_EVERY = 0.5     # seconds between "not connected" replies to one address
+UNSIGNED_REQUESTS = frozenset({"/sg/setup/catalog"})    # read-only: a signed session may still send them plainly
+InSession = Callable[[Session, str, list], None]
+
+
+class BoardDispatch:
+    """The board's address map and its handlers. A handler gets the sender (`needs_reply_address`), the address and
+    the arguments; behind the session gate, the session, the address and the arguments."""
+
+    def __init__(self, config: dict, table: SessionTable, lock: threading.Lock, inbox: Inbox,
+                 clock: Callable[[], float], monotonic: Callable[[], float], feedback: Feedback,
+                 count: Callable[[str], None]):
+        self.config = config
+        self.table = table
+        self._lock = lock                   # the server's: the session table and its sessions' records
+        self.inbox = inbox
+        self.clock = clock                  # engine seconds: the stamp of every command
+        self.monotonic = monotonic          # session idle timers, challenge ages
+        self.feedback = feedback
+        self._send = feedback.send
+        self._count = count
+        self._challenger = osc_auth.Challenger(monotonic)
+        self._told: dict[tuple, float] = {}     # when each stranger was last told "not connected"
+        self.setup = None                   # the board's SetupDesk (app/setup_desk.py): /sg/setup/* (ext)
+        self.routes = AddressMap()
+        for address, handler in (("/sg/connect", self._plain_connect), ("/sg/auth/hello", self._hello),
+                                 ("/sg/auth/connect", self._auth_connect)):
+            self.routes.map(address, handler, needs_reply_address=True)
+        for address, in_session in (("/sg/ping", self._ping), ("/sg/sync", self._sync),
+                                    ("/sg/disconnect", self._disconnect), (osc_auth.SIG_PREFIX + "*", self._signed),
+                                    (CMD_PREFIX + "*", self._signed_only(self._with_id))):
+            self.routes.map(address, self._gate(in_session), needs_reply_address=True)
+        self.routes.set_default_handler(self._gate(self._signed_only(self._plain_command)), needs_reply_address=True)
+
+    def handle(self, message: OscMessage, sender: tuple) -> None:
+        """One message of a datagram from `sender`, already parsed."""
+        self.routes.handler_for(message.address).invoke(sender, message)
+
+    # --- the gates ----------------------------------------------------------------------------------
+    def _gate(self, handler: InSession) -> Callable:
+        """Only a live session's messages reach `handler`."""
+        def gated(sender: tuple, address: str, *params) -> None:
+            now = self.monotonic()
+            with self._lock:
+                session = self.table.lookup(sender, now)
+            if session is None:
+                self._stranger(sender, address, now)
+                return
+            handler(session, address, list(params))
+        return gated
+
+    def _stranger(self, sender: tuple, address: str, now: float) -> None:
+        self._count("unauthorized")
+        # Tell a client whose session expired, but at most twice a second per address: a stranger
+        # spraying packets (or spoofing someone else's address) gets no stream of replies.
+        if address.startswith("/sg/") and now - self._told.get(sender, -1e9) >= NOT_CONNECTED_EVERY:
+            if len(self._told) > 1024:
+                self._told.clear()
+            self._told[sender] = now
+            self._send(build("/sg/denied", "not connected: send /sg/connect passcode [host|view]"), sender)
+
+    def _signed_only(self, handler: InSession) -> InSession:
+        """A signed session's address sending unsigned commands is someone else using it (a spoofed datagram, a
+        sniffed WebSocket token): only the read-only requests go unsigned."""
+        def guarded(session: Session, address: str, params: list) -> None:
+            if session.is_host and (session.key is not None or self.config.get("require_auth")) \
+                    and address not in UNSIGNED_REQUESTS:
+                self._count("unsigned_refused")
+                self._send(build("/sg/error", address, "this board takes signed commands only (/sg/sig/...)"),
+                           session.addr)
+                return
+            handler(session, address, params)
+        return guarded
+
+    # --- open to anyone -----------------------------------------------------------------------------
+    def _plain_connect(self, sender: tuple, address: str, *params) -> None:
+        self._connect(list(params), sender, self.monotonic())
+
+    def _hello(self, sender: tuple, address: str, *params) -> None:
+        peer = osc_auth.peer_text(sender)
+        self._send(build("/sg/auth/challenge", self._challenger.issue(peer), peer), sender)
+
+    def _auth_connect(self, addr: tuple, address: str, *params) -> None:
+        """The authenticated connect (osc_auth): the passcode is proven, never sent; the session gets a key."""
+        if len(params) != 4 or not all(isinstance(p, str) for p in params):
+            self._count("denied")
+            self._send(build("/sg/denied", "usage: /sg/auth/connect role bnonce cnonce proof"), addr)
+            return
+        role, bnonce, cnonce, proof = params
+        peer = osc_auth.peer_text(addr)
+        if not self._challenger.fresh(bnonce, peer):
+            self._count("denied")
+            self._send(build("/sg/denied", "stale or foreign challenge: send /sg/auth/hello again"), addr)
+            return
+        # Which passcode the proof shows knowledge of; none: the table counts a wrong passcode (throttling).
+        candidates = [self.config["passcode"]] + ([self.config["view_passcode"]] if role == "view" else [])
+        proven = next((code for code in candidates if code and hmac.compare_digest(
+            proof, osc_auth.connect_proof(code, role, bnonce, cnonce, peer))), None)
+        self._connect([proven if proven is not None else "\x00not the passcode", role], addr, self.monotonic(),
+                      auth=(cnonce, proven))
+
+    # --- behind the session gate -------------------------------------------------------------------
+    def _ping(self, session: Session, address: str, params: list) -> None:
+        self._send(build("/sg/pong"), session.addr)
+
+    def _sync(self, session: Session, address: str, params: list) -> None:
+        self.feedback.send_state(session)
+
+    def _disconnect(self, session: Session, address: str, params: list) -> None:
+        with self._lock:
+            self.table.drop(session.addr)
+
+    def _signed(self, session: Session, address: str, params: list) -> None:
+        """`/sg/sig/<address> sid id args… mac`: applied (once per id) only when the MAC checks with this
+        session's key; a forged, altered or other-session datagram is refused and counted."""
+        addr, address = session.addr, "/sg/" + address[len(osc_auth.SIG_PREFIX):]
+        if (session.key is None or len(params) < 3 or params[0] != session.sid
+                or not isinstance(params[1], int) or isinstance(params[1], bool)
+                or not osc_auth.same(params[-1], osc_auth.command_mac(session.key, session.sid, params[1], address,
+                                                                    osc_auth.peer_text(addr), params[2:-1]))):
+            self._count("forged")
+            self._send(build("/sg/error", address, "bad signature"), addr)
+            return
+        self._exactly_once(session, address, [params[1], *params[2:-1]])
+
+    def _connect(self, params: list, addr: tuple[str, int], now: float, auth: tuple | None = None) -> None:
+        passcode = params[0] if params else None
+        role = params[1] if len(params) > 1 else "host"
+        try:
+            if auth is None and role == "host" and self.config.get("require_auth"):
+                raise Denied("this board takes the authenticated connect only (/sg/auth/hello)")
+            if len(params) > 2:
+                raise Denied("usage: /sg/connect passcode [host|view]")
+            with self._lock:
+                session = self.table.connect(addr, passcode, role, now)
+        except Denied as refusal:
+            self._count("denied")
+            self._send(build("/sg/denied", str(refusal)), addr)
+            return
+        log.info("OSC session %d (%s) for %s:%s", session.sid, session.role, addr[0], addr[1])
+        if auth is not None:
+            with self._lock:
+                if session.nonces is not None and session.nonces[0] == auth[0]:
+                    snonce = session.nonces[1]      # the client's retry of the same connect: the same key
+                else:
+                    snonce = osc_auth.new_nonce()
+                    session.key = osc_auth.session_key(auth[1], session.sid, snonce, auth[0])
+                    session.nonces = (auth[0], snonce)
+            self._send(build("/sg/connected", session.sid, snonce), addr)
+        else:
+            self._send(build("/sg/connected", session.sid), addr)
+        self.feedback.send_state(session)
+
+    def _check(self, address: str, params: list, session: Session) -> Command:
+        """The stamped command, or BadCommand/PermissionError with the reason."""
+        if address in INTERNAL:
+            self._count("internal_refused")
+            raise PermissionError(f"{address} is internal to the board")
+        if not session.is_host:
+            self._count("view_refused")
+            raise PermissionError("a view session may not send commands")
+        try:
+            args = parse(address, params)
+        except BadCommand:
+            self._count("bad_commands")
+            raise
+        return Command(self.clock(), address, args)
+
+    def _setup(self, address: str, params: list, session: Session, result) -> bool:
+        """`/sg/setup/*` goes to the set-up desk, which answers this session alone; False: not a set-up address."""
+        if self.setup is None or not self.setup.handles(address):
+            return False
+        self._count("commands")
+        self.setup.handle(address, params, session.is_host,
+                          lambda text: self._send(build("/sg/setup/catalog", text), session.addr), result)
+        return True
+
+    def _plain_command(self, session: Session, address: str, params: list) -> None:
+        if self._setup(address, params, session, lambda ok, reason: ok or self._send(
+                build("/sg/error", address, reason or "refused"), session.addr)):
+            return
+        try:
+            cmd = self._check(address, params, session)
+        except (BadCommand, PermissionError) as refusal:
+            self._send(build("/sg/error", address, str(refusal)), session.addr)
+            return
+
+        def on_result(ok: bool, reason: Optional[str]) -> None:
+            if not ok:
+                self._send(build("/sg/error", address, reason or "refused"), session.addr)
+
+        self._count("commands")
+        self.inbox.put(cmd, f"osc:{session.sid}", on_result)
+
+    def _with_id(self, session: Session, address: str, params: list) -> None:
+        """`/sg/cmd/<address> id args…`: the unsigned exactly-once form."""
+        self._exactly_once(session, "/sg/" + address[len(CMD_PREFIX):], params)
+
+    def _exactly_once(self, session: Session, address: str, params: list) -> None:
+        """`id args…` of `address`, unsigned or its signature checked: applied once per (session, id), every copy
+        acked."""
+        if not params or not isinstance(params[0], int) or isinstance(params[0], bool):
+            self._count("bad_commands")
+            self._send(build("/sg/error", address, "the first argument of /sg/cmd/... must be an int id"),
+                       session.addr)
+            return
+        cid, params = params[0], params[1:]
+        with self._lock:
+            first, result = SessionTable.first_copy(session, cid)
+        if not first:
+            self._count("duplicates")
+            if result is not None:              # answer every copy; a pending one is answered on resolution
+                self.feedback.ack(session, cid, *result)
+            return
+        if self._setup(address, params, session, lambda ok, reason: self._resolve(session, cid, ok, reason)):
+            return
+        try:
+            cmd = self._check(address, params, session)
+        except (BadCommand, PermissionError) as refusal:
+            self._resolve(session, cid, False, str(refusal))
+            return
+
+        def on_result(ok: bool, reason: Optional[str]) -> None:
+            self._resolve(session, cid, ok, reason)
+
+        self._count("commands")
+        self.inbox.put(cmd, f"osc:{session.sid}", on_result)
+
+    def _resolve(self, session: Session, cid: int, ok: bool, reason: Optional[str]) -> None:
+        with self._lock:
+            SessionTable.resolve(session, cid, ok, reason)
+        self.feedback.ack(session, cid, ok, reason)
