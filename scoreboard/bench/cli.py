@@ -22,7 +22,18 @@ def _packs(args) -> int:
     return run(args)
 
 
-BENCHES = {"display": _display, "engine": _engine, "media": _media, "packs": _packs}
+def _links(args) -> int:
+    from scoreboard.bench.links import bench_links  # lazy: a bench loads only when it runs
+    return bench_links(args)
+
+
+def _remote_web(args) -> int:
+    from scoreboard.bench.web import bench  # lazy: a bench loads only when it runs
+    return bench(args)
+
+
+BENCHES = {"display": _display, "engine": _engine, "links": _links, "media": _media, "packs": _packs,
+           "remote-web": _remote_web}
 
 
 def register(sub) -> None:

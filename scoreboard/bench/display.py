@@ -22,6 +22,7 @@ import pygame
 from scoreboard.app.board import Board
 from scoreboard.app.config import default_config
 from scoreboard.app.loop import Loop
+from scoreboard.bench.figures import percentile
 from scoreboard.bench.press import press_to_frame
 from scoreboard.demo.game import play
 from scoreboard.demo.simulated import Director
@@ -32,12 +33,6 @@ from scoreboard.engine.commands import make
 from scoreboard.engine.phases import Phase
 from scoreboard.links import Inbox
 from scoreboard.session import Session
-
-
-def _percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
-
 
 SLOWEST = 6   # the whole game's slowest frames printed with the scene change each drew (what sets the p99)
 FADING = ("reveal", "final_reveal", "game_over", "screen:chart")   # scenes a result opens: the 0.6 s fade runs
@@ -107,7 +102,7 @@ def frame_times(size, frames: int, theme_name: str = "classic") -> dict:
                     if screen.render(snap, started_at + fade_s * step / 20 + 0.001):
                         fade_tick.append((time.perf_counter() - start) * 1000)
                     screen.settle()
-        pick = lambda xs, q: round(_percentile(xs, q), 3) if xs else None   # noqa: E731
+        pick = lambda xs, q: round(percentile(xs, q), 3) if xs else None   # noqa: E731
         results[name] = {"p50_ms": round(statistics.median(full), 3), "p99_ms": pick(full, 0.99),
                          "tick_p50_ms": round(statistics.median(tick), 3) if tick else None,
                          "tick_p99_ms": pick(tick, 0.99),
@@ -149,8 +144,8 @@ def game_frames(size, theme_name: str = "classic") -> dict:
     whole = [a + b for a, b in zip(times, settles)]
     tiles = screen.tiles
     return {"frames": len(times), "p50_ms": round(statistics.median(times), 3),
-            "p99_ms": round(_percentile(times, 0.99), 3), "max_ms": round(max(times), 3),
-            "with_settle_p99_ms": round(_percentile(whole, 0.99), 3), "with_settle_max_ms": round(max(whole), 3),
+            "p99_ms": round(percentile(times, 0.99), 3), "max_ms": round(max(times), 3),
+            "with_settle_p99_ms": round(percentile(whole, 0.99), 3), "with_settle_max_ms": round(max(whole), 3),
             "tiles_kept_share": round(tiles.hits / max(1, tiles.hits + tiles.misses), 3),
             "over_8_ms": sum(1 for t in times if t > 8.0),
             "slowest": [{"ms": round(t, 2), "change": change} for t, change in slowest]}

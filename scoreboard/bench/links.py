@@ -13,24 +13,16 @@ import tempfile
 import threading
 import time
 
+from scoreboard.bench.figures import percentiles
+from scoreboard.bench.links_board import bench_board
 from scoreboard.links import Inbox, Links
-from scoreboard.links.serial.fake_box import FakeBox
 from scoreboard.links.osc.client import OscClient
-
-
-def percentiles(samples: list[float]) -> dict:
-    ordered = sorted(samples)
-    pick = lambda q: ordered[min(len(ordered) - 1, int(q * (len(ordered) - 1) + 0.5))]  # noqa: E731
-    return {"n": len(ordered), "median_ms": round(pick(0.5) * 1e3, 3), "p99_ms": round(pick(0.99) * 1e3, 3),
-            "max_ms": round(ordered[-1] * 1e3, 3)}
+from scoreboard.links.serial.fake_box import FakeBox
+from scoreboard.session import Session
 
 
 def make_session():
-    """A real in-memory Session, or None when scoreboard.session has not landed."""
-    try:
-        from scoreboard.session import Session
-    except ImportError:
-        return None
+    """A real in-memory Session."""
     return Session(journal_path=None)
 
 
@@ -208,7 +200,6 @@ def bench_osc_ack(trials: int) -> dict:
 
 def bench_links(args) -> int:
     if getattr(args, "board", False):   # the same OSC path measured on the real `scoreboard run` under Xvfb
-        from scoreboard.links.bench_board import bench_board
         return bench_board(args)
     quick = getattr(args, "quick", False)
     n = 200 if quick else 2000

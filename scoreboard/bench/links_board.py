@@ -22,6 +22,7 @@ a profiler: `SCOREBOARD_BENCH_PYTHON_ARGS="-m cProfile -o board.prof" scoreboard
 """
 from __future__ import annotations
 
+import json
 import os
 import random
 import subprocess
@@ -29,10 +30,14 @@ import sys
 import tempfile
 import threading
 import time
+from pathlib import Path
 
-from scoreboard.links.bench import percentiles
-from scoreboard.links.bench_floor import SEED, arrivals, bare_server_floor, disk_floor
+from scoreboard.bench.figures import percentiles
+from scoreboard.bench.links_floor import SEED, arrivals, bare_server_floor, disk_floor
+from scoreboard.bench.real_board import VIEW_PASSCODE, real_board
+from scoreboard.bench.xdisplay import NoXvfb
 from scoreboard.links.osc.client import NotConnected, OscClient
+from scoreboard.links.serial.fake_box import FakeBox
 
 TARGETS = {"ack_p99_ms": 5.0, "burst_s": 1.0, "press_p99_ms": 20.0}
 PASSCODE = "bench-board"
@@ -40,7 +45,6 @@ RESEND = 0.25      # seconds, as OscClient.command
 
 
 def _connect(port: int, board: subprocess.Popen, deadline: float, role: str = "host") -> OscClient:
-    from scoreboard.bench.real_board import VIEW_PASSCODE
     client = OscClient("127.0.0.1", port, PASSCODE if role == "host" else VIEW_PASSCODE, role=role,
                        bind=("127.0.0.1", 0))
     while True:
@@ -96,8 +100,6 @@ def _burst(client: OscClient, count: int) -> dict:
 
 def _press(trials: int) -> dict:
     """Box press → /sg/state at a view client, on a board whose serial port is a fake box on a pty."""
-    from scoreboard.links.serial.fake_box import FakeBox
-    from scoreboard.bench.real_board import real_board
     rng = random.Random(7)
     with tempfile.TemporaryDirectory(prefix="bench-box-") as tmp:
         box = FakeBox(players=3, link=os.path.join(tmp, "box")).start()
@@ -187,8 +189,6 @@ def _ack_figures(samples: list[tuple[float, float]], lost: list[int], load_befor
 def in_memory(clients: int, per_client: int) -> dict | None:
     """The same steady run on a board whose journal is in memory (no disk flush): the board's own share of the ack,
     apart from the disk's. None where there is no memory file system."""
-    from pathlib import Path
-    from scoreboard.bench.real_board import real_board
     if _memory_fs() is None:
         return None
     with tempfile.TemporaryDirectory(prefix="bench-journal-", dir=IN_MEMORY) as journal_dir, \
@@ -199,7 +199,6 @@ def in_memory(clients: int, per_client: int) -> dict | None:
 
 
 def run(per_client: int = 600, clients: int = 3, burst: int = 1000, presses: int = 200) -> dict:
-    from scoreboard.bench.real_board import real_board
     floor = disk_floor()
     with real_board(PASSCODE, env={"SCOREBOARD_DRAW_EVERY_FRAME": "1"}) as real:
         load_before = os.getloadavg()
@@ -233,8 +232,6 @@ def run(per_client: int = 600, clients: int = 3, burst: int = 1000, presses: int
 
 
 def bench_board(args) -> int:
-    import json
-    from scoreboard.bench.xdisplay import NoXvfb
     quick = getattr(args, "quick", False)
     try:
         figures = run(per_client=30 if quick else 600, burst=200 if quick else 1000, presses=30 if quick else 200)

@@ -13,13 +13,14 @@ from __future__ import annotations
 import os
 import random
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 
-from scoreboard.links.bench import percentiles
+from scoreboard.bench.figures import percentiles
 
 SEED = 1000   # client k's arrivals use SEED + k: every run sends on the same schedule
 
@@ -58,7 +59,6 @@ def arrivals(count: int, gap: float, seed: int | None = None) -> list[float]:
 
 def disk_floor(commits: int = 100, gap: float = 1 / 30, folder: str | None = None) -> dict:
     """One-row commits `gap` apart in a temp folder (in `folder`): what an ack waits for the disk at the least."""
-    import sqlite3
     samples = []
     with tempfile.TemporaryDirectory(prefix="bench-disk-", dir=folder) as tmp:
         db = sqlite3.connect(os.path.join(tmp, "floor.sqlite"), isolation_level=None)

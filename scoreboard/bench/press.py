@@ -30,6 +30,7 @@ from scoreboard.app.board import Board
 from scoreboard.app.config import default_config
 from scoreboard.app.loop import Loop
 from scoreboard.app.start import open_session, start_links
+from scoreboard.bench.figures import percentiles
 from scoreboard.display.screens import Screen, ScreenSpec
 from scoreboard.display.theme.load import load_theme
 from scoreboard.engine.commands import make
@@ -100,13 +101,6 @@ NAMES = ("Анна", "Борис", "Вера", "Глеб", "Дина", "Егор
 
 def player_name(seat: int) -> str:
     return NAMES[(seat - 1) % len(NAMES)]
-
-
-def _percentiles(samples: list[float]) -> dict:
-    ordered = sorted(samples)
-    pick = lambda q: ordered[min(len(ordered) - 1, int(q * (len(ordered) - 1) + 0.5))]  # noqa: E731
-    return {"n": len(ordered), "median_ms": round(pick(0.5) * 1e3, 3), "p99_ms": round(pick(0.99) * 1e3, 3),
-            "max_ms": round(ordered[-1] * 1e3, 3)}
 
 
 def press_to_frame(trials: int, fps: int = 60, size=(1920, 1080), theme_name: str = "classic",
@@ -217,8 +211,8 @@ def press_to_frame(trials: int, fps: int = 60, size=(1920, 1080), theme_name: st
                 loop.stop()
             board.run(frames=0)                                    # Board.run's shutdown: links, screens, journal
             box.stop()
-    figures = _percentiles(samples)
-    frame = _percentiles(work)
+    figures = percentiles(samples)
+    frame = percentiles(work)
     figures.update(frame_median_ms=frame["median_ms"], frame_p99_ms=frame["p99_ms"])
     figures.update(ratio_p99_to_target=round(figures["p99_ms"] / TARGET_P99_MS, 3), target_p99_ms=TARGET_P99_MS,
                    fps=fps, pacing=pacing, size=f"{size[0]}x{size[1]}", presses_seen_by_links=status.get("presses"),

@@ -14,15 +14,11 @@ import statistics
 import sys
 import time
 
+from scoreboard.bench.figures import percentile
 from scoreboard.bench.remote_harness import PASSCODE, BoardLoop, LossyRelay
 from scoreboard.engine.commands import make
 from scoreboard.links.osc.client import OscClient
 from scoreboard.session import Session
-
-
-def _percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
 
 
 def _run(count: int, lossy: bool) -> dict:
@@ -58,9 +54,9 @@ def _run(count: int, lossy: bool) -> dict:
             relay.close()
         board.stop()
     return {"commands": count, "network": "lossy relay 20% drop, 20% dup, 0-30 ms reorder" if lossy else "loopback",
-            "ack_ms_median": round(statistics.median(to_ack), 3), "ack_ms_p99": round(_percentile(to_ack, 0.99), 3),
+            "ack_ms_median": round(statistics.median(to_ack), 3), "ack_ms_p99": round(percentile(to_ack, 0.99), 3),
             "state_ms_median": round(statistics.median(to_state), 3),
-            "state_ms_p99": round(_percentile(to_state, 0.99), 3), "state_ms_max": round(max(to_state), 3),
+            "state_ms_p99": round(percentile(to_state, 0.99), 3), "state_ms_max": round(max(to_state), 3),
             "attempts_max": max(attempts), "resent_share": round(sum(a > 1 for a in attempts) / count, 3)}
 
 

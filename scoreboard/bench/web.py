@@ -17,6 +17,10 @@ import time
 import urllib.request
 from pathlib import Path
 
+from scoreboard.bench.figures import percentile
+from scoreboard.bench.real_board import real_board
+from scoreboard.bench.xdisplay import NoXvfb
+
 TARGETS = {"ack_p99_ms": 30.0, "state_p99_ms": 50.0}
 PASSCODE = "bench-web"
 
@@ -65,17 +69,13 @@ const done = arguments[arguments.length - 1];
 """
 
 
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
-
-
 def _figures(values: list[float]) -> dict:
     return {"n": len(values), "median_ms": round(statistics.median(values), 2),
-            "p99_ms": round(_percentile(values, 0.99), 2), "max_ms": round(max(values), 2)}
+            "p99_ms": round(percentile(values, 0.99), 2), "max_ms": round(max(values), 2)}
 
 
 def _browser(folder: Path):
+    # lazy: selenium is the test extra's, not the board's (bench() says how to install it)
     from selenium import webdriver
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
@@ -91,8 +91,7 @@ def _browser(folder: Path):
 
 
 def run(count: int = 300, out=print) -> dict:
-    from selenium.webdriver.common.by import By
-    from scoreboard.bench.real_board import real_board
+    from selenium.webdriver.common.by import By  # lazy: as in _browser
     with real_board(PASSCODE, web=True) as real:
         board, folder, web_port = real.process, real.folder, real.web_port
         driver = None
@@ -135,7 +134,7 @@ def run(count: int = 300, out=print) -> dict:
 
 def bench(args) -> int:
     try:
-        import selenium  # noqa: F401
+        import selenium  # noqa: F401  # lazy: the optional dependency this bench checks for
     except ImportError:
         print("bench remote-web needs selenium: pip install -e '.[test]'", file=sys.stderr)
         return 2
@@ -143,7 +142,6 @@ def bench(args) -> int:
         if not Path(tool).exists():
             print(f"bench remote-web needs Debian's {package}: apt-get install -y {package}", file=sys.stderr)
             return 2
-    from scoreboard.bench.xdisplay import NoXvfb
     try:
         figures = run(60 if getattr(args, "quick", False) else 300)
     except NoXvfb as error:

@@ -1,4 +1,4 @@
-"""`scoreboard fake-box`, `scoreboard box-check` and `scoreboard bench links`."""
+"""`scoreboard fake-box` and `scoreboard box-check` (the links' benchmarks are scoreboard/bench/links.py and web.py)."""
 from __future__ import annotations
 
 import argparse
@@ -197,16 +197,3 @@ def register(subparsers) -> None:
     check.add_argument("--baud", type=int, default=115200)
     check.add_argument("--seconds", type=float, default=0, help="stop after this long (0: until Ctrl-C)")
     check.set_defaults(func=box_check)
-
-
-def _bench(args) -> int:
-    from scoreboard.links.bench import bench_links  # lazy: benches load the OSC client; only `bench links` runs it
-    return bench_links(args)
-
-
-def _bench_web(args) -> int:
-    from scoreboard.links.bench_web import bench  # lazy: only `scoreboard bench remote-web` runs it
-    return bench(args)
-
-
-BENCHES = {"links": _bench, "remote-web": _bench_web}

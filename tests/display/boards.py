@@ -16,6 +16,7 @@ class FakeLinks:
     def __init__(self, grace: float = 0.0):
         self.deadline_grace = grace
         self.published = []
+        self.osc, self.osc_error = None, None   # OSC listening as far as the board can tell
 
     def publish(self, snapshot, host_question):
         self.published.append((snapshot, host_question))

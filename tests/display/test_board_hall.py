@@ -14,6 +14,7 @@ Inbox = pytest.importorskip("scoreboard.links").Inbox
 
 class Links:
     """The network side as the board sees it: a status with the OSC server's bound address."""
+    osc, osc_error = None, None
 
     def publish(self, snapshot, host_question):
         self.published = snapshot

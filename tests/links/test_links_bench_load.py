@@ -3,7 +3,7 @@ import bisect
 
 import pytest
 
-from scoreboard.links.bench_floor import SEED, arrivals
+from scoreboard.bench.links_floor import SEED, arrivals
 
 
 def test_independent_clients_send_at_their_own_times_at_the_asked_rate():

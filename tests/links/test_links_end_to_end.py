@@ -5,7 +5,7 @@ import time
 
 from linkhelp import wait_until
 from scoreboard.links import Inbox, Links
-from scoreboard.links.bench import BoardThread, bench_arbitration, bench_arbitration_digits
+from scoreboard.bench.links import BoardThread, bench_arbitration, bench_arbitration_digits
 from scoreboard.links.serial.fake_box import FakeBox
 from scoreboard.links.osc.client import OscClient
 from scoreboard.session import Session

@@ -6,7 +6,7 @@ import pytest
 
 from linkhelp import RawPeer, of, wait_until
 from scoreboard.links import Inbox, Links
-from scoreboard.links.bench import BoardThread
+from scoreboard.bench.links import BoardThread
 from scoreboard.links.config import resolve
 from scoreboard.links.osc.client import NotConnected, OscClient
 from scoreboard.links.osc.server import OscServer

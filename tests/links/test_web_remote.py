@@ -13,7 +13,7 @@ import pytest
 from linkhelp import wait_until
 from scoreboard.engine.commands import make
 from scoreboard.links import Inbox, Links
-from scoreboard.links.bench import BoardThread
+from scoreboard.bench.links import BoardThread
 from scoreboard.links.osc.messages import build
 from scoreboard.session import Session
 

@@ -148,7 +148,7 @@ def test_proto2_view_link_and_a_wrong_passcode_through_the_pages_authenticated_c
     pytest.importorskip("selenium")
     from scoreboard.engine.commands import make
     from scoreboard.links import Inbox, Links
-    from scoreboard.links.bench import BoardThread
+    from scoreboard.bench.links import BoardThread
     from scoreboard.session import Session
     epoch, inbox = time.monotonic(), Inbox()
     links = Links({"osc": {"bind": "127.0.0.1", "port": 0, "passcode": "main-code", "view_passcode": "look"},

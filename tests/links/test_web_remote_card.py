@@ -13,7 +13,7 @@ import pytest
 
 from scoreboard.engine.commands import make
 from scoreboard.links import Inbox, Links
-from scoreboard.links.bench import BoardThread
+from scoreboard.bench.links import BoardThread
 from scoreboard.session import Session
 from tests.conftest import need
 from tests.packs.siqbuild import NS5, write_siq

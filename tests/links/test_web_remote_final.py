@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from scoreboard.links import Inbox, Links
-from scoreboard.links.bench import BoardThread
+from scoreboard.bench.links import BoardThread
 from scoreboard.script import load_script, run_script
 from scoreboard.session import Session
 from webhelp import PASSCODE, PHONE, Page, browser, wait_for
