@@ -229,7 +229,7 @@ def cmd_export(args):
 
 
 def cmd_topic(args):
-    from scoreboard.tournament import flow_samara
+    from scoreboard.tournament.formats.samara import flow as flow_samara
     t = open_tournament(args)
     if "topics_per_game" not in t.flow.OPTIONS:
         raise TournamentError(f"a {t.format} tournament draws no topics (T-S8 is a samara rule)")

@@ -1,7 +1,7 @@
 """A tournament run over its file: registration, draws, results, advancement, standings, verification.
 
 Each public method is one transaction; rules come from the pure modules, the stage-by-stage progression of each
-regulation from its flow module (`flow_novosibirsk`, `flow_america`, `flow_samara`).
+regulation from its flow module (`formats/<name>/flow.py`).
 """
 from __future__ import annotations
 

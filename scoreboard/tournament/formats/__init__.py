@@ -16,9 +16,9 @@ import importlib
 from scoreboard.tournament.errors import TournamentError
 
 FORMATS = {
-    "novosibirsk-2007": "scoreboard.tournament.flow_novosibirsk",
-    "america-2005": "scoreboard.tournament.flow_america",
-    "samara-2003": "scoreboard.tournament.flow_samara",
+    "novosibirsk-2007": "scoreboard.tournament.formats.novosibirsk.flow",
+    "america-2005": "scoreboard.tournament.formats.america.flow",
+    "samara-2003": "scoreboard.tournament.formats.samara.flow",
 }
 
 

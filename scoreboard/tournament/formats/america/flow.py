@@ -1,7 +1,8 @@
 """america-2005 progression: selection (3–4 a game) → wild cards → 1/3 finals → final (T-A1–T-A5)."""
 from __future__ import annotations
 
-from scoreboard.tournament import america, common
+from scoreboard.tournament import common
+from scoreboard.tournament.formats.america import rules
 from scoreboard.tournament.draw import draw_games
 from scoreboard.tournament.errors import TournamentError
 from scoreboard.tournament.ranking import cut_reason
@@ -55,7 +56,7 @@ LABELS = {
 def registration_status(t, cups=None):
     """T-A1: the first 36 play; later entries wait and fill withdrawals in order."""
     common.closed_after_draw(t, cups)
-    return "active" if len(t.store.players("active")) < america.MAX_PLAYERS else "waiting"
+    return "active" if len(t.store.players("active")) < rules.MAX_PLAYERS else "waiting"
 
 
 def substitute_for(t, by):
@@ -69,7 +70,7 @@ def substitute_for(t, by):
 
 def _draw(t, stage_id, players):
     if stage_id == "selection":
-        sizes = america.selection_sizes(len(players))
+        sizes = rules.selection_sizes(len(players))
     else:
         sizes = [3] * (len(players) // 3) + ([len(players) % 3] if len(players) % 3 else [])
     return draw_games(sorted(players), sizes, [], t.rng(stage_id)).games
@@ -114,7 +115,7 @@ def advance(t, stage) -> dict:
     reasons = {w: f"won {gid}" for gid, w in won.items() if w}
     out = {"by_game": won}
     if stage["id"] == "selection":
-        cards, ranked = america.wild_cards([r for _, r in results], t.rng("wild cards"), [g["id"] for g, _ in results])
+        cards, ranked = rules.wild_cards([r for _, r in results], t.rng("wild cards"), [g["id"] for g, _ in results])
         game_of = {s.name: g["id"] for g, r in results for s in r.seats}
         for r in ranked:
             if r.name in cards:

@@ -75,8 +75,8 @@ LABELS = {
 
 
 def _flow():
-    from scoreboard.tournament import flow_samara
-    return flow_samara
+    from scoreboard.tournament.formats.samara import flow
+    return flow
 
 
 def round_view(t, stage_id: str | None = None) -> dict:
