@@ -114,7 +114,7 @@ class Board:
         self.confirm_quit = False
         self.running = True
         self.tournament = self._tournament(config)
-        from scoreboard.tournament.remote_client import resume_sender
+        from scoreboard.tournament.remote.client import resume_sender
         self.result_sender = resume_sender(journal_path, config.get("tournament"), self.out)
 
     def now(self) -> float:

@@ -74,9 +74,9 @@ def record_result(tournament_path: str | Path, game_id: str, journal_path: str |
 def opening(tournament: dict, game_id: str, out=print):
     """The board's `[tournament]` section → (the commands opening `game_id`, `opened(journal_path)` or None): from
     the file on this machine, or (`server` set) from the organiser's `tournament serve`, which also needs the
-    journal's outbox written once the journal exists (remote_client.py)."""
+    journal's outbox written once the journal exists (remote/client.py)."""
     if tournament.get("server"):
-        from scoreboard.tournament.remote_client import remote_setup
+        from scoreboard.tournament.remote.client import remote_setup
         return remote_setup(tournament, game_id, out)
     return setup_commands(tournament["file"], game_id), None
 
@@ -86,7 +86,7 @@ def game_over(tournament: dict, journal_path, out=print):
     (returned: the board shows its state and stops it on exit). A refusal is logged; the journal stays the evidence."""
     try:
         if tournament.get("server"):
-            from scoreboard.tournament.remote_client import send_result
+            from scoreboard.tournament.remote.client import send_result
             return send_result(journal_path, tournament, out)
         if tournament.get("file"):
             out(record_result(tournament["file"], tournament["game"], journal_path))

@@ -366,6 +366,6 @@ def register(subparsers) -> dict:
     p = sub.add_parser("snapshot", help="print a journal's final snapshot as JSON (read-only; for --snapshot -)")
     p.add_argument("journal")
     p.set_defaults(func=_guard(cmd_snapshot))
-    from scoreboard.tournament.cli_remote import register_remote
+    from scoreboard.tournament.remote.cli import register_remote
     register_remote(add)
     return {"tournament": add}

@@ -67,7 +67,7 @@ class Tournament:
             store.set_meta("seed", secrets.randbelow(2**31) if seed is None else int(seed))
             store.set_meta("topics_per_game", topics_per_game)
             store.audit("new", {"format": fmt, "seed": store.meta("seed")})
-        from scoreboard.tournament.remote_keys import credentials
+        from scoreboard.tournament.remote.keys import credentials
         credentials(store)      # the passcode boards in other rooms prove when they send results (serve)
         store.close()
         return cls(path)

@@ -1,5 +1,5 @@
 """`scoreboard tournament serve | passcode | assign | boards`: results from boards in other rooms over the network
-(remote_server.py; docs/TOURNAMENTS.md "Board B over the network")."""
+(remote/server.py; docs/TOURNAMENTS.md "Board B over the network")."""
 from __future__ import annotations
 
 from scoreboard.tournament.cli import open_tournament, _path, _print
@@ -7,9 +7,9 @@ from scoreboard.tournament.errors import TournamentError
 
 
 def cmd_serve(args):
-    """Take results from boards in other rooms over the network (remote_server.py) until Ctrl-C / SIGTERM."""
+    """Take results from boards in other rooms over the network (server.py) until Ctrl-C / SIGTERM."""
     import signal
-    from scoreboard.tournament.remote_server import Server
+    from scoreboard.tournament.remote.server import Server
     try:
         server = Server(_path(args), args.bind, args.port, out=lambda line: print(line, flush=True))
     except OSError as error:
@@ -33,7 +33,7 @@ def _interrupt(*_):
 
 
 def cmd_passcode(args):
-    from scoreboard.tournament.remote_keys import credentials
+    from scoreboard.tournament.remote.keys import credentials
     t = open_tournament(args)
     try:
         tid, passcode = credentials(t.store, rotate=args.new)
@@ -45,13 +45,13 @@ def cmd_passcode(args):
 
 
 def cmd_assign(args):
-    from scoreboard.tournament.remote_server import assign
+    from scoreboard.tournament.remote.server import assign
     assign(_path(args), args.game, args.board)
     print(f"{args.game}: only board {args.board!r} sets it up and sends its result")
 
 
 def cmd_boards(args):
-    from scoreboard.tournament.remote_server import boards
+    from scoreboard.tournament.remote.server import boards
     data = boards(_path(args))
     lines = [f"{b['game']:<12} board {b['board']!r:<16} {b['how']:<18} "
              f"{'result recorded' if b['recorded'] else 'result pending'}" for b in data["boards"]]

@@ -19,7 +19,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from scoreboard.tournament import remote_keys as keys
+from scoreboard.tournament.remote import keys
 from scoreboard.tournament.errors import TournamentError
 
 DEFINITIVE = ("refused", "bad request")     # signed refusals: sending again would get the same answer

@@ -24,7 +24,7 @@ import sqlite3
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from scoreboard.tournament import remote_keys as keys
+from scoreboard.tournament.remote import keys
 from scoreboard.tournament.errors import TournamentError
 
 MAX_BODY = 4 * 1024 * 1024      # a final snapshot with its history is well under 1 MB
