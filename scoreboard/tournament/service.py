@@ -104,7 +104,7 @@ class Tournament:
 
     def enter_cup(self, name, cup) -> None:
         with self.store.tx() as db:
-            player = self._player(name)
+            player = self.player(name)
             cups = self.flow.cups_entered(self, [cup], already=player["cups"])
             db.execute("UPDATE players SET cups = ? WHERE name = ?", (json.dumps(cups), player["name"]))
             self.store.audit("cup enter", {"name": player["name"], "cup": cup})
@@ -115,13 +115,13 @@ class Tournament:
         if leave is None:
             raise TournamentError(f"a {self.format} tournament has no cups (use `player withdraw`)")
         with self.store.tx():
-            return leave(self, self._player(name), cup)
+            return leave(self, self.player(name), cup)
 
     def withdraw(self, name) -> str | list | None:
         """Before the first draw: a withdrawal; the first on the waiting list takes the place (T-A1). A season of
         cups (samara) goes on after it: the player leaves every cup not over (leave_cup)."""
         with self.store.tx() as db:
-            player = self._player(name)
+            player = self.player(name)
             season = getattr(self.flow, "leave_season", None)
             if self.store.stages() and season is not None:
                 return season(self, player)
@@ -145,7 +145,7 @@ class Tournament:
         game's cup: the players table is left as it is (a new substitute is registered active with no cup), the
         game's seats and the audit entry (`scope`: the cup) carry it, and both can play any later cup they enter."""
         with self.store.tx() as db:
-            game = self._game(game_id)
+            game = self.game(game_id)
             stage = self.store.stage(game["stage"])
             scoped = getattr(self.flow, "substitution_scope", None)   # samara: the cup, not the season (T-S1)
             where = scoped(self, stage) if scoped else None
@@ -154,8 +154,8 @@ class Tournament:
                                       else "only a player of a cup's first round can be replaced")
             if game["result"]:
                 raise TournamentError(f"game {game_id} already has a result")
-            absent_status = self._player(absent)["status"]
-            absent = self._player(absent)["name"]
+            absent_status = self.player(absent)["status"]
+            absent = self.player(absent)["name"]
             if absent not in game["players"]:
                 raise TournamentError(f"{absent} does not play game {game_id}")
             by = self.flow.substitute_for(self, by)
@@ -230,7 +230,7 @@ class Tournament:
         if force and not reason:
             raise TournamentError("--force needs --reason TEXT: a host's ruling is logged with its reason")
         with self.store.tx() as db:
-            game = self._game(game_id)
+            game = self.game(game_id)
             stage = self.store.stage(game["stage"])
             if sorted(s["name"] for s in data["seats"]) != sorted(game["players"]):
                 raise TournamentError(f"game {game_id} is played by {game['players']}, the result names "
@@ -264,7 +264,7 @@ class Tournament:
 
     def record_typed(self, game_id, scores: dict, winner=None, tiebreak=None, right=None, replace=False,
                      lot=False, force=False, reason=None) -> dict:
-        game = self._game(game_id)
+        game = self.game(game_id)
         names = {n.casefold(): n for n in game["players"]}
 
         def resolve(key):
@@ -313,14 +313,16 @@ class Tournament:
                 "standings": self.standings(), "audit": log,
                 "corrections": [a for a in log if a["what"] in CORRECTIONS or a["detail"].get("forced")]}
 
-    def _player(self, name) -> dict:
+    def player(self, name) -> dict:
+        """The registered player `name` (case and spaces ignored), or a refusal naming the closest ones."""
         players = self.store.players()
         for p in players:
             if p["name"].casefold() == clean_name(name).casefold():
                 return p
         raise TournamentError(f"no player {name!r}" + closest(name, [p["name"] for p in players]))
 
-    def _game(self, game_id) -> dict:
+    def game(self, game_id) -> dict:
+        """The drawn game `game_id`, or a refusal naming the closest ids."""
         game = self.store.game(game_id)
         if not game:
             ids = [g["id"] for g in self.store.games()]
@@ -357,7 +359,7 @@ def record_snapshot(tournament_path, game_id: str, snapshot: dict, replace: bool
     try:
         if snapshot.get("regulation") not in (None, t.format):
             raise TournamentError(f"{source} is a {snapshot.get('regulation')} game; the tournament is {t.format}")
-        game = t._game(game_id)
+        game = t.game(game_id)
         stage = t.store.stage(game["stage"])
         if snapshot.get("stage") not in (None, stage["engine_stage"]):
             raise TournamentError(f"{source} is a {snapshot.get('stage')} game; {game_id} is "

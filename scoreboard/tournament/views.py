@@ -22,7 +22,7 @@ def label(key: str, **fields) -> dict:
 
 def game_setup(t, game_id: str) -> dict:
     """What a board needs to play a scheduled game: `/sg/game/new` arguments, players by seat, topics."""
-    game = t._game(game_id)
+    game = t.game(game_id)
     stage = t.store.stage(game["stage"])
     seed = t.rng(f"game/{game_id}").randrange(2**31)
     topic_rows = {r["id"]: r["name"] for r in t.store.db.execute("SELECT id, name FROM topics")}

@@ -55,7 +55,7 @@ def assign(path, game_id: str, board: str, how: str = "assigned") -> None:
     t = _open(path)
     try:
         with t.store.tx() as db:
-            t._game(game_id)
+            t.game(game_id)
             db.execute("INSERT OR REPLACE INTO remote_boards(game, board, how, at) VALUES (?, ?, ?, ?)",
                        (game_id, board, how, now_iso()))
             t.store.audit("board assign", {"game": game_id, "board": board})
@@ -144,7 +144,7 @@ class ResultService:
         """The board that holds the game: the one assigned, else the first to ask (claimed now)."""
         from scoreboard.tournament.store import now_iso
         with t.store.tx() as db:
-            t._game(game_id)
+            t.game(game_id)
             row = db.execute("SELECT board FROM remote_boards WHERE game = ?", (game_id,)).fetchone()
             if row:
                 return row["board"]

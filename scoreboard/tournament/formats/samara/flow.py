@@ -215,7 +215,7 @@ def add_topic(t, name, author=None, topic_id=None) -> str:
     name = clean_name(name, "topic name")
     with t.store.tx() as db:
         if author:
-            author = t._player(author)["name"]
+            author = t.player(author)["name"]
         topic_id = topic_id or f"T{db.execute('SELECT COUNT(*) FROM topics').fetchone()[0] + 1}"
         if db.execute("SELECT 1 FROM topics WHERE id = ?", (topic_id,)).fetchone():
             raise TournamentError(f"topic id {topic_id} is taken")
