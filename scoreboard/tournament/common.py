@@ -5,7 +5,7 @@ import json
 
 from scoreboard.tournament.errors import TournamentError
 from scoreboard.tournament.results import GameResult, Seat
-from scoreboard.tournament.service import player_name
+from scoreboard.tournament.names import player_name
 
 
 def closed_after_draw(t, cups=None):

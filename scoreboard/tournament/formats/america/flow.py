@@ -6,7 +6,7 @@ from scoreboard.tournament.formats.america import rules
 from scoreboard.tournament.draw import draw_games
 from scoreboard.tournament.errors import TournamentError
 from scoreboard.tournament.ranking import cut_reason
-from scoreboard.tournament.service import player_name
+from scoreboard.tournament.names import player_name
 
 cups_entered = common.no_cups
 ORDER = ("selection", "1/3", "final")

@@ -8,7 +8,7 @@ from scoreboard.tournament.formats.samara import rules, super_nine
 from scoreboard.tournament.draw import Group, draw_games
 from scoreboard.tournament.errors import TournamentError
 from scoreboard.tournament.ranking import cut_reason
-from scoreboard.tournament.service import clean_name
+from scoreboard.tournament.names import clean_name
 
 substitute_for = common.substitute_named
 SUPER9 = "super9"
