@@ -67,7 +67,7 @@ class TournamentScreens:
         if cached is not None and self.clock() - cached[0] < self.ttl:
             return cached[1]
         try:
-            from scoreboard.tournament.views import load_screen
+            from scoreboard.tournament.board_link import load_screen
             view = load_screen(self.path, scene)
         except Exception as error:  # a missing or damaged file: the screen says "no tournament"
             if not self._reported:

@@ -10,10 +10,10 @@ import csv
 import io
 import json
 import math
-import os
 import sys
 
 from scoreboard.tournament import formats
+from scoreboard.tournament.command import open_tournament, show, tournament_path
 from scoreboard.tournament.errors import TournamentError
 
 
@@ -34,28 +34,11 @@ def _pairs(text: str, what: str) -> dict[str, float]:
     return out
 
 
-def _path(args) -> str:
-    path = getattr(args, "file", None) or os.environ.get("TOURNAMENT")
-    if not path:
-        raise TournamentError("which tournament? give --file PATH or set TOURNAMENT")
-    return path
-
-
-def open_tournament(args):
-    """The tournament of `--file` / $TOURNAMENT (also for actions other packages add: `tournament render`)."""
-    from scoreboard.tournament.service import Tournament
-    return Tournament(_path(args))
-
-
-def _print(args, data, text: str):
-    print(json.dumps(data, ensure_ascii=False, indent=1) if getattr(args, "json", False) else text)
-
-
 def cmd_new(args):
     from scoreboard.tournament.service import Tournament
     if args.topics_per_game is not None and "topics_per_game" not in formats.format_module(args.format).OPTIONS:
         raise TournamentError(f"--topics-per-game does not apply to a {args.format} tournament")
-    t = Tournament.create(_path(args), args.format, args.seed, args.topics_per_game or 4)
+    t = Tournament.create(tournament_path(args), args.format, args.seed, args.topics_per_game or 4)
     print(f"{t.format} tournament in {t.store.path}, seed {t.seed}")
 
 
@@ -102,7 +85,7 @@ def cmd_player(args):
         print(f"{args.name} entered the {args.extra} cup")
     elif args.action == "list":
         rows = t.store.players()
-        _print(args, rows, "\n".join(f"{p['entered']:3} {p['name']:<24} {p['status']:<10} {p['team'] or '':<16}"
+        show(args, rows, "\n".join(f"{p['entered']:3} {p['name']:<24} {p['status']:<10} {p['team'] or '':<16}"
                                      f"{'seeded ' if p['seeded'] else ''}{','.join(p['cups'])}" for p in rows))
 
 
@@ -130,7 +113,7 @@ def cmd_draw(args):
     lines += [f"  ! constraint not met: {b}" for b in summary["broken"]]
     lines += [f"  {summary['topics']}"] if summary.get("topics") else []
     lines += [f"  {summary['cut']}"] if summary.get("cut") else []
-    _print(args, summary, "\n".join(lines))
+    show(args, summary, "\n".join(lines))
 
 
 def cmd_games(args):
@@ -142,7 +125,7 @@ def cmd_games(args):
         score = ", ".join(f"{s['name']} {s['score']:g}" for s in r["seats"]) if r else ", ".join(g["players"])
         text.append(f"{g['id']:<12} {'done' if r else 'to play':<8} {score}"
                     + (f"  → {r['winner'] or 'no winner'}" if r else ""))
-    _print(args, rows, "\n".join(text) or "no games drawn yet")
+    show(args, rows, "\n".join(text) or "no games drawn yet")
 
 
 def cmd_game(args):
@@ -153,7 +136,7 @@ def cmd_game(args):
 def cmd_result(args):
     if args.journal:
         from scoreboard.tournament.service import record_from_journal
-        out = record_from_journal(_path(args), args.game, args.journal, args.replace, args.force, args.reason)
+        out = record_from_journal(tournament_path(args), args.game, args.journal, args.replace, args.force, args.reason)
     elif args.snapshot:
         from scoreboard.tournament.service import record_snapshot
         try:
@@ -161,7 +144,7 @@ def cmd_result(args):
             snapshot = json.loads(text)
         except (OSError, ValueError) as error:
             raise TournamentError(f"{args.snapshot}: cannot read a JSON snapshot ({error})") from None
-        out = record_snapshot(_path(args), args.game, snapshot, args.replace, args.snapshot, args.force, args.reason)
+        out = record_snapshot(tournament_path(args), args.game, snapshot, args.replace, args.snapshot, args.force, args.reason)
     else:
         _refuse_inapplicable(open_tournament(args), args)
         if not args.scores:
@@ -191,13 +174,13 @@ def cmd_advance(args):
     for key in ("champion", "cup_winner"):
         if key in adv:
             lines.append(f"  {key.replace('_', ' ')}: {adv[key] or 'not awarded'}")
-    _print(args, adv, "advanced:\n" + "\n".join(lines))
+    show(args, adv, "advanced:\n" + "\n".join(lines))
 
 
 def cmd_standings(args):
-    from scoreboard.tournament.views import standings_text
+    from scoreboard.tournament.terminal import standings_text
     t = open_tournament(args)
-    _print(args, t.standings(), standings_text(t))
+    show(args, t.standings(), standings_text(t))
 
 
 def cmd_export(args):
@@ -241,7 +224,7 @@ def cmd_topic(args):
 
 def cmd_demo(args):
     from scoreboard.tournament.demo import build
-    t = build(_path(args), args.format, args.stage, args.seed)
+    t = build(tournament_path(args), args.format, args.stage, args.seed)
     print(f"demo {t.format} tournament in {t.store.path}, played to {t.last_stage()['id']}")
 
 

@@ -2,7 +2,7 @@
 (remote/server.py; docs/TOURNAMENTS.md "Board B over the network")."""
 from __future__ import annotations
 
-from scoreboard.tournament.cli import open_tournament, _path, _print
+from scoreboard.tournament.command import open_tournament, show, tournament_path
 from scoreboard.tournament.errors import TournamentError
 
 
@@ -11,7 +11,7 @@ def cmd_serve(args):
     import signal
     from scoreboard.tournament.remote.server import Server
     try:
-        server = Server(_path(args), args.bind, args.port, out=lambda line: print(line, flush=True))
+        server = Server(tournament_path(args), args.bind, args.port, out=lambda line: print(line, flush=True))
     except OSError as error:
         raise TournamentError(f"cannot listen on {args.bind}:{args.port}: {error}") from None
     host, port = server.address
@@ -39,25 +39,25 @@ def cmd_passcode(args):
         tid, passcode = credentials(t.store, rotate=args.new)
     finally:
         t.close()
-    _print(args, {"tournament": tid, "passcode": passcode},
+    show(args, {"tournament": tid, "passcode": passcode},
            f"passcode {passcode} (tournament {tid}); a board sends results with\n"
            f"  [tournament]\n  server = \"THIS-MACHINE:9010\"\n  passcode = \"{passcode}\"\n  game = \"GAME\"")
 
 
 def cmd_assign(args):
     from scoreboard.tournament.remote.server import assign
-    assign(_path(args), args.game, args.board)
+    assign(tournament_path(args), args.game, args.board)
     print(f"{args.game}: only board {args.board!r} sets it up and sends its result")
 
 
 def cmd_boards(args):
     from scoreboard.tournament.remote.server import boards
-    data = boards(_path(args))
+    data = boards(tournament_path(args))
     lines = [f"{b['game']:<12} board {b['board']!r:<16} {b['how']:<18} "
              f"{'result recorded' if b['recorded'] else 'result pending'}" for b in data["boards"]]
     lines += [f"{e['at']} {e['peer'] or '?':<21} {e['kind'] or '?':<6} {e['board'] or '?':<12} {e['game'] or '?':<12} "
               f"{e['outcome']}" + (f": {e['reason']}" if e["reason"] else "") for e in data["log"][-args.last:]]
-    _print(args, data, "\n".join(lines) or "no board has asked yet")
+    show(args, data, "\n".join(lines) or "no board has asked yet")
 
 
 def register_remote(add) -> None:

@@ -4,16 +4,18 @@ from __future__ import annotations
 import json
 
 from scoreboard.tournament import common, topics as topic_rules
-from scoreboard.tournament.formats.samara import rules, super_nine
 from scoreboard.tournament.draw import Group, draw_games
 from scoreboard.tournament.errors import TournamentError
-from scoreboard.tournament.ranking import cut_reason
+from scoreboard.tournament.formats.samara import entries, rules, super_nine
+from scoreboard.tournament.formats.samara.views import (  # noqa: F401  (the format's views: part of its interface)
+    FIELD_VIEW, LABELS, PUBLISH_EXTRA, TITLE, VIEWS, screen)
 from scoreboard.tournament.names import clean_name
+from scoreboard.tournament.ranking import Criterion, cut_reason, rank
 
 substitute_for = common.substitute_named
-SUPER9 = "super9"
+SUPER9 = super_nine.STAGE
 WINNER, TIEBREAK = "top_positive", "extra_topic"    # TB5 (positive only), TB3
-SHARED_FIRST_STAGES = frozenset({"super9"})          # the Super Nine has no tie-break: tied players share (T-S7)
+SHARED_FIRST_STAGES = frozenset({SUPER9})            # the Super Nine has no tie-break: tied players share (T-S7)
 OPTIONS = frozenset({"seeded", "team", "cups", "relative_of", "topics_per_game"})   # team: T-S8
 DEMO = {"players": 30, "seeded": 9, "lowest": 10}
 
@@ -28,9 +30,8 @@ def substitution_scope(t, stage) -> str | None:
 
 def leave_cup(t, player, cup) -> dict:
     """T-S1: leave a cup before its draw, or its drawn round by walkover (entries.py)."""
-    from scoreboard.tournament.formats.samara.entries import leave_cup as leave
     rounds = _cup_rounds(t, str(cup).strip().lower()) if str(cup).strip().lower() in rules.CUPS else []
-    return leave(t, player, cup, rounds, rules.CUPS)
+    return entries.leave_cup(t, player, cup, rounds, rules.CUPS)
 
 
 def leave_season(t, player) -> list[dict]:
@@ -349,7 +350,6 @@ def _line_json(x: super_nine.Line) -> dict:
 
 
 def standings(t) -> dict:
-    from scoreboard.tournament.ranking import Criterion, rank
     lines = {x.name: x for x in season_lines(t)}
     ranked = rank(list(lines), [Criterion("conditional points", lambda n: lines[n].points),
                                 Criterion("conditional points in the summer cup", lambda n: lines[n].summer_points),
@@ -373,6 +373,3 @@ def standings(t) -> dict:
         nine = {"lines": [_line_json(x) for x in lines9], "done": s9["state"] == "advanced"}
     champion = s9["advancement"]["champion"] if s9 and s9["advancement"] else None
     return {"format": t.format, "season": season, "cups": cups, "super9": nine, "champion": champion}
-
-
-from scoreboard.tournament.formats.samara.views import FIELD_VIEW, LABELS, PUBLISH_EXTRA, TITLE, VIEWS, screen  # noqa: E402,F401  (the format's views)
