@@ -7,6 +7,8 @@ overrides them like any other; the terminal (`scoreboard tournament standings`) 
 """
 from __future__ import annotations
 
+from scoreboard.tournament.formats import format_modules
+
 COMMON = {
     "ru": {
         "tn_stage_1_3": "1/3 финала",
@@ -68,7 +70,6 @@ COMMON = {
 
 def strings(language: str) -> dict[str, str]:
     """Every tournament string in `language` (ru when it has none): the common ones and each format's."""
-    from scoreboard.tournament.formats import format_modules
     out = dict(COMMON["ru"])
     out.update(COMMON.get(language, {}))
     for module in format_modules():
