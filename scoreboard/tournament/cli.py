@@ -12,9 +12,13 @@ import json
 import math
 import sys
 
-from scoreboard.tournament import formats
+from scoreboard.tournament import bench, demo, export_csv, export_html, formats
 from scoreboard.tournament.command import open_tournament, show, tournament_path
 from scoreboard.tournament.errors import TournamentError
+from scoreboard.tournament.remote.cli import register_remote
+from scoreboard.tournament.service import Tournament, journal_snapshot, record_from_journal, record_snapshot
+from scoreboard.tournament.terminal import standings_text
+from scoreboard.tournament.views import game_setup
 
 
 def _pairs(text: str, what: str) -> dict[str, float]:
@@ -35,7 +39,6 @@ def _pairs(text: str, what: str) -> dict[str, float]:
 
 
 def cmd_new(args):
-    from scoreboard.tournament.service import Tournament
     if args.topics_per_game is not None and "topics_per_game" not in formats.format_module(args.format).OPTIONS:
         raise TournamentError(f"--topics-per-game does not apply to a {args.format} tournament")
     t = Tournament.create(tournament_path(args), args.format, args.seed, args.topics_per_game or 4)
@@ -129,22 +132,21 @@ def cmd_games(args):
 
 
 def cmd_game(args):
-    from scoreboard.tournament.views import game_setup
     print(json.dumps(game_setup(open_tournament(args), args.game), ensure_ascii=False, indent=1))
 
 
 def cmd_result(args):
     if args.journal:
-        from scoreboard.tournament.service import record_from_journal
-        out = record_from_journal(tournament_path(args), args.game, args.journal, args.replace, args.force, args.reason)
+        out = record_from_journal(tournament_path(args), args.game, args.journal, args.replace, args.force,
+                                  args.reason)
     elif args.snapshot:
-        from scoreboard.tournament.service import record_snapshot
         try:
             text = sys.stdin.read() if args.snapshot == "-" else open(args.snapshot, encoding="utf-8").read()
             snapshot = json.loads(text)
         except (OSError, ValueError) as error:
             raise TournamentError(f"{args.snapshot}: cannot read a JSON snapshot ({error})") from None
-        out = record_snapshot(tournament_path(args), args.game, snapshot, args.replace, args.snapshot, args.force, args.reason)
+        out = record_snapshot(tournament_path(args), args.game, snapshot, args.replace, args.snapshot, args.force,
+                              args.reason)
     else:
         _refuse_inapplicable(open_tournament(args), args)
         if not args.scores:
@@ -178,7 +180,6 @@ def cmd_advance(args):
 
 
 def cmd_standings(args):
-    from scoreboard.tournament.terminal import standings_text
     t = open_tournament(args)
     show(args, t.standings(), standings_text(t))
 
@@ -187,11 +188,9 @@ def cmd_export(args):
     t = open_tournament(args)
     kind = "csv" if args.csv else args.format
     if kind == "html":
-        from scoreboard.tournament.export_html import document
-        text = document(t, args.lang)
+        text = export_html.document(t, args.lang)
     elif kind == "csv":
-        from scoreboard.tournament.export_csv import document
-        text = document(t, args.lang)
+        text = export_csv.document(t, args.lang)
     elif kind == "games-csv":
         buf = io.StringIO()
         w = csv.writer(buf)
@@ -212,33 +211,23 @@ def cmd_export(args):
 
 
 def cmd_topic(args):
-    from scoreboard.tournament.formats.samara import flow as flow_samara
     t = open_tournament(args)
     if "topics_per_game" not in t.flow.OPTIONS:
         raise TournamentError(f"a {t.format} tournament draws no topics (T-S8 is a samara rule)")
     if args.action == "add":
-        print(f"{flow_samara.add_topic(t, args.name, args.author, args.id)}: {args.name}")
+        print(f"{t.flow.add_topic(t, args.name, args.author, args.id)}: {args.name}")
     else:
-        print(flow_samara.draw_topics(t))
+        print(t.flow.draw_topics(t))
 
 
 def cmd_demo(args):
-    from scoreboard.tournament.demo import build
-    t = build(tournament_path(args), args.format, args.stage, args.seed)
+    t = demo.build(tournament_path(args), args.format, args.stage, args.seed)
     print(f"demo {t.format} tournament in {t.store.path}, played to {t.last_stage()['id']}")
 
 
 def cmd_snapshot(args):
     """Print the final snapshot of a journal (read-only) — to send a result from a board on another machine."""
-    try:
-        from scoreboard.journal import JournalError
-        from scoreboard.session import replay_snapshot
-    except ImportError as error:
-        raise TournamentError(f"cannot read journals: {error}") from None
-    try:
-        print(json.dumps(replay_snapshot(args.journal), ensure_ascii=False))
-    except JournalError as error:
-        raise TournamentError(f"{args.journal}: {error}") from None
+    print(json.dumps(journal_snapshot(args.journal), ensure_ascii=False))
 
 
 def _guard(func):
@@ -251,12 +240,7 @@ def _guard(func):
     return run
 
 
-def _bench(args):
-    from scoreboard.tournament.bench import run
-    return run(args)
-
-
-BENCHES = {"tournament": _bench}
+BENCHES = {"tournament": bench.run}
 
 
 class _AnyOrder(argparse.ArgumentParser):
@@ -349,6 +333,5 @@ def register(subparsers) -> dict:
     p = sub.add_parser("snapshot", help="print a journal's final snapshot as JSON (read-only; for --snapshot -)")
     p.add_argument("journal")
     p.set_defaults(func=_guard(cmd_snapshot))
-    from scoreboard.tournament.remote.cli import register_remote
     register_remote(add)
     return {"tournament": add}

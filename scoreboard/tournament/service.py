@@ -10,9 +10,12 @@ import json
 import secrets
 from pathlib import Path
 
-from scoreboard.tournament import bounds, formats, lots, results as res
+from scoreboard.journal import JournalError
+from scoreboard.session import replay_snapshot
+from scoreboard.tournament import bounds, corrections, formats, lots, results as res, verify as verification
 from scoreboard.tournament.errors import TournamentError
 from scoreboard.tournament.names import clean_name, closest, player_name
+from scoreboard.tournament.remote.keys import credentials
 from scoreboard.tournament.store import Store
 
 # Audit entries that change what was recorded after the fact (issue 12 item 3); forced results carry `forced`.
@@ -43,7 +46,6 @@ class Tournament:
             store.set_meta("seed", secrets.randbelow(2**31) if seed is None else int(seed))
             store.set_meta("topics_per_game", topics_per_game)
             store.audit("new", {"format": fmt, "seed": store.meta("seed")})
-        from scoreboard.tournament.remote.keys import credentials
         credentials(store)      # the passcode boards in other rooms prove when they send results (serve)
         store.close()
         return cls(path)
@@ -189,8 +191,7 @@ class Tournament:
     def verify(self) -> list[str]:
         """Re-run every stored draw and advancement from the seed; compare inputs, draws, seats played, advancements
         with the file (see verify.py); list every difference."""
-        from scoreboard.tournament.verify import verify
-        return verify(self)
+        return verification.verify(self)
 
     # -- results
     def record(self, game_id: str, result: res.GameResult, journal_hash: str | None = None,
@@ -225,7 +226,6 @@ class Tournament:
                 if not reason:
                     raise TournamentError(f"stage {stage['id']} is already advanced: a correction after the fact "
                                           f"needs --reason TEXT (it recomputes everything that follows, and is logged)")
-                from scoreboard.tournament import corrections
                 was: dict = {}
                 changes = corrections.after_advance(self, game, data, journal_hash, was)
                 self.store.audit("correction", {"game": game_id, "reason": reason, "journal": journal_hash,
@@ -262,7 +262,6 @@ class Tournament:
         """`tournament reopen STAGE --reason R`: the explicit path when a correction would change games already
         played after STAGE — the stages after it are discarded (their draws and results kept in the audit log)
         and STAGE takes results again until the next `advance`."""
-        from scoreboard.tournament import corrections
         with self.store.tx():
             return corrections.reopen(self, stage_id, reason)
 
@@ -314,16 +313,16 @@ def snapshot_hash(snapshot: dict) -> str:
 def record_from_journal(tournament_path, game_id: str, journal_path, replace: bool = False, force: bool = False,
                         reason: str | None = None) -> dict:
     """Read a board journal's final snapshot and record it as `game_id`'s result (T-A6: safe from two boards)."""
+    snapshot = journal_snapshot(journal_path)
+    return record_snapshot(tournament_path, game_id, snapshot, replace, str(journal_path), force, reason)
+
+
+def journal_snapshot(journal_path) -> dict:
+    """The final snapshot of a board's journal, replayed read-only; a journal that cannot be read is refused."""
     try:
-        from scoreboard.session import replay_snapshot
-        from scoreboard.journal import JournalError
-    except ImportError as error:
-        raise TournamentError(f"cannot read journals: {error}") from None
-    try:
-        snapshot = replay_snapshot(journal_path)
+        return replay_snapshot(journal_path)
     except JournalError as error:
         raise TournamentError(f"{journal_path}: {error}") from None
-    return record_snapshot(tournament_path, game_id, snapshot, replace, str(journal_path), force, reason)
 
 
 def record_snapshot(tournament_path, game_id: str, snapshot: dict, replace: bool = False,

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 
+from scoreboard.tournament.draw import check
+
 
 def verify(t) -> list[str]:
     log = t.store.audit_log()
@@ -38,7 +40,6 @@ def verify(t) -> list[str]:
 def spread_kept(t, stage: dict) -> list[str]:
     """The stored draw against the spread its rules ask (T-N2, T-S2): every constraint it breaks must be one the draw
     reported as impossible to keep (`broken`, with how close it came)."""
-    from scoreboard.tournament.draw import check
     rules = getattr(t.flow, "draw_constraints", None)
     given = rules(t, stage) if rules else None
     if not given:

@@ -6,7 +6,7 @@ import multiprocessing
 
 import pytest
 
-from scoreboard.tournament import record_from_journal
+from scoreboard.tournament.service import record_from_journal
 from scoreboard.tournament.errors import TournamentError
 from scoreboard.tournament.formats.samara.flow import cup_sums
 from scoreboard.tournament.service import Tournament

@@ -2,14 +2,16 @@
 (remote/server.py; docs/TOURNAMENTS.md "Board B over the network")."""
 from __future__ import annotations
 
+import signal
+
 from scoreboard.tournament.command import open_tournament, show, tournament_path
 from scoreboard.tournament.errors import TournamentError
+from scoreboard.tournament.remote.keys import credentials
 
 
 def cmd_serve(args):
     """Take results from boards in other rooms over the network (server.py) until Ctrl-C / SIGTERM."""
-    import signal
-    from scoreboard.tournament.remote.server import Server
+    from scoreboard.tournament.remote.server import Server   # lazy: its http.server costs every start ~20 ms
     try:
         server = Server(tournament_path(args), args.bind, args.port, out=lambda line: print(line, flush=True))
     except OSError as error:
@@ -33,7 +35,6 @@ def _interrupt(*_):
 
 
 def cmd_passcode(args):
-    from scoreboard.tournament.remote.keys import credentials
     t = open_tournament(args)
     try:
         tid, passcode = credentials(t.store, rotate=args.new)
@@ -45,13 +46,13 @@ def cmd_passcode(args):
 
 
 def cmd_assign(args):
-    from scoreboard.tournament.remote.server import assign
+    from scoreboard.tournament.remote.server import assign   # lazy: its http.server costs every start ~20 ms
     assign(tournament_path(args), args.game, args.board)
     print(f"{args.game}: only board {args.board!r} sets it up and sends its result")
 
 
 def cmd_boards(args):
-    from scoreboard.tournament.remote.server import boards
+    from scoreboard.tournament.remote.server import boards   # lazy: its http.server costs every start ~20 ms
     data = boards(tournament_path(args))
     lines = [f"{b['game']:<12} board {b['board']!r:<16} {b['how']:<18} "
              f"{'result recorded' if b['recorded'] else 'result pending'}" for b in data["boards"]]

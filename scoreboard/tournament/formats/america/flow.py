@@ -1,12 +1,15 @@
 """america-2005 progression: selection (3–4 a game) → wild cards → 1/3 finals → final (T-A1–T-A5)."""
 from __future__ import annotations
 
+import re
+
 from scoreboard.tournament import common
-from scoreboard.tournament.formats.america import rules
 from scoreboard.tournament.draw import draw_games
 from scoreboard.tournament.errors import TournamentError
-from scoreboard.tournament.ranking import cut_reason
+from scoreboard.tournament.formats.america import rules
 from scoreboard.tournament.names import player_name
+from scoreboard.tournament.ranking import cut_reason
+from scoreboard.tournament.views import knockout_bracket, label, round_table
 
 cups_entered = common.no_cups
 ORDER = ("selection", "1/3", "final")
@@ -142,7 +145,6 @@ def standings(t) -> dict:
 
 # -- views
 def _feeds(stage_id, k):
-    from scoreboard.tournament.views import label
     if stage_id == "1/3":
         return [label("tn_selection_winners"), label("tn_and_wild_cards")]
     return [label("tn_winner_of", game=f"1/3-{j}") for j in (1, 2, 3)]
@@ -150,14 +152,11 @@ def _feeds(stage_id, k):
 
 def bracket_view(t, stage=None) -> dict:
     """1/3 finals → final (the selection is a round table, not a tree)."""
-    from scoreboard.tournament.views import knockout_bracket
     return knockout_bracket(t, ("1/3", "final"), {"1/3": 3, "final": 1}, _feeds)
 
 
 def round_view(t, stage=None) -> dict:
     """The selection games: winners, wild cards (in their own colour, T-A3), what decided at the line (T-A4)."""
-    import re
-    from scoreboard.tournament.views import label, round_table
     chosen = t.store.stage(stage or "selection")
     if not chosen or chosen["kind"] != "selection":
         raise TournamentError("the selection is not drawn yet" if not stage else f"no selection round {stage!r}")

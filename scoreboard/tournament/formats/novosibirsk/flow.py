@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 from scoreboard.tournament import common
-from scoreboard.tournament.formats.novosibirsk import rules
 from scoreboard.tournament.errors import TournamentError
+from scoreboard.tournament.formats.novosibirsk import rules
+from scoreboard.tournament.views import knockout_bracket, label
 
 registration_status = common.closed_after_draw
 cups_entered = common.no_cups
@@ -106,7 +107,6 @@ def standings(t) -> dict:
 
 # -- views
 def _feeds(stage_id, k):
-    from scoreboard.tournament.views import label
     if stage_id == "1/9":
         return [label("tn_to_be_drawn")]
     prev = ORDER[ORDER.index(stage_id) - 1]
@@ -115,7 +115,6 @@ def _feeds(stage_id, k):
 
 def bracket_view(t, stage=None) -> dict:
     """1/9 → 1/3 → final; undrawn games show whose winners fill them (T-N1)."""
-    from scoreboard.tournament.views import knockout_bracket
     return knockout_bracket(t, ORDER, {"1/9": 9, "1/3": 3, "final": 1}, _feeds)
 
 
