@@ -18,7 +18,7 @@ def verify(t) -> list[str]:
     for stage in t.store.stages():
         expected = getattr(t.flow, "expected_input", None)
         if expected is not None:
-            should = _plain(expected(t, stage, players_when_drawn(t, stage["id"], log)))
+            should = as_stored(expected(t, stage, players_when_drawn(t, stage["id"], log)))
             if should is not None and should != stage["draw"]["input"]:
                 problems.append(f"{stage['id']}: the stored draw input differs from the players table at the draw: "
                                 + describe(stage["draw"]["input"], should))
@@ -30,7 +30,7 @@ def verify(t) -> list[str]:
         problems += seats_played(t, stage, log)
         problems += getattr(t.flow, "verify_topics", lambda t_, s: [])(t, stage)
         if stage["advancement"] is not None:
-            recomputed = _plain(t.flow.advance(t, stage))
+            recomputed = as_stored(t.flow.advance(t, stage))
             if recomputed != stage["advancement"]:
                 problems.append(f"{stage['id']}: advancement re-run differs from the file: "
                                 + describe(stage["advancement"], recomputed))
@@ -134,6 +134,6 @@ def describe(stored, should, where: str = "") -> str:
                    f"{json.dumps(should, ensure_ascii=False)}"
 
 
-def _plain(value):
+def as_stored(value):
     """As it reads back from the file's JSON (tuples → lists, keys → strings)."""
     return None if value is None else json.loads(json.dumps(value, ensure_ascii=False))
