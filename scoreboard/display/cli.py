@@ -107,7 +107,7 @@ def extend(actions) -> None:
 
 
 def cmd_tournament_render(args) -> None:
-    from scoreboard.tournament.cli import open_tournament
+    from scoreboard.tournament.command import open_tournament
     from scoreboard.tournament.views import build
     t = open_tournament(args)
     build(t, args.kind, args.stage)   # refuses before pygame loads: a samara file has no knockout bracket

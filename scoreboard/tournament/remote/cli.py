@@ -1,5 +1,5 @@
-"""`scoreboard tournament serve | passcode | assign | boards`: results from boards in other rooms over the network
-(remote/server.py; docs/TOURNAMENTS.md "Board B over the network")."""
+"""What `scoreboard tournament serve | passcode | assign | boards` do (their options are in ../cli.py): results from
+boards in other rooms over the network (server.py; docs/TOURNAMENTS.md "Board B over the network")."""
 from __future__ import annotations
 
 import signal
@@ -59,16 +59,3 @@ def cmd_boards(args):
     lines += [f"{e['at']} {e['peer'] or '?':<21} {e['kind'] or '?':<6} {e['board'] or '?':<12} {e['game'] or '?':<12} "
               f"{e['outcome']}" + (f": {e['reason']}" if e["reason"] else "") for e in data["log"][-args.last:]]
     show(args, data, "\n".join(lines) or "no board has asked yet")
-
-
-def register_remote(add) -> None:
-    p = add("serve", cmd_serve, "take results from boards in other rooms over the network (HMAC with the passcode)")
-    p.add_argument("--bind", default="0.0.0.0")
-    p.add_argument("--port", type=int, default=9010)
-    p = add("passcode", cmd_passcode, "the passcode boards prove when they send results (--new: make another)")
-    p.add_argument("--new", action="store_true")
-    p = add("assign", cmd_assign, "only this board may set up and send GAME (default: the first board to ask)")
-    p.add_argument("game")
-    p.add_argument("board")
-    p = add("boards", cmd_boards, "which board holds which game, and the network log")
-    p.add_argument("--last", type=int, default=30, help="log lines (default 30)")
