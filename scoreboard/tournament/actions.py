@@ -43,7 +43,7 @@ def cmd_new(args):
     print(f"{t.format} tournament in {t.store.path}, seed {t.seed}")
 
 
-# Options that only some formats have (formats.py: each format's OPTIONS): refused where they do not apply.
+# Options that only some formats have (formats/: each format's OPTIONS): refused where they do not apply.
 FORMAT_OPTIONS = {"seeded": "--seeded", "team": "--team", "cups": "--cups", "relative_of": "--relative-of",
                   "right": "--right", "topics_per_game": "--topics-per-game"}
 

@@ -1,6 +1,6 @@
 """Words of the tournament views: a view carries labels `{"key": "tn_…", field: value}`, never words; the theme
 (or, in a terminal, `text_for`) says them. Strings every format uses are here; each format module adds its own
-(`LABELS` in the format's module, gathered through the registry in `formats.py`).
+(`LABELS` in the format's module, gathered through the registry in `formats/__init__.py`).
 
 The display's builtin theme takes `strings()` into its UI strings, so a theme's `[strings.ru]` / `[strings.en]`
 overrides them like any other; the terminal (`scoreboard tournament standings`) speaks them without the display.
