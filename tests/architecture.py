@@ -39,6 +39,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("scoreboard.cli", "scoreboard.engine_cli", "scoreboard.bench", "scoreboard.__main__"),
 )
 TOP = len(LAYERS) - 1
+# Command-line modules beyond the `cli` ones: what the tournament's commands do, run by its parser.
+CLI_MODULES = ("scoreboard.tournament.actions",)
 ROOT_PACKAGE = "scoreboard"     # its __init__ (the version, the data folders) is below everything
 # Exceptions to the layers, each with its reason.
 ALLOWED: dict[tuple[str, str], str] = {}
@@ -253,7 +255,7 @@ def _marked(lines: list[str], node: ast.AST) -> bool:
 def _layer(name: str) -> tuple[int, str] | None:
     if name == ROOT_PACKAGE:
         return -1, ROOT_PACKAGE
-    if name.endswith(".cli") or name.startswith("scoreboard.bench."):
+    if name.endswith(".cli") or name in CLI_MODULES or name.startswith("scoreboard.bench."):
         return TOP, name
     for level, packages in enumerate(LAYERS):
         for package in packages:

@@ -30,7 +30,7 @@ from scoreboard.links.inbox import Holdback, Item
 from scoreboard.links.keys import KeySeats
 from scoreboard.session import submit_reporting
 from scoreboard.tournament.board_link import game_over
-from scoreboard.tournament.remote_client import resume_sender
+from scoreboard.tournament.remote.client import resume_sender
 
 # Host keys on the board's own keyboard (rehearsal, or when the remote is down).
 HOST_KEYS = {pygame.K_SPACE: "/sg/next", pygame.K_F9: "/sg/pause", pygame.K_F10: "/sg/unpause"}

@@ -101,7 +101,7 @@ def extend(actions) -> None:
 def cmd_tournament_render(args) -> None:
     # lazy: a command loads only what it runs; the view is built (or refused: a samara file has no knockout
     # bracket) before pygame loads
-    from scoreboard.tournament.cli import open_tournament
+    from scoreboard.tournament.command import open_tournament
     from scoreboard.tournament.views import build
     view = build(open_tournament(args), args.kind, args.stage)
     from scoreboard.display.scenes.tournament import render_png  # lazy: pygame, once there is a view to draw

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 
-from scoreboard.tournament.views import load_screen
+from scoreboard.tournament.board_link import load_screen
 
 
 class TournamentScreens:

@@ -1,15 +1,10 @@
 """Tournaments of the three regulations (RULES.md section T): draws, advancement, standings, topic assignment.
 
-Pure rules live in `draw`, `novosibirsk`, `america`, `samara`, `super_nine`, `topics`, `ranking`, `results`;
-`store` is the SQLite file; `service` runs a tournament over it; `views`/`screens` show it; `cli` is the command line.
+Pure rules live in `draw`, `topics`, `ranking`, `places`, `results`, `bounds` and each format's `formats/<name>/`;
+`store` is the SQLite file; `service` runs a tournament over it; `views` give what the screens and exports show;
+`board_link` is what a board does for a scheduled game; `remote/` takes results from boards in other rooms; `cli` is
+the command line (docs/TOURNAMENTS.md).
 """
 from scoreboard.tournament.errors import TournamentError
 
-__all__ = ["TournamentError", "record_from_journal"]
-
-
-def record_from_journal(tournament_path, game_id, journal_path):
-    """Record a finished board game into the tournament file from its journal (idempotent)."""
-    from scoreboard.tournament.service import record_from_journal as _record
-
-    return _record(tournament_path, game_id, journal_path)
+__all__ = ["TournamentError"]

@@ -10,7 +10,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from scoreboard.tournament import draw, lots, novosibirsk, samara, topics
+from scoreboard.tournament import draw, lots, topics
+from scoreboard.tournament.formats.novosibirsk import rules as novosibirsk
+from scoreboard.tournament.formats.samara import rules as samara
 
 BUDGET_S = 0.1
 

@@ -1,17 +1,21 @@
 """What a board does for a game the tournament scheduled: find the next game to play, set it up from the
-tournament file, and record its result from the journal when it ends — so nobody types scores twice.
+tournament file (or from the organiser's `tournament serve`, remote/), record its result from the journal when it ends
+— so nobody types scores twice — and show the bracket or the table between games.
 
-The remote's «next game» and `scoreboard run --game ID` call these three; none of them imports the display.
+The remote's «next game», `scoreboard run --game ID` and the board's tournament screens call these; none of them
+imports the display.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
 from scoreboard.tournament.errors import TournamentError
+from scoreboard.tournament.remote import client
+from scoreboard.tournament.service import Tournament, record_from_journal
+from scoreboard.tournament.views import commands_from_setup, game_setup, screen_view
 
 
 def _open(tournament_path):
-    from scoreboard.tournament.service import Tournament
     return Tournament(tournament_path)     # a missing or foreign file is refused with its path and why
 
 
@@ -20,7 +24,6 @@ def next_game(tournament_path: str | Path) -> dict | None:
     `{"game", "regulation", "stage" (the engine stage), "stage_id" (the tournament's), "seats": [{"seat", "name"}],
     "topics": [names], "seed", "game_new": [address, regulation, stage, players, seed], "to_play": [game ids]}`;
     None when every drawn game has its result (the organiser then runs `advance` and `draw`)."""
-    from scoreboard.tournament.views import game_setup
     t = _open(tournament_path)
     try:
         stage = t.last_stage()
@@ -39,7 +42,6 @@ def next_game(tournament_path: str | Path) -> dict | None:
 
 def setup_commands(tournament_path: str | Path, game_id: str) -> list[tuple[str, tuple]]:
     """The commands that open scheduled game `game_id`: `/sg/game/new` with the game's seed, and its names."""
-    from scoreboard.tournament.views import game_setup
     t = _open(tournament_path)
     try:
         setup = game_setup(t, game_id)
@@ -48,23 +50,8 @@ def setup_commands(tournament_path: str | Path, game_id: str) -> list[tuple[str,
     return commands_from_setup(setup)
 
 
-def commands_from_setup(setup: dict) -> list[tuple[str, tuple]]:
-    """`views.game_setup`'s answer (read here, or sent by `tournament serve`) as the board's opening commands."""
-    game_id = setup["game"]
-    if setup["done"]:
-        raise TournamentError(f"game {game_id} has a result already; pick the next game")
-    address, *args = setup["game_new"]
-    commands = [(address, tuple(args))]
-    commands += [("/sg/player/name", (p["seat"], p["name"])) for p in setup["players"]]
-    topics = [t["name"] for t in setup["topics"]]
-    if topics:
-        commands.append(("/sg/topics", tuple(topics)))
-    return commands
-
-
 def record_result(tournament_path: str | Path, game_id: str, journal_path: str | Path) -> str:
     """Record the finished game from its journal; returns a line for the board's log (raises TournamentError)."""
-    from scoreboard.tournament.service import record_from_journal
     out = record_from_journal(tournament_path, game_id, journal_path)
     if not out["recorded"]:
         return f"tournament: game {game_id} was already recorded from {journal_path}"
@@ -74,10 +61,9 @@ def record_result(tournament_path: str | Path, game_id: str, journal_path: str |
 def opening(tournament: dict, game_id: str, out=print):
     """The board's `[tournament]` section → (the commands opening `game_id`, `opened(journal_path)` or None): from
     the file on this machine, or (`server` set) from the organiser's `tournament serve`, which also needs the
-    journal's outbox written once the journal exists (remote_client.py)."""
+    journal's outbox written once the journal exists (remote/client.py)."""
     if tournament.get("server"):
-        from scoreboard.tournament.remote_client import remote_setup
-        return remote_setup(tournament, game_id, out)
+        return client.remote_setup(tournament, game_id, out)
     return setup_commands(tournament["file"], game_id), None
 
 
@@ -86,10 +72,19 @@ def game_over(tournament: dict, journal_path, out=print):
     (returned: the board shows its state and stops it on exit). A refusal is logged; the journal stays the evidence."""
     try:
         if tournament.get("server"):
-            from scoreboard.tournament.remote_client import send_result
-            return send_result(journal_path, tournament, out)
+            return client.send_result(journal_path, tournament, out)
         if tournament.get("file"):
             out(record_result(tournament["file"], tournament["game"], journal_path))
     except TournamentError as error:
         out(f"tournament: game {tournament['game']} NOT recorded: {error}")
     return None
+
+
+def load_screen(tournament_path, scene: str) -> tuple[str, dict]:
+    """For the board: open the file, build the view for `/sg/screen SCENE`, close. Call it when the scene is
+    entered or a result arrives, not every frame."""
+    t = _open(tournament_path)
+    try:
+        return screen_view(t, scene)
+    finally:
+        t.close()

@@ -23,6 +23,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from scoreboard.engine.regulation import RegulationError
+from scoreboard.regulations import load_regulation
 from scoreboard.tournament.errors import TournamentError
 
 
@@ -86,8 +88,6 @@ def stage_bounds(reg, stage_name: str, topics: int | None = None) -> Bounds:
 
 def regulation(t):
     """The engine regulation a tournament's games are played under (its format's preset)."""
-    from scoreboard.engine.regulation import RegulationError
-    from scoreboard.regulations import load_regulation
     try:
         return load_regulation(t.format)
     except RegulationError as error:

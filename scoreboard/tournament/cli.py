@@ -1,4 +1,6 @@
-"""`scoreboard tournament …`: run a tournament from the command line over one SQLite file.
+"""`scoreboard tournament …`: run a tournament from the command line over one SQLite file — the actions and their
+options. What each action does is in actions.py (remote/cli.py for `serve`, `passcode`, `assign`, `boards`), loaded
+only when one runs: every `scoreboard …` start builds this parser.
 
 The file is `--file PATH` or the TOURNAMENT environment variable. Every command prints what it did; a refusal prints
 the reason on stderr, exits 2 and changes nothing.
@@ -6,256 +8,19 @@ the reason on stderr, exits 2 and changes nothing.
 from __future__ import annotations
 
 import argparse
-import csv
-import io
-import json
-import math
-import os
 import sys
 
-from scoreboard.tournament import formats
+from scoreboard.tournament import bench, formats
 from scoreboard.tournament.errors import TournamentError
 
 
-def _pairs(text: str, what: str) -> dict[str, float]:
-    """'Анна=30,Борис=-10' or '1=30,2=-10' → {key: number}."""
-    out = {}
-    for item in filter(None, (x.strip() for x in (text or "").split(","))):
-        key, sep, value = item.rpartition("=")
-        if not sep or not key.strip():
-            raise TournamentError(f"{what}: {item!r} is not SEAT=NUMBER or NAME=NUMBER")
-        try:
-            number = float(value)
-        except ValueError:
-            number = math.nan
-        if not math.isfinite(number):
-            raise TournamentError(f"{what}: {value!r} in {item!r} is not a number")
-        out[key.strip()] = int(number) if number.is_integer() else number
-    return out
-
-
-def _path(args) -> str:
-    path = getattr(args, "file", None) or os.environ.get("TOURNAMENT")
-    if not path:
-        raise TournamentError("which tournament? give --file PATH or set TOURNAMENT")
-    return path
-
-
-def open_tournament(args):
-    """The tournament of `--file` / $TOURNAMENT (also for actions other packages add: `tournament render`)."""
-    from scoreboard.tournament.service import Tournament
-    return Tournament(_path(args))
-
-
-def _print(args, data, text: str):
-    print(json.dumps(data, ensure_ascii=False, indent=1) if getattr(args, "json", False) else text)
-
-
-def cmd_new(args):
-    from scoreboard.tournament.service import Tournament
-    if args.topics_per_game is not None and "topics_per_game" not in formats.format_module(args.format).OPTIONS:
-        raise TournamentError(f"--topics-per-game does not apply to a {args.format} tournament")
-    t = Tournament.create(_path(args), args.format, args.seed, args.topics_per_game or 4)
-    print(f"{t.format} tournament in {t.store.path}, seed {t.seed}")
-
-
-# Options that only some formats have (formats.py: each format's OPTIONS): refused where they do not apply.
-FORMAT_OPTIONS = {"seeded": "--seeded", "team": "--team", "cups": "--cups", "relative_of": "--relative-of",
-                  "right": "--right", "topics_per_game": "--topics-per-game"}
-
-
-def _refuse_inapplicable(t, args) -> None:
-    for dest, flag in FORMAT_OPTIONS.items():
-        if getattr(args, dest, None) not in (None, False, []) and dest not in t.flow.OPTIONS:
-            raise TournamentError(f"{flag} does not apply to a {t.format} tournament")
-
-
-def cmd_player(args):
-    t = open_tournament(args)
-    _refuse_inapplicable(t, args)
-    if args.action != "list" and not args.name:
-        raise TournamentError(f"player {args.action}: give a name")
-    if args.action == "add":
-        cups = args.cups.split(",") if args.cups else None
-        p = t.add_player(args.name, args.team, args.seeded, args.relative_of or (), cups)
-        print(f"{p['name']}: {p['status']}" + (f", team {p['team']}" if p["team"] else "")
-              + (", seeded" if p["seeded"] else "") + (f", cups {', '.join(p['cups'])}" if p["cups"] else ""))
-    elif args.action == "withdraw":
-        promoted = t.withdraw(args.name)
-        if isinstance(promoted, list):      # a season of cups: each cup left
-            print("\n".join(_left(x) for x in promoted))
-        else:
-            print(f"{args.name} withdrawn" + (f"; {promoted} comes in from the waiting list" if promoted else ""))
-    elif args.action == "leave":
-        if not args.extra:
-            raise TournamentError("usage: player leave NAME CUP")
-        print(_left(t.leave_cup(args.name, args.extra)))
-    elif args.action == "substitute":
-        if not args.extra:
-            raise TournamentError("usage: player substitute GAME ABSENT [--by NAME]")
-        by = t.substitute(args.name, args.extra, args.by)
-        print(f"{by} replaces {args.extra} in {args.name}")
-    elif args.action == "enter":
-        if not args.extra:
-            raise TournamentError("usage: player enter NAME CUP")
-        t.enter_cup(args.name, args.extra)
-        print(f"{args.name} entered the {args.extra} cup")
-    elif args.action == "list":
-        rows = t.store.players()
-        _print(args, rows, "\n".join(f"{p['entered']:3} {p['name']:<24} {p['status']:<10} {p['team'] or '':<16}"
-                                     f"{'seeded ' if p['seeded'] else ''}{','.join(p['cups'])}" for p in rows))
-
-
-def _left(out: dict) -> str:
-    if out["how"] == "entry":
-        return f"{out['name']} left the {out['cup']} cup (before its draw)"
-    rest = ", ".join(out["left"])
-    return (f"{out['name']} leaves the {out['cup']} cup: out of {out['game']} by walkover; "
-            + (f"{rest} wins it without playing" if len(out["left"]) == 1 else f"{rest} play it"))
-
-
-def cmd_draw(args):
-    t = open_tournament(args)
-    _refuse_inapplicable(t, args)
-    if args.verify:
-        problems = t.verify()
-        for p in problems:
-            print(p)
-        print("every draw input, draw, seat played and lot re-run from the seed matches the file" if not problems else
-              f"{len(problems)} difference(s)")
-        return 1 if problems else 0
-    summary = t.draw(args.topics_per_game)
-    lines = [f"{summary['stage']} drawn (seed {t.seed}):"]
-    lines += [f"  {gid}: {', '.join(players)}" for gid, players in summary["games"].items()]
-    lines += [f"  ! constraint not met: {b}" for b in summary["broken"]]
-    lines += [f"  {summary['topics']}"] if summary.get("topics") else []
-    lines += [f"  {summary['cut']}"] if summary.get("cut") else []
-    _print(args, summary, "\n".join(lines))
-
-
-def cmd_games(args):
-    t = open_tournament(args)
-    rows = t.store.games(args.stage)
-    text = []
-    for g in rows:
-        r = g["result"]
-        score = ", ".join(f"{s['name']} {s['score']:g}" for s in r["seats"]) if r else ", ".join(g["players"])
-        text.append(f"{g['id']:<12} {'done' if r else 'to play':<8} {score}"
-                    + (f"  → {r['winner'] or 'no winner'}" if r else ""))
-    _print(args, rows, "\n".join(text) or "no games drawn yet")
-
-
-def cmd_game(args):
-    from scoreboard.tournament.views import game_setup
-    print(json.dumps(game_setup(open_tournament(args), args.game), ensure_ascii=False, indent=1))
-
-
-def cmd_result(args):
-    if args.journal:
-        from scoreboard.tournament.service import record_from_journal
-        out = record_from_journal(_path(args), args.game, args.journal, args.replace, args.force, args.reason)
-    elif args.snapshot:
-        from scoreboard.tournament.service import record_snapshot
-        try:
-            text = sys.stdin.read() if args.snapshot == "-" else open(args.snapshot, encoding="utf-8").read()
-            snapshot = json.loads(text)
-        except (OSError, ValueError) as error:
-            raise TournamentError(f"{args.snapshot}: cannot read a JSON snapshot ({error})") from None
-        out = record_snapshot(_path(args), args.game, snapshot, args.replace, args.snapshot, args.force, args.reason)
-    else:
-        _refuse_inapplicable(open_tournament(args), args)
-        if not args.scores:
-            raise TournamentError("give --scores SEAT=SCORE,… (or NAME=SCORE), --journal FILE or --snapshot FILE")
-        out = open_tournament(args).record_typed(args.game, _pairs(args.scores, "--scores"), args.winner,
-                                       _pairs(args.tiebreak, "--tiebreak"), _pairs(args.right, "--right"), args.replace,
-                                       args.lot, args.force, args.reason)
-    print(f"{out['game']}: " + ("recorded" if out["recorded"] else "already recorded, nothing changed")
-          + f"; winner {out['winner'] or 'none'}")
-    for line in out.get("changes") or []:
-        print(f"  {line}")
-
-
-def cmd_reopen(args):
-    out = open_tournament(args).reopen(args.stage, args.reason)
-    print(f"{out['stage']} reopened: its results take --replace until `advance`"
-          + (f"; discarded {', '.join(out['removed'])} ({out['results_discarded']} result(s), kept in the audit log)"
-             if out["removed"] else ""))
-
-
-def cmd_advance(args):
-    adv = open_tournament(args).advance()
-    reasons = adv.get("reasons", {})
-    lines = [f"  {n}: {reasons.get(n, '')}" for n in adv.get("qualified", [])]
-    if adv.get("cut"):
-        lines.append(f"  at the line: {adv['cut']}")
-    for key in ("champion", "cup_winner"):
-        if key in adv:
-            lines.append(f"  {key.replace('_', ' ')}: {adv[key] or 'not awarded'}")
-    _print(args, adv, "advanced:\n" + "\n".join(lines))
-
-
-def cmd_standings(args):
-    from scoreboard.tournament.views import standings_text
-    t = open_tournament(args)
-    _print(args, t.standings(), standings_text(t))
-
-
-def cmd_export(args):
-    t = open_tournament(args)
-    kind = "csv" if args.csv else args.format
-    if kind == "html":
-        from scoreboard.tournament.export_html import document
-        text = document(t, args.lang)
-    elif kind == "csv":
-        from scoreboard.tournament.export_csv import document
-        text = document(t, args.lang)
-    elif kind == "games-csv":
-        buf = io.StringIO()
-        w = csv.writer(buf)
-        w.writerow(["game", "stage", "seat", "player", "score", "tiebreak", "right", "winner"])
-        for g in t.store.games():
-            for s in (g["result"] or {}).get("seats", []):
-                w.writerow([g["id"], g["stage"], s["seat"], s["name"], s["score"], s["tiebreak"],
-                            "" if s.get("right") is None else s["right"], g["result"]["winner"] or ""])
-        text = buf.getvalue()
-    else:
-        text = json.dumps(t.export(), ensure_ascii=False, indent=1)
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            f.write(text)
-        print(f"{kind} → {args.out}")
-    else:
-        sys.stdout.write(text)
-
-
-def cmd_topic(args):
-    from scoreboard.tournament import flow_samara
-    t = open_tournament(args)
-    if "topics_per_game" not in t.flow.OPTIONS:
-        raise TournamentError(f"a {t.format} tournament draws no topics (T-S8 is a samara rule)")
-    if args.action == "add":
-        print(f"{flow_samara.add_topic(t, args.name, args.author, args.id)}: {args.name}")
-    else:
-        print(flow_samara.draw_topics(t))
-
-
-def cmd_demo(args):
-    from scoreboard.tournament.demo import build
-    t = build(_path(args), args.format, args.stage, args.seed)
-    print(f"demo {t.format} tournament in {t.store.path}, played to {t.last_stage()['id']}")
-
-
-def cmd_snapshot(args):
-    """Print the final snapshot of a journal (read-only) — to send a result from a board on another machine."""
-    try:
-        from scoreboard.journal import JournalError
-        from scoreboard.session import replay_snapshot
-    except ImportError as error:
-        raise TournamentError(f"cannot read journals: {error}") from None
-    try:
-        print(json.dumps(replay_snapshot(args.journal), ensure_ascii=False))
-    except JournalError as error:
-        raise TournamentError(f"{args.journal}: {error}") from None
+def _action(name: str):
+    """actions.`name`, loaded when the action runs."""
+    def run(args):
+        # lazy: the service, exports and demo they load would cost every `scoreboard` start ~6 ms (measured)
+        from scoreboard.tournament import actions
+        return getattr(actions, name)(args)
+    return run
 
 
 def _guard(func):
@@ -268,12 +33,7 @@ def _guard(func):
     return run
 
 
-def _bench(args):
-    from scoreboard.tournament.bench import run
-    return run(args)
-
-
-BENCHES = {"tournament": _bench}
+BENCHES = {"tournament": bench.run}
 
 
 class _AnyOrder(argparse.ArgumentParser):
@@ -308,11 +68,11 @@ def register(subparsers) -> dict:
         p.set_defaults(func=_guard(func))
         return p
 
-    p = add("new", cmd_new, "create a tournament file")
+    p = add("new", _action("cmd_new"), "create a tournament file")
     p.add_argument("--format", required=True, choices=formats.names())
     p.add_argument("--seed", type=int, help="the seed of every draw and lot (default: random, stored)")
     p.add_argument("--topics-per-game", type=int, help="samara: topics in each game (≥ 4)")
-    p = add("player", cmd_player, "add, withdraw, substitute, enter or leave a cup, list")
+    p = add("player", _action("cmd_player"), "add, withdraw, substitute, enter or leave a cup, list")
     p.add_argument("action", choices=["add", "withdraw", "substitute", "enter", "leave", "list"])
     p.add_argument("name", nargs="?", help="the player (substitute: GAME NAME)")
     p.add_argument("extra", nargs="?", help="substitute: the absent player; enter, leave: the cup")
@@ -321,14 +81,14 @@ def register(subparsers) -> dict:
     p.add_argument("--relative-of", action="append", metavar="NAME", help="a close relative (samara T-S2)")
     p.add_argument("--cups", help="samara: winter,spring,summer (default: every cup not started)")
     p.add_argument("--by", help="substitute: who comes in")
-    p = add("draw", cmd_draw, "draw the next stage or round (--verify: re-run every draw from the seed)")
+    p = add("draw", _action("cmd_draw"), "draw the next stage or round (--verify: re-run every draw from the seed)")
     p.add_argument("--verify", action="store_true")
     p.add_argument("--topics-per-game", type=int, help="samara: for this cup (≥ 4)")
-    p = add("games", cmd_games, "list the games and their results")
+    p = add("games", _action("cmd_games"), "list the games and their results")
     p.add_argument("--stage")
-    p = add("game", cmd_game, "a game's setup for the board (regulation, stage, players by seat, topics)")
+    p = add("game", _action("cmd_game"), "a game's setup for the board (regulation, stage, players by seat, topics)")
     p.add_argument("game")
-    p = add("result", cmd_result, "record a finished game")
+    p = add("result", _action("cmd_result"), "record a finished game")
     p.add_argument("game")
     p.add_argument("--scores", help="SEAT=SCORE,… or NAME=SCORE,…")
     p.add_argument("--winner", help="who won a tie (after extra questions / topic)")
@@ -342,30 +102,42 @@ def register(subparsers) -> dict:
     p.add_argument("--reason", help="why: a correction after the fact, a forced result, a reopen (logged)")
     p.add_argument("--force", action="store_true", help="record a host's ruling beyond the rules' bounds (G8)")
     p.add_argument("--lot", action="store_true", help="the tie-break ended level and a lot chose --winner (TB4)")
-    p = add("reopen", cmd_reopen, "take results of an advanced stage again: discards the stages after it")
+    p = add("reopen", _action("cmd_reopen"), "take results of an advanced stage again: discards the stages after it")
     p.add_argument("stage")
     p.add_argument("--reason", help="why (required, logged)")
-    add("advance", cmd_advance, "close the current stage: who goes on and why")
-    add("standings", cmd_standings, "the current standings")
-    p = add("export", cmd_export, "publish: json (everything), csv (standings, a row per player), html (a printable "
-                                  "page per view), games-csv (a row per seat of every game)")
+    add("advance", _action("cmd_advance"), "close the current stage: who goes on and why")
+    add("standings", _action("cmd_standings"), "the current standings")
+    p = add("export", _action("cmd_export"), "publish: json (everything), csv (standings, a row per player), html "
+                                             "(a printable page per view), games-csv (a row per seat of every game)")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--format", choices=["json", "csv", "html", "games-csv"], default="json")
     g.add_argument("--csv", action="store_true", help="= --format csv")
     p.add_argument("--lang", choices=["ru", "en"], default="ru", help="html, csv: the words (default ru)")
     p.add_argument("--out")
-    p = add("topic", cmd_topic, "samara topics: add NAME [--author P], or draw (T-S8)")
+    p = add("topic", _action("cmd_topic"), "samara topics: add NAME [--author P], or draw (T-S8)")
     p.add_argument("action", choices=["add", "draw"])
     p.add_argument("name", nargs="?")
     p.add_argument("--author")
     p.add_argument("--id")
-    p = add("demo", cmd_demo, "make a demo tournament with made-up results (rehearsing the screens)")
+    p = add("demo", _action("cmd_demo"), "make a demo tournament with made-up results (rehearsing the screens)")
     p.add_argument("--format", required=True, choices=formats.names())
     p.add_argument("--stage", help="stop after drawing and playing this stage (default: play it all)")
     p.add_argument("--seed", type=int, default=2024)
     p = sub.add_parser("snapshot", help="print a journal's final snapshot as JSON (read-only; for --snapshot -)")
     p.add_argument("journal")
-    p.set_defaults(func=_guard(cmd_snapshot))
-    from scoreboard.tournament.cli_remote import register_remote
-    register_remote(add)
+    p.set_defaults(func=_guard(_action("cmd_snapshot")))
+    # boards in other rooms (remote/): results over the network
+    p = add("serve", _action("cmd_serve"),
+            "take results from boards in other rooms over the network (HMAC with the passcode)")
+    p.add_argument("--bind", default="0.0.0.0")
+    p.add_argument("--port", type=int, default=9010)
+    p = add("passcode", _action("cmd_passcode"),
+            "the passcode boards prove when they send results (--new: make another)")
+    p.add_argument("--new", action="store_true")
+    p = add("assign", _action("cmd_assign"),
+            "only this board may set up and send GAME (default: the first board to ask)")
+    p.add_argument("game")
+    p.add_argument("board")
+    p = add("boards", _action("cmd_boards"), "which board holds which game, and the network log")
+    p.add_argument("--last", type=int, default=30, help="log lines (default 30)")
     return {"tournament": add}

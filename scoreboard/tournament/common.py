@@ -4,8 +4,10 @@ from __future__ import annotations
 import json
 
 from scoreboard.tournament.errors import TournamentError
+from scoreboard.tournament.names import player_name
+from scoreboard.tournament.places import knockout_places
 from scoreboard.tournament.results import GameResult, Seat
-from scoreboard.tournament.service import player_name
+from scoreboard.tournament.views import label, table
 
 
 def closed_after_draw(t, cups=None):
@@ -60,7 +62,6 @@ def places(result: GameResult) -> list[dict]:
 
 def field_places(t, order: tuple[str, ...], tie_name: str) -> list[dict]:
     """Every player's place in a knockout tournament (places.py), as JSON."""
-    from scoreboard.tournament.places import knockout_places
     stages = []
     for stage_id in order:
         stage = t.store.stage(stage_id)
@@ -75,7 +76,6 @@ def field_places(t, order: tuple[str, ...], tie_name: str) -> list[dict]:
 
 def knockout_table(t, order: tuple[str, ...], tie_name: str, tie_key: str):
     """The whole field's standings view: place, player, the stage reached, the score in every stage."""
-    from scoreboard.tournament.views import label, table
     rows, ties = [], []
     for p in field_places(t, order, tie_name):
         rows.append([p["place"], p["name"], label(f"tn_reached_{p['stage'].replace('/', '_')}")]

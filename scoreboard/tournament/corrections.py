@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 
 from scoreboard.tournament.errors import TournamentError
-from scoreboard.tournament.verify import apply_seat_changes, seat_changes
+from scoreboard.tournament.verify import apply_seat_changes, as_stored, seat_changes
 
 
 def played(game: dict) -> bool:
@@ -47,7 +47,7 @@ def after_advance(t, game: dict, data: dict, journal_hash: str | None, before: d
             break                    # drawn again: what follows it was discarded
         stage = t.store.stage(stage_id)
         if stage["state"] == "advanced":
-            new = _plain(t.flow.advance(t, stage))
+            new = as_stored(t.flow.advance(t, stage))
             if new != stage["advancement"]:
                 t.store.set_advancement(stage_id, new)
                 before.setdefault("advancements", {})[stage_id] = stage["advancement"]
@@ -181,10 +181,6 @@ def diff(old, new, where: str = "") -> list[str]:
     show = lambda v: json.dumps(v, ensure_ascii=False) if not isinstance(v, str) else v
     text = f"{show(old)} → {show(new)}"
     return [head + (text if len(text) <= 160 else "changed")]
-
-
-def _plain(value):
-    return None if value is None else json.loads(json.dumps(value, ensure_ascii=False))
 
 
 def log(t) -> list[dict]:

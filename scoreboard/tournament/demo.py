@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+from scoreboard.tournament.bounds import for_game
 from scoreboard.tournament.errors import TournamentError
 from scoreboard.tournament.service import Tournament
 
@@ -20,7 +21,6 @@ NAMES = ["Анна Белова", "Борис Гусев", "Вера Днепр�
 def top(t, game, most: int = 520) -> int:
     """Made-up scores stay results that can happen (bounds.py): without stakes the positive scores of a game add up
     to at most the sum of its cells."""
-    from scoreboard.tournament.bounds import for_game
     b = for_game(t, game)
     return most if b.stakes else min(most, b.regular // len(game["players"]) + 10)
 

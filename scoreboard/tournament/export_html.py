@@ -13,8 +13,9 @@ from __future__ import annotations
 import html
 from datetime import datetime, timezone
 
+from scoreboard.tournament import corrections
 from scoreboard.tournament.errors import TournamentError
-from scoreboard.tournament.labels import column_name, say, text_for
+from scoreboard.tournament.labels import column_name, say, stage_name, text_for
 
 WORDS = {
     "ru": {"ex_printed": "Напечатано {at} · формат {format} · зерно жеребьёвки {seed}", "ex_page": "{n} из {of}",
@@ -128,7 +129,6 @@ def _game_box(game: dict, text, wild: set, title: str | None = None) -> str:
 
 
 def _bracket(view: dict, text) -> str:
-    from scoreboard.tournament.labels import stage_name
     cols = []
     for col in view["columns"]:
         boxes = "".join(_game_box(g, text, set()) for g in col["games"])
@@ -203,8 +203,7 @@ def _ahead(cell: str) -> bool:
 
 def corrections_page(t, text) -> str:
     """Issue 12 item 3: every correction after the fact, reopen, walkover and forced result, with its reason."""
-    from scoreboard.tournament.corrections import log
-    rows = log(t)
+    rows = corrections.log(t)
     if not rows:
         return ""
     head = "".join(f"<th>{html.escape(text(k))}</th>" for k in ("ex_when", "ex_what", "ex_reason", "ex_effect"))

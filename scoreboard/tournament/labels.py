@@ -1,11 +1,13 @@
 """Words of the tournament views: a view carries labels `{"key": "tn_…", field: value}`, never words; the theme
 (or, in a terminal, `text_for`) says them. Strings every format uses are here; each format module adds its own
-(`LABELS` in the format's module, gathered through the registry in `formats.py`).
+(`LABELS` in the format's module, gathered through the registry in `formats/__init__.py`).
 
 The display's builtin theme takes `strings()` into its UI strings, so a theme's `[strings.ru]` / `[strings.en]`
 overrides them like any other; the terminal (`scoreboard tournament standings`) speaks them without the display.
 """
 from __future__ import annotations
+
+from scoreboard.tournament.formats import format_modules
 
 COMMON = {
     "ru": {
@@ -68,7 +70,6 @@ COMMON = {
 
 def strings(language: str) -> dict[str, str]:
     """Every tournament string in `language` (ru when it has none): the common ones and each format's."""
-    from scoreboard.tournament.formats import format_modules
     out = dict(COMMON["ru"])
     out.update(COMMON.get(language, {}))
     for module in format_modules():

@@ -25,12 +25,12 @@ class GameResult:
     lot: tuple[str, ...] = ()    # the players level after the tie-break among whom a lot chose the winner (TB4)
 
     def score(self, name: str) -> float:
-        return self._seat(name).score
+        return self.seat_of(name).score
 
     def right(self, name: str) -> int:
-        return self._seat(name).right or 0
+        return self.seat_of(name).right or 0
 
-    def _seat(self, name):
+    def seat_of(self, name: str) -> Seat:
         for s in self.seats:
             if s.name == name:
                 return s
@@ -39,7 +39,7 @@ class GameResult:
     def order(self) -> list[Seat]:
         """Winner first, then by score, extra-topic points only between equal scores."""
         rest = sorted((s for s in self.seats if s.name != self.winner), key=lambda s: (-s.score, -s.tiebreak, s.seat))
-        return [self._seat(self.winner)] + rest if self.winner else rest
+        return [self.seat_of(self.winner)] + rest if self.winner else rest
 
     def as_json(self) -> dict:
         out = {"winner": self.winner,

@@ -1,7 +1,7 @@
 """A tournament run over its file: registration, draws, results, advancement, standings, verification.
 
 Each public method is one transaction; rules come from the pure modules, the stage-by-stage progression of each
-regulation from its flow module (`flow_novosibirsk`, `flow_america`, `flow_samara`).
+regulation from its flow module (`formats/<name>/flow.py`).
 """
 from __future__ import annotations
 
@@ -10,37 +10,16 @@ import json
 import secrets
 from pathlib import Path
 
-from scoreboard.tournament import bounds, formats, lots, results as res
+from scoreboard.journal import JournalError
+from scoreboard.session import replay_snapshot
+from scoreboard.tournament import bounds, corrections, formats, lots, results as res, verify as verification
 from scoreboard.tournament.errors import TournamentError
+from scoreboard.tournament.names import clean_name, closest, player_name
+from scoreboard.tournament.remote.keys import credentials
 from scoreboard.tournament.store import Store
 
-MAX_NAME = 60
 # Audit entries that change what was recorded after the fact (issue 12 item 3); forced results carry `forced`.
 CORRECTIONS = ("correction", "reopen", "walkover")
-
-
-def clean_name(name: str, what: str = "name") -> str:
-    text = " ".join(str(name).split())
-    if not text:
-        raise TournamentError(f"{what} is empty")
-    if len(text) > MAX_NAME or any(ord(c) < 32 for c in text):
-        raise TournamentError(f"{what} {text[:20]!r}…: at most {MAX_NAME} printable characters")
-    return text
-
-
-def closest(name: str, known: list[str]) -> str:
-    """'; did you mean …?' with the closest registered names (case and spaces ignored), or nothing."""
-    import difflib
-    fold = {" ".join(k.split()).casefold(): k for k in known}
-    near = difflib.get_close_matches(" ".join(str(name).split()).casefold(), list(fold), n=3, cutoff=0.6)
-    return f"; did you mean {', '.join(fold[n] for n in near)}?" if near else ""
-
-
-def player_name(name: str) -> str:
-    text = clean_name(name)
-    if "," in text or "=" in text:
-        raise TournamentError(f"player name {text!r}: no ',' or '=' (they separate NAME=SCORE pairs in results)")
-    return text
 
 
 class Tournament:
@@ -67,7 +46,6 @@ class Tournament:
             store.set_meta("seed", secrets.randbelow(2**31) if seed is None else int(seed))
             store.set_meta("topics_per_game", topics_per_game)
             store.audit("new", {"format": fmt, "seed": store.meta("seed")})
-        from scoreboard.tournament.remote_keys import credentials
         credentials(store)      # the passcode boards in other rooms prove when they send results (serve)
         store.close()
         return cls(path)
@@ -104,7 +82,7 @@ class Tournament:
 
     def enter_cup(self, name, cup) -> None:
         with self.store.tx() as db:
-            player = self._player(name)
+            player = self.player(name)
             cups = self.flow.cups_entered(self, [cup], already=player["cups"])
             db.execute("UPDATE players SET cups = ? WHERE name = ?", (json.dumps(cups), player["name"]))
             self.store.audit("cup enter", {"name": player["name"], "cup": cup})
@@ -115,13 +93,13 @@ class Tournament:
         if leave is None:
             raise TournamentError(f"a {self.format} tournament has no cups (use `player withdraw`)")
         with self.store.tx():
-            return leave(self, self._player(name), cup)
+            return leave(self, self.player(name), cup)
 
     def withdraw(self, name) -> str | list | None:
         """Before the first draw: a withdrawal; the first on the waiting list takes the place (T-A1). A season of
         cups (samara) goes on after it: the player leaves every cup not over (leave_cup)."""
         with self.store.tx() as db:
-            player = self._player(name)
+            player = self.player(name)
             season = getattr(self.flow, "leave_season", None)
             if self.store.stages() and season is not None:
                 return season(self, player)
@@ -145,7 +123,7 @@ class Tournament:
         game's cup: the players table is left as it is (a new substitute is registered active with no cup), the
         game's seats and the audit entry (`scope`: the cup) carry it, and both can play any later cup they enter."""
         with self.store.tx() as db:
-            game = self._game(game_id)
+            game = self.game(game_id)
             stage = self.store.stage(game["stage"])
             scoped = getattr(self.flow, "substitution_scope", None)   # samara: the cup, not the season (T-S1)
             where = scoped(self, stage) if scoped else None
@@ -154,8 +132,8 @@ class Tournament:
                                       else "only a player of a cup's first round can be replaced")
             if game["result"]:
                 raise TournamentError(f"game {game_id} already has a result")
-            absent_status = self._player(absent)["status"]
-            absent = self._player(absent)["name"]
+            absent_status = self.player(absent)["status"]
+            absent = self.player(absent)["name"]
             if absent not in game["players"]:
                 raise TournamentError(f"{absent} does not play game {game_id}")
             by = self.flow.substitute_for(self, by)
@@ -213,8 +191,7 @@ class Tournament:
     def verify(self) -> list[str]:
         """Re-run every stored draw and advancement from the seed; compare inputs, draws, seats played, advancements
         with the file (see verify.py); list every difference."""
-        from scoreboard.tournament.verify import verify
-        return verify(self)
+        return verification.verify(self)
 
     # -- results
     def record(self, game_id: str, result: res.GameResult, journal_hash: str | None = None,
@@ -230,7 +207,7 @@ class Tournament:
         if force and not reason:
             raise TournamentError("--force needs --reason TEXT: a host's ruling is logged with its reason")
         with self.store.tx() as db:
-            game = self._game(game_id)
+            game = self.game(game_id)
             stage = self.store.stage(game["stage"])
             if sorted(s["name"] for s in data["seats"]) != sorted(game["players"]):
                 raise TournamentError(f"game {game_id} is played by {game['players']}, the result names "
@@ -249,7 +226,6 @@ class Tournament:
                 if not reason:
                     raise TournamentError(f"stage {stage['id']} is already advanced: a correction after the fact "
                                           f"needs --reason TEXT (it recomputes everything that follows, and is logged)")
-                from scoreboard.tournament import corrections
                 was: dict = {}
                 changes = corrections.after_advance(self, game, data, journal_hash, was)
                 self.store.audit("correction", {"game": game_id, "reason": reason, "journal": journal_hash,
@@ -264,7 +240,7 @@ class Tournament:
 
     def record_typed(self, game_id, scores: dict, winner=None, tiebreak=None, right=None, replace=False,
                      lot=False, force=False, reason=None) -> dict:
-        game = self._game(game_id)
+        game = self.game(game_id)
         names = {n.casefold(): n for n in game["players"]}
 
         def resolve(key):
@@ -286,7 +262,6 @@ class Tournament:
         """`tournament reopen STAGE --reason R`: the explicit path when a correction would change games already
         played after STAGE — the stages after it are discarded (their draws and results kept in the audit log)
         and STAGE takes results again until the next `advance`."""
-        from scoreboard.tournament import corrections
         with self.store.tx():
             return corrections.reopen(self, stage_id, reason)
 
@@ -313,14 +288,16 @@ class Tournament:
                 "standings": self.standings(), "audit": log,
                 "corrections": [a for a in log if a["what"] in CORRECTIONS or a["detail"].get("forced")]}
 
-    def _player(self, name) -> dict:
+    def player(self, name) -> dict:
+        """The registered player `name` (case and spaces ignored), or a refusal naming the closest ones."""
         players = self.store.players()
         for p in players:
             if p["name"].casefold() == clean_name(name).casefold():
                 return p
         raise TournamentError(f"no player {name!r}" + closest(name, [p["name"] for p in players]))
 
-    def _game(self, game_id) -> dict:
+    def game(self, game_id) -> dict:
+        """The drawn game `game_id`, or a refusal naming the closest ids."""
         game = self.store.game(game_id)
         if not game:
             ids = [g["id"] for g in self.store.games()]
@@ -336,16 +313,16 @@ def snapshot_hash(snapshot: dict) -> str:
 def record_from_journal(tournament_path, game_id: str, journal_path, replace: bool = False, force: bool = False,
                         reason: str | None = None) -> dict:
     """Read a board journal's final snapshot and record it as `game_id`'s result (T-A6: safe from two boards)."""
+    snapshot = journal_snapshot(journal_path)
+    return record_snapshot(tournament_path, game_id, snapshot, replace, str(journal_path), force, reason)
+
+
+def journal_snapshot(journal_path) -> dict:
+    """The final snapshot of a board's journal, replayed read-only; a journal that cannot be read is refused."""
     try:
-        from scoreboard.session import replay_snapshot
-        from scoreboard.journal import JournalError
-    except ImportError as error:
-        raise TournamentError(f"cannot read journals: {error}") from None
-    try:
-        snapshot = replay_snapshot(journal_path)
+        return replay_snapshot(journal_path)
     except JournalError as error:
         raise TournamentError(f"{journal_path}: {error}") from None
-    return record_snapshot(tournament_path, game_id, snapshot, replace, str(journal_path), force, reason)
 
 
 def record_snapshot(tournament_path, game_id: str, snapshot: dict, replace: bool = False,
@@ -357,7 +334,7 @@ def record_snapshot(tournament_path, game_id: str, snapshot: dict, replace: bool
     try:
         if snapshot.get("regulation") not in (None, t.format):
             raise TournamentError(f"{source} is a {snapshot.get('regulation')} game; the tournament is {t.format}")
-        game = t._game(game_id)
+        game = t.game(game_id)
         stage = t.store.stage(game["stage"])
         if snapshot.get("stage") not in (None, stage["engine_stage"]):
             raise TournamentError(f"{source} is a {snapshot.get('stage')} game; {game_id} is "

@@ -1,8 +1,11 @@
-"""Terminal tables aligned by display width: a wide (East Asian) character takes two columns, a combining mark none,
-so Cyrillic names with «й» typed as и + ◌̆ and a CJK name line up with the rest."""
+"""The tournament in a terminal: tables aligned by display width — a wide (East Asian) character takes two columns,
+a combining mark none, so Cyrillic names with «й» typed as и + ◌̆ and a CJK name line up with the rest — and the
+standings said in words (`scoreboard tournament standings`, no display loaded)."""
 from __future__ import annotations
 
 import unicodedata
+
+from scoreboard.tournament.labels import column_name, say, text_for
 
 
 def display_width(text: str) -> int:
@@ -27,3 +30,17 @@ def render_table(heads: list[str], rows: list[list[str]], gap: str = "  ", left=
     def line(cells):
         return gap.join(pad(str(c), widths[k], right=k not in left) for k, c in enumerate(cells)).rstrip()
     return "\n".join([line(heads)] + [line(r) for r in rows])
+
+
+def standings_text(t, text=None) -> str:
+    """The standings as an aligned terminal table, in Russian (or `text(key, **fields)`)."""
+    text = text or text_for("ru")
+    view = t.flow.VIEWS["standings"](t, None)
+    heads = [column_name(c, text) for c in view["columns"]]
+    rows = [[say(v, text) for v in row] + [say(tie, text) if tie else ""]
+            for row, tie in zip(view["rows"], view["ties"])]
+    lines = [say(view["title"], text), render_table(heads + [""], rows, left=(1, len(heads)))]
+    champion = t.standings().get("champion")
+    if champion:
+        lines.append(f"{text('tn_champion')}: {', '.join(champion) if isinstance(champion, list) else champion}")
+    return "\n".join(lines)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 
+from scoreboard.tournament.draw import check
+
 
 def verify(t) -> list[str]:
     log = t.store.audit_log()
@@ -16,7 +18,7 @@ def verify(t) -> list[str]:
     for stage in t.store.stages():
         expected = getattr(t.flow, "expected_input", None)
         if expected is not None:
-            should = _plain(expected(t, stage, players_when_drawn(t, stage["id"], log)))
+            should = as_stored(expected(t, stage, players_when_drawn(t, stage["id"], log)))
             if should is not None and should != stage["draw"]["input"]:
                 problems.append(f"{stage['id']}: the stored draw input differs from the players table at the draw: "
                                 + describe(stage["draw"]["input"], should))
@@ -28,7 +30,7 @@ def verify(t) -> list[str]:
         problems += seats_played(t, stage, log)
         problems += getattr(t.flow, "verify_topics", lambda t_, s: [])(t, stage)
         if stage["advancement"] is not None:
-            recomputed = _plain(t.flow.advance(t, stage))
+            recomputed = as_stored(t.flow.advance(t, stage))
             if recomputed != stage["advancement"]:
                 problems.append(f"{stage['id']}: advancement re-run differs from the file: "
                                 + describe(stage["advancement"], recomputed))
@@ -38,7 +40,6 @@ def verify(t) -> list[str]:
 def spread_kept(t, stage: dict) -> list[str]:
     """The stored draw against the spread its rules ask (T-N2, T-S2): every constraint it breaks must be one the draw
     reported as impossible to keep (`broken`, with how close it came)."""
-    from scoreboard.tournament.draw import check
     rules = getattr(t.flow, "draw_constraints", None)
     given = rules(t, stage) if rules else None
     if not given:
@@ -133,6 +134,6 @@ def describe(stored, should, where: str = "") -> str:
                    f"{json.dumps(should, ensure_ascii=False)}"
 
 
-def _plain(value):
+def as_stored(value):
     """As it reads back from the file's JSON (tuples → lists, keys → strings)."""
     return None if value is None else json.loads(json.dumps(value, ensure_ascii=False))

@@ -8,7 +8,6 @@ terminal, `labels.text_for`) says them. The builders here are shared; each forma
 from __future__ import annotations
 
 from scoreboard.tournament.errors import TournamentError
-from scoreboard.tournament.labels import column_name, say, text_for
 
 # What decided a place at the line (ranking criterion names, as stored) -> string key.
 CRITERIA = {"cup sum": "tn_by_cup_sum", "points in this round": "tn_by_round_points", "score": "tn_by_score",
@@ -22,7 +21,7 @@ def label(key: str, **fields) -> dict:
 
 def game_setup(t, game_id: str) -> dict:
     """What a board needs to play a scheduled game: `/sg/game/new` arguments, players by seat, topics."""
-    game = t._game(game_id)
+    game = t.game(game_id)
     stage = t.store.stage(game["stage"])
     seed = t.rng(f"game/{game_id}").randrange(2**31)
     topic_rows = {r["id"]: r["name"] for r in t.store.db.execute("SELECT id, name FROM topics")}
@@ -31,6 +30,20 @@ def game_setup(t, game_id: str) -> dict:
             "topics": [{"id": x, "name": topic_rows.get(x, "?")} for x in game["topics"] or []],
             "seed": seed, "game_new": ["/sg/game/new", t.format, stage["engine_stage"], len(game["players"]), seed],
             "done": game["result"] is not None}
+
+
+def commands_from_setup(setup: dict) -> list[tuple[str, tuple]]:
+    """`game_setup`'s answer (read from the file, or sent by `tournament serve`) as the board's opening commands."""
+    game_id = setup["game"]
+    if setup["done"]:
+        raise TournamentError(f"game {game_id} has a result already; pick the next game")
+    address, *args = setup["game_new"]
+    commands = [(address, tuple(args))]
+    commands += [("/sg/player/name", (p["seat"], p["name"])) for p in setup["players"]]
+    topics = [t["name"] for t in setup["topics"]]
+    if topics:
+        commands.append(("/sg/topics", tuple(topics)))
+    return commands
 
 
 def players_of(game: dict, reasons: dict | None = None, qualified=()) -> list[dict]:
@@ -127,17 +140,6 @@ def screen_view(t, scene: str) -> tuple[str, dict]:
     return t.flow.screen(t, scene)
 
 
-def load_screen(tournament_path, scene: str) -> tuple[str, dict]:
-    """For the board: open the file, build the view for `/sg/screen SCENE`, close. Call it when the scene is
-    entered or a result arrives, not every frame."""
-    from scoreboard.tournament.service import Tournament
-    t = Tournament(tournament_path)
-    try:
-        return screen_view(t, scene)
-    finally:
-        t.close()
-
-
 def check_kind(t, kind: str) -> None:
     """Refuse a view that does not fit the tournament's format, naming the ones that do."""
     fits = tuple(t.flow.VIEWS)
@@ -148,18 +150,3 @@ def check_kind(t, kind: str) -> None:
 def build(t, kind: str, stage: str | None = None) -> dict:
     check_kind(t, kind)
     return t.flow.VIEWS[kind](t, stage)
-
-
-def standings_text(t, text=None) -> str:
-    """The standings as an aligned terminal table, in Russian (or `text(key, **fields)`)."""
-    from scoreboard.tournament.terminal import render_table
-    text = text or text_for("ru")
-    view = t.flow.VIEWS["standings"](t, None)
-    heads = [column_name(c, text) for c in view["columns"]]
-    rows = [[say(v, text) for v in row] + [say(tie, text) if tie else ""]
-            for row, tie in zip(view["rows"], view["ties"])]
-    lines = [say(view["title"], text), render_table(heads + [""], rows, left=(1, len(heads)))]
-    champion = t.standings().get("champion")
-    if champion:
-        lines.append(f"{text('tn_champion')}: {', '.join(champion) if isinstance(champion, list) else champion}")
-    return "\n".join(lines)

@@ -10,7 +10,7 @@ import pytest
 from scoreboard.display.render.canvas import Canvas
 from scoreboard.display.scenes import tournament as screens
 from scoreboard.display.theme.load import load_theme
-from scoreboard.tournament import demo, views
+from scoreboard.tournament import board_link, demo, terminal, views
 from scoreboard.tournament.errors import TournamentError
 from scoreboard.tournament.labels import say, text_for
 
@@ -107,7 +107,7 @@ def test_board_gets_game_setup_and_screen_from_the_file(tmp_path):
     assert setup["game_new"][:4] == ["/sg/game/new", "novosibirsk-2007", "1/9", len(players)]
     assert [p["name"] for p in setup["players"]] == players and setup["done"] is True
     assert views.game_setup(t, "1/9-4")["seed"] == setup["seed"] != views.game_setup(t, "1/9-5")["seed"]
-    kind, view = views.load_screen(tmp_path / "n.sqlite", "bracket")
+    kind, view = board_link.load_screen(tmp_path / "n.sqlite", "bracket")
     assert kind == "bracket" and [c["title"] for c in view["columns"]] == ["1/9", "1/3", "final"]
     assert sum(p["won"] for g in view["columns"][0]["games"] for p in g["players"]) == 9
 
@@ -252,8 +252,8 @@ def test_long_russian_names_and_labels_fit_their_boxes_at_three_percent(fonts, t
 def test_standings_text_for_the_terminal_uses_the_theme_words(tournaments, tmp_path):
     """GIVEN a finished samara season THEN `scoreboard tournament standings` prints the Super Nine table with
     Russian headers and the champion line (default theme), or English ones with an English theme's text."""
-    text = views.standings_text(tournaments[6])
+    text = terminal.standings_text(tournaments[6])
     assert text.splitlines()[0] == "Супердевятка" and "Игрок" in text.splitlines()[1]
     assert "Чемпион: " in text
-    en = views.standings_text(tournaments[6], text_for("en"))
+    en = terminal.standings_text(tournaments[6], text_for("en"))
     assert en.splitlines()[0] == "Super Nine" and en.splitlines()[1].split()[:3] == ["#", "Player", "Points"]

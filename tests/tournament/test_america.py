@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from scoreboard.tournament import america
+from scoreboard.tournament.formats.america import rules as america
 from scoreboard.tournament.errors import TournamentError
 from scoreboard.tournament.lots import rng
 from scoreboard.tournament.results import GameResult, Seat

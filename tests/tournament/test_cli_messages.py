@@ -6,7 +6,7 @@ import random
 import shutil
 
 from scoreboard.cli import main
-from scoreboard.tournament import flow_samara
+from scoreboard.tournament.formats.samara import flow as flow_samara
 from scoreboard.tournament.service import Tournament
 
 from .helpers import names, play_stage, register

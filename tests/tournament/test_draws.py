@@ -5,7 +5,9 @@ from itertools import combinations
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from scoreboard.tournament import draw, novosibirsk, samara
+from scoreboard.tournament import draw
+from scoreboard.tournament.formats.novosibirsk import rules as novosibirsk
+from scoreboard.tournament.formats.samara import rules as samara
 from scoreboard.tournament.lots import rng
 
 BRANCHES = [novosibirsk.branch_of(g) for g in range(9)]

@@ -6,9 +6,9 @@ import multiprocessing
 
 import pytest
 
-from scoreboard.tournament import record_from_journal
+from scoreboard.tournament.service import record_from_journal
 from scoreboard.tournament.errors import TournamentError
-from scoreboard.tournament.flow_samara import cup_sums
+from scoreboard.tournament.formats.samara.flow import cup_sums
 from scoreboard.tournament.service import Tournament
 
 from .helpers import names, register

@@ -9,8 +9,6 @@ import re
 import shutil
 import subprocess
 
-import pytest
-
 from scoreboard.cli import main
 from scoreboard.tournament import demo
 from scoreboard.tournament.service import Tournament

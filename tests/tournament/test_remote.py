@@ -22,9 +22,8 @@ from scoreboard.app.config import default_config
 from scoreboard.display.screens import Screen, ScreenSpec
 from scoreboard.display.theme.load import load_theme
 from scoreboard.session import Session, replay_snapshot
-from scoreboard.tournament import remote_client as client
-from scoreboard.tournament import remote_keys as keys
-from scoreboard.tournament.remote_server import Server, assign, boards
+from scoreboard.tournament.remote import client, keys
+from scoreboard.tournament.remote.server import Server, assign, boards
 from scoreboard.tournament.service import Tournament
 
 from .helpers import names, play_to_the_end, register

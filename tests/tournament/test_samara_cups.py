@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from scoreboard.tournament import samara
+from scoreboard.tournament.formats.samara import rules as samara
 from scoreboard.tournament.errors import TournamentError
 from scoreboard.tournament.lots import rng
 from scoreboard.tournament.results import GameResult, Seat

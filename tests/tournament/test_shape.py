@@ -1,6 +1,7 @@
-"""The tournament package's shape (issue 12 item 8) and its command line (item 9): the domain never imports the
-display, `scoreboard tournament …` loads no pygame, formats live in their modules behind one registry; options go
-anywhere, a mistyped name gets the closest names, an option the format has not is refused."""
+"""The tournament package's shape (issue 12 item 8, issue 23) and its command line (item 9): the domain never imports
+the display, the links or the app, its import graph has no circle and takes no private name, `scoreboard tournament …`
+loads no pygame, formats live in their modules behind one registry; options go anywhere, a mistyped name gets the
+closest names, an option the format has not is refused."""
 from __future__ import annotations
 
 import ast
@@ -16,13 +17,14 @@ from scoreboard.cli import main
 from scoreboard.tournament import demo, formats
 from scoreboard.tournament.service import Tournament
 from scoreboard.tournament.terminal import display_width, render_table
+from tests.architecture import problems
 
 from .helpers import names, play_stage, register
 
 PACKAGE = Path(__file__).resolve().parents[2] / "scoreboard" / "tournament"
-# Modules that belong to one format (its flow, views, labels, pure rules) and the registry: only they may name one.
-FORMAT_OWNED = {"formats.py", "flow_novosibirsk.py", "flow_america.py", "flow_samara.py", "samara_views.py",
-                "novosibirsk.py", "america.py", "samara.py", "super_nine.py", "topics.py", "bench.py"}
+# Modules that belong to one format (formats/: the registry, and each format's rules, flow, views, labels) and the
+# samara topic rule (T-S8): only they may name one.
+FORMAT_OWNED = ("formats/", "topics.py", "bench.py")
 # The bench draws a screen: it loads the display inside the function that draws (never at import). `tournament render`
 # is the display's own action (scoreboard/app/cli.py `extend`), so cli.py imports no display at all.
 DRAWS = {"bench.py"}
@@ -36,23 +38,36 @@ def _imports(tree):
             yield node, [node.module]
 
 
-def test_the_tournament_domain_never_imports_the_display():
-    """GIVEN every module of scoreboard/tournament WHEN its imports are read THEN none imports scoreboard.display
-    or pygame, except the bench, inside the function that draws (`render` is the display's action on the command)."""
-    for path in sorted(PACKAGE.glob("*.py")):
+def test_the_tournament_domain_never_imports_the_display_the_links_or_the_app():
+    """GIVEN every module of scoreboard/tournament, its sub-packages too WHEN its imports are read THEN none imports
+    scoreboard.display, scoreboard.links, scoreboard.app or pygame, except the bench, inside the function that draws
+    (`render` is the display's action on the command)."""
+    for path in sorted(PACKAGE.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         top_level = {id(n) for n in tree.body}
         for node, modules in _imports(tree):
-            shown = [m for m in modules if m.startswith(("scoreboard.display", "pygame"))]
+            shown = [m for m in modules
+                     if m.startswith(("scoreboard.display", "scoreboard.links", "scoreboard.app", "pygame"))]
             if shown:
                 assert path.name in DRAWS and id(node) not in top_level, (path.name, shown)
+
+
+def test_the_tournament_import_graph_has_no_circle_no_private_reach_no_unmarked_inner_import():
+    """GIVEN the import graph read from the sources, imports inside functions counted (tests/architecture.py) WHEN the
+    problems of the tournament's own modules are listed THEN there are none: no circle, no `_private` name taken from
+    another module, every import inside a function says why it waits (`# lazy:`), no arrow up the layers. The bench
+    (a tool the integrator moves to scoreboard/bench/) is left out."""
+    ours = [p for p in problems("scoreboard.tournament")
+            if (p.startswith("scoreboard.tournament") or p.startswith("circle:"))
+            and "scoreboard.tournament.bench" not in p]
+    assert ours == []
 
 
 def test_no_module_outside_a_format_branches_on_a_format_name():
     """GIVEN the shared modules (service, views, common, CLI, store, verify, labels …) WHEN searched for the three
     regulation names THEN none has one: a fourth format is its own module plus one line in formats.FORMATS."""
-    for path in sorted(PACKAGE.glob("*.py")):
-        if path.name in FORMAT_OWNED:
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.relative_to(PACKAGE).as_posix().startswith(FORMAT_OWNED):
             continue
         text = path.read_text(encoding="utf-8")
         for name in formats.names():

@@ -5,7 +5,7 @@ from itertools import combinations
 
 import pytest
 
-from scoreboard.tournament import samara, super_nine
+from scoreboard.tournament.formats.samara import rules as samara, super_nine
 from scoreboard.tournament.lots import rng
 from scoreboard.tournament.results import GameResult, Seat
 

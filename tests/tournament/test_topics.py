@@ -113,7 +113,7 @@ def test_ts8_each_topic_once_across_the_cup(path):
     """GIVEN a samara cup with a topic pool WHEN two rounds are drawn THEN no topic is played in two games."""
     t = Tournament.create(path, "samara-2003", seed=4)
     register(t, names(12), cups=["winter"])
-    from scoreboard.tournament import flow_samara
+    from scoreboard.tournament.formats.samara import flow as flow_samara
     for i in range(40):
         flow_samara.add_topic(t, f"Topic {i % 25}", author=f"P{(i % 12) + 1:02d}")
     assert t.draw()["topics"] == "topics assigned"

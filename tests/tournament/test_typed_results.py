@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from scoreboard.cli import main
-from scoreboard.tournament import record_from_journal
+from scoreboard.tournament.service import record_from_journal
 from scoreboard.tournament.errors import TournamentError
 from scoreboard.tournament.service import Tournament
 

@@ -19,8 +19,10 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from scoreboard.tournament import remote_keys as keys
+from scoreboard.session import replay_snapshot
 from scoreboard.tournament.errors import TournamentError
+from scoreboard.tournament.remote import keys
+from scoreboard.tournament.views import commands_from_setup
 
 DEFINITIVE = ("refused", "bad request")     # signed refusals: sending again would get the same answer
 
@@ -92,7 +94,6 @@ def open_outbox(journal_path, server: str, tournament: str, game: str, board: st
 
 def queue_result(journal_path) -> Path:
     """Game over: the final snapshot from the journal (read-only) goes into the outbox, `pending`."""
-    from scoreboard.session import replay_snapshot
     path = outbox_path(journal_path)
     box = read_outbox(path)
     if box is None:
@@ -173,7 +174,6 @@ def _summary(box: dict) -> dict:
 # -- what the board calls (display/board.py), with its `[tournament]` config section
 def remote_setup(tournament: dict, game: str, out=print):
     """(the opening commands, `opened(journal_path)` that writes the outbox) for a game set up from the server."""
-    from scoreboard.tournament.board_link import commands_from_setup
     board = board_name(tournament.get("board", ""))
     got = fetch_setup(tournament["server"], tournament["passcode"], board, game)
     commands = commands_from_setup(got["setup"])

@@ -6,19 +6,24 @@ A format module owns its whole format — flow, views and labels — and offers:
   WINNER (who wins a typed game: "final_round" | "top" | "top_positive", TB5), TIEBREAK (how a tie for first is
   settled: "extra_round" | "extra_questions" | "extra_topic", TB1–TB3), SHARED_FIRST_STAGES (engine stages where tied
   players share first, T-S7), OPTIONS (the command-line options that apply to it, beyond the common ones),
+  DEMO (the demo's made-up field: players, seeded, the lowest score),
   TITLE (label key), LABELS ({"ru": {…}, "en": {…}}), VIEWS ({kind: view(t, stage=None)}), screen(t, scene).
-Adding a format is a new module and one line here; nothing else branches on a format's name.
+A format that needs them also offers: leave_cup, leave_season, substitution_scope, draw_constraints,
+  verify_topics, add_topic and draw_topics (with "topics_per_game" in OPTIONS), PUBLISH_EXTRA, FIELD_VIEW.
+Adding a format is a new folder here (its `flow` the format module) and one line in FORMATS; nothing else branches
+on a format's name.
 """
 from __future__ import annotations
 
-import importlib
-
 from scoreboard.tournament.errors import TournamentError
+from scoreboard.tournament.formats.america import flow as america
+from scoreboard.tournament.formats.novosibirsk import flow as novosibirsk
+from scoreboard.tournament.formats.samara import flow as samara
 
 FORMATS = {
-    "novosibirsk-2007": "scoreboard.tournament.flow_novosibirsk",
-    "america-2005": "scoreboard.tournament.flow_america",
-    "samara-2003": "scoreboard.tournament.flow_samara",
+    "novosibirsk-2007": novosibirsk,
+    "america-2005": america,
+    "samara-2003": samara,
 }
 
 
@@ -29,8 +34,8 @@ def names() -> list[str]:
 def format_module(name: str):
     if name not in FORMATS:
         raise TournamentError(f"format must be one of {', '.join(FORMATS)}; got {name!r}")
-    return importlib.import_module(FORMATS[name])
+    return FORMATS[name]
 
 
 def format_modules():
-    return [importlib.import_module(m) for m in FORMATS.values()]
+    return list(FORMATS.values())

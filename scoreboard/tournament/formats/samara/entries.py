@@ -4,7 +4,7 @@
 The regulation names no substitution and no walkover; 5.4 leaves exceptional situations to the organisers. The
 program's decisions (docs/TOURNAMENTS.md, T-S1):
 - before the cup's round 1 is drawn, leaving takes the entry back (the cup leaves the player's list);
-- in round 1, an absent player may be replaced for this cup only (`player substitute`, flow_samara);
+- in round 1, an absent player may be replaced for this cup only (`player substitute`, flow.py);
 - in any drawn round, a player who leaves is taken out of their game not yet played, by walkover: the others play
   it (a game of two, as round 1 has, 3.2.3), or the last one left wins it without playing (0 points, so no
   conditional points, 3.2.7); the round's size is then the players who play it (3.2.2: «игроков в текущем круге»).

@@ -1,17 +1,19 @@
-"""`scoreboard tournament serve | passcode | assign | boards`: results from boards in other rooms over the network
-(remote_server.py; docs/TOURNAMENTS.md "Board B over the network")."""
+"""What `scoreboard tournament serve | passcode | assign | boards` do (their options are in ../cli.py): results from
+boards in other rooms over the network (server.py; docs/TOURNAMENTS.md "Board B over the network")."""
 from __future__ import annotations
 
-from scoreboard.tournament.cli import open_tournament, _path, _print
+import signal
+
+from scoreboard.tournament.command import open_tournament, show, tournament_path
 from scoreboard.tournament.errors import TournamentError
+from scoreboard.tournament.remote.keys import credentials
 
 
 def cmd_serve(args):
-    """Take results from boards in other rooms over the network (remote_server.py) until Ctrl-C / SIGTERM."""
-    import signal
-    from scoreboard.tournament.remote_server import Server
+    """Take results from boards in other rooms over the network (server.py) until Ctrl-C / SIGTERM."""
+    from scoreboard.tournament.remote.server import Server   # lazy: its http.server costs every start ~20 ms
     try:
-        server = Server(_path(args), args.bind, args.port, out=lambda line: print(line, flush=True))
+        server = Server(tournament_path(args), args.bind, args.port, out=lambda line: print(line, flush=True))
     except OSError as error:
         raise TournamentError(f"cannot listen on {args.bind}:{args.port}: {error}") from None
     host, port = server.address
@@ -33,41 +35,27 @@ def _interrupt(*_):
 
 
 def cmd_passcode(args):
-    from scoreboard.tournament.remote_keys import credentials
     t = open_tournament(args)
     try:
         tid, passcode = credentials(t.store, rotate=args.new)
     finally:
         t.close()
-    _print(args, {"tournament": tid, "passcode": passcode},
+    show(args, {"tournament": tid, "passcode": passcode},
            f"passcode {passcode} (tournament {tid}); a board sends results with\n"
            f"  [tournament]\n  server = \"THIS-MACHINE:9010\"\n  passcode = \"{passcode}\"\n  game = \"GAME\"")
 
 
 def cmd_assign(args):
-    from scoreboard.tournament.remote_server import assign
-    assign(_path(args), args.game, args.board)
+    from scoreboard.tournament.remote.server import assign   # lazy: its http.server costs every start ~20 ms
+    assign(tournament_path(args), args.game, args.board)
     print(f"{args.game}: only board {args.board!r} sets it up and sends its result")
 
 
 def cmd_boards(args):
-    from scoreboard.tournament.remote_server import boards
-    data = boards(_path(args))
+    from scoreboard.tournament.remote.server import boards   # lazy: its http.server costs every start ~20 ms
+    data = boards(tournament_path(args))
     lines = [f"{b['game']:<12} board {b['board']!r:<16} {b['how']:<18} "
              f"{'result recorded' if b['recorded'] else 'result pending'}" for b in data["boards"]]
     lines += [f"{e['at']} {e['peer'] or '?':<21} {e['kind'] or '?':<6} {e['board'] or '?':<12} {e['game'] or '?':<12} "
               f"{e['outcome']}" + (f": {e['reason']}" if e["reason"] else "") for e in data["log"][-args.last:]]
-    _print(args, data, "\n".join(lines) or "no board has asked yet")
-
-
-def register_remote(add) -> None:
-    p = add("serve", cmd_serve, "take results from boards in other rooms over the network (HMAC with the passcode)")
-    p.add_argument("--bind", default="0.0.0.0")
-    p.add_argument("--port", type=int, default=9010)
-    p = add("passcode", cmd_passcode, "the passcode boards prove when they send results (--new: make another)")
-    p.add_argument("--new", action="store_true")
-    p = add("assign", cmd_assign, "only this board may set up and send GAME (default: the first board to ask)")
-    p.add_argument("game")
-    p.add_argument("board")
-    p = add("boards", cmd_boards, "which board holds which game, and the network log")
-    p.add_argument("--last", type=int, default=30, help="log lines (default 30)")
+    show(args, data, "\n".join(lines) or "no board has asked yet")

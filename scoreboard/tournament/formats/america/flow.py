@@ -1,11 +1,15 @@
 """america-2005 progression: selection (3–4 a game) → wild cards → 1/3 finals → final (T-A1–T-A5)."""
 from __future__ import annotations
 
-from scoreboard.tournament import america, common
+import re
+
+from scoreboard.tournament import common
 from scoreboard.tournament.draw import draw_games
 from scoreboard.tournament.errors import TournamentError
+from scoreboard.tournament.formats.america import rules
+from scoreboard.tournament.names import player_name
 from scoreboard.tournament.ranking import cut_reason
-from scoreboard.tournament.service import player_name
+from scoreboard.tournament.views import knockout_bracket, label, round_table
 
 cups_entered = common.no_cups
 ORDER = ("selection", "1/3", "final")
@@ -55,7 +59,7 @@ LABELS = {
 def registration_status(t, cups=None):
     """T-A1: the first 36 play; later entries wait and fill withdrawals in order."""
     common.closed_after_draw(t, cups)
-    return "active" if len(t.store.players("active")) < america.MAX_PLAYERS else "waiting"
+    return "active" if len(t.store.players("active")) < rules.MAX_PLAYERS else "waiting"
 
 
 def substitute_for(t, by):
@@ -69,7 +73,7 @@ def substitute_for(t, by):
 
 def _draw(t, stage_id, players):
     if stage_id == "selection":
-        sizes = america.selection_sizes(len(players))
+        sizes = rules.selection_sizes(len(players))
     else:
         sizes = [3] * (len(players) // 3) + ([len(players) % 3] if len(players) % 3 else [])
     return draw_games(sorted(players), sizes, [], t.rng(stage_id)).games
@@ -114,7 +118,7 @@ def advance(t, stage) -> dict:
     reasons = {w: f"won {gid}" for gid, w in won.items() if w}
     out = {"by_game": won}
     if stage["id"] == "selection":
-        cards, ranked = america.wild_cards([r for _, r in results], t.rng("wild cards"), [g["id"] for g, _ in results])
+        cards, ranked = rules.wild_cards([r for _, r in results], t.rng("wild cards"), [g["id"] for g, _ in results])
         game_of = {s.name: g["id"] for g, r in results for s in r.seats}
         for r in ranked:
             if r.name in cards:
@@ -141,7 +145,6 @@ def standings(t) -> dict:
 
 # -- views
 def _feeds(stage_id, k):
-    from scoreboard.tournament.views import label
     if stage_id == "1/3":
         return [label("tn_selection_winners"), label("tn_and_wild_cards")]
     return [label("tn_winner_of", game=f"1/3-{j}") for j in (1, 2, 3)]
@@ -149,14 +152,11 @@ def _feeds(stage_id, k):
 
 def bracket_view(t, stage=None) -> dict:
     """1/3 finals → final (the selection is a round table, not a tree)."""
-    from scoreboard.tournament.views import knockout_bracket
     return knockout_bracket(t, ("1/3", "final"), {"1/3": 3, "final": 1}, _feeds)
 
 
 def round_view(t, stage=None) -> dict:
     """The selection games: winners, wild cards (in their own colour, T-A3), what decided at the line (T-A4)."""
-    import re
-    from scoreboard.tournament.views import label, round_table
     chosen = t.store.stage(stage or "selection")
     if not chosen or chosen["kind"] != "selection":
         raise TournamentError("the selection is not drawn yet" if not stage else f"no selection round {stage!r}")

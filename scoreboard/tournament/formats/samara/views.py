@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 
 from scoreboard.tournament.errors import TournamentError
+from scoreboard.tournament.formats.samara import super_nine
 from scoreboard.tournament.views import label, round_table, table
 
 TITLE = "tn_samara"
@@ -72,11 +73,6 @@ LABELS = {
         "tn_cross_legend": "cell: the row player's score in the game with the column player (gold: finished ahead)",
     },
 }
-
-
-def _flow():
-    from scoreboard.tournament import flow_samara
-    return flow_samara
 
 
 def round_view(t, stage_id: str | None = None) -> dict:
@@ -155,7 +151,7 @@ def _span(place: int, lines: list[dict]) -> str:
 
 def cross_view(t, stage=None) -> dict:
     """The Super Nine cross-table: row player's score : column player's score in their one game."""
-    if not t.store.stage(_flow().SUPER9):
+    if not t.store.stage(super_nine.STAGE):
         raise TournamentError("the Super Nine is not drawn yet")
     by_number = sorted(t.standings()["super9"]["lines"], key=lambda x: x["number"])
     cells = []
@@ -177,7 +173,7 @@ def screen(t, scene: str):
     """`bracket`: the current cup round, or the Super Nine cross-table; `standings`: the season / Super Nine table."""
     last = t.last_stage()
     if scene == "bracket":
-        if last and last["id"] == _flow().SUPER9:
+        if last and last["id"] == super_nine.STAGE:
             return "cross", cross_view(t)
         return ("round", round_view(t)) if last else ("standings", standings_view(t))
     return "standings", standings_view(t)

@@ -24,8 +24,11 @@ import sqlite3
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from scoreboard.tournament import remote_keys as keys
 from scoreboard.tournament.errors import TournamentError
+from scoreboard.tournament.remote import keys
+from scoreboard.tournament.service import Tournament, record_snapshot, snapshot_hash
+from scoreboard.tournament.store import now_iso
+from scoreboard.tournament.views import game_setup
 
 MAX_BODY = 4 * 1024 * 1024      # a final snapshot with its history is well under 1 MB
 TABLES = """
@@ -43,7 +46,6 @@ def ensure_tables(store) -> None:
 
 
 def _open(path):
-    from scoreboard.tournament.service import Tournament
     t = Tournament(path)
     ensure_tables(t.store)
     return t
@@ -51,11 +53,10 @@ def _open(path):
 
 def assign(path, game_id: str, board: str, how: str = "assigned") -> None:
     """`tournament assign GAME BOARD`: only `board` may set up and record `game_id` (an organiser's choice)."""
-    from scoreboard.tournament.store import now_iso
     t = _open(path)
     try:
         with t.store.tx() as db:
-            t._game(game_id)
+            t.game(game_id)
             db.execute("INSERT OR REPLACE INTO remote_boards(game, board, how, at) VALUES (?, ?, ?, ?)",
                        (game_id, board, how, now_iso()))
             t.store.audit("board assign", {"game": game_id, "board": board})
@@ -131,9 +132,7 @@ class ResultService:
                 return _no("refused", f"game {req['game']} is held by board {holder!r}, not {req['board']!r} "
                                       f"(`scoreboard tournament assign` to move it)")
             if kind == "setup":
-                from scoreboard.tournament.views import game_setup
                 return {"ok": True, "outcome": "setup", "reason": "", "setup": game_setup(t, req["game"])}
-            from scoreboard.tournament.service import record_snapshot, snapshot_hash
             out = record_snapshot(self.path, req["game"], req["snapshot"], source=f"board {req['board']}'s result")
         except TournamentError as error:
             return _no("refused", str(error))
@@ -142,9 +141,8 @@ class ResultService:
 
     def _hold(self, t, game_id: str, board: str, kind: str) -> str:
         """The board that holds the game: the one assigned, else the first to ask (claimed now)."""
-        from scoreboard.tournament.store import now_iso
         with t.store.tx() as db:
-            t._game(game_id)
+            t.game(game_id)
             row = db.execute("SELECT board FROM remote_boards WHERE game = ?", (game_id,)).fetchone()
             if row:
                 return row["board"]
@@ -153,7 +151,6 @@ class ResultService:
         return board
 
     def _log(self, t, peer, kind, answer) -> None:
-        from scoreboard.tournament.store import now_iso
         with t.store.tx() as db:
             db.execute("INSERT INTO remote_log(at, peer, kind, board, game, outcome, reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
                        (now_iso(), peer, kind, _text(answer.get("board")), _text(answer.get("game")),

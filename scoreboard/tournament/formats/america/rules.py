@@ -45,7 +45,7 @@ def wild_cards(results: list[GameResult], rnd, game_ids: list[str] | None = None
     for gid, r in zip(game_ids, results):
         for name in second_placed(r):
             seconds[name] = (r.score(name), len(r.seats), r.right(name))
-            if r._seat(name).right is None:
+            if r.seat_of(name).right is None:
                 unknown[name] = gid
     ranked = rank(list(seconds), [
         Criterion("score", lambda n: seconds[n][0]),

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 from scoreboard.tournament.results import GameResult
 
+STAGE = "super9"        # the Super Nine's stage id in the file, and its engine stage
 # T-S6, as printed in the regulation (columns of its table): every pair of numbers meets exactly once.
 SCHEDULE = ((1, 2, 3), (4, 5, 6), (7, 8, 9),
             (1, 4, 7), (2, 5, 8), (3, 6, 9),

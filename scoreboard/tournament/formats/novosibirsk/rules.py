@@ -46,8 +46,7 @@ def branches() -> list[int]:
 
 def draw_first_stage(players: list[str], seeded: list[str], teams: dict[str, list[str]], rnd) -> Outcome:
     sizes = game_sizes(len(players))
-    return draw_games(sorted(players), sizes, draw_groups(seeded, teams), rnd,
-                      [branch_of(g) for g in range(GAMES)])
+    return draw_games(sorted(players), sizes, draw_groups(seeded, teams), rnd, branches())
 
 
 def feeders(stage: str, number: int) -> list[int]:

@@ -3,16 +3,19 @@ from __future__ import annotations
 
 import json
 
-from scoreboard.tournament import common, samara, super_nine, topics as topic_rules
+from scoreboard.tournament import common, topics as topic_rules
 from scoreboard.tournament.draw import Group, draw_games
 from scoreboard.tournament.errors import TournamentError
-from scoreboard.tournament.ranking import cut_reason
-from scoreboard.tournament.service import clean_name
+from scoreboard.tournament.formats.samara import entries, rules, super_nine
+from scoreboard.tournament.formats.samara.views import (  # noqa: F401  (the format's views: part of its interface)
+    FIELD_VIEW, LABELS, PUBLISH_EXTRA, TITLE, VIEWS, screen)
+from scoreboard.tournament.names import clean_name
+from scoreboard.tournament.ranking import Criterion, cut_reason, rank
 
 substitute_for = common.substitute_named
-SUPER9 = "super9"
+SUPER9 = super_nine.STAGE
 WINNER, TIEBREAK = "top_positive", "extra_topic"    # TB5 (positive only), TB3
-SHARED_FIRST_STAGES = frozenset({"super9"})          # the Super Nine has no tie-break: tied players share (T-S7)
+SHARED_FIRST_STAGES = frozenset({SUPER9})            # the Super Nine has no tie-break: tied players share (T-S7)
 OPTIONS = frozenset({"seeded", "team", "cups", "relative_of", "topics_per_game"})   # team: T-S8
 DEMO = {"players": 30, "seeded": 9, "lowest": 10}
 
@@ -26,10 +29,9 @@ def substitution_scope(t, stage) -> str | None:
 
 
 def leave_cup(t, player, cup) -> dict:
-    """T-S1: leave a cup before its draw, or its drawn round by walkover (samara_entries.py)."""
-    from scoreboard.tournament.samara_entries import leave_cup as leave
-    rounds = _cup_rounds(t, str(cup).strip().lower()) if str(cup).strip().lower() in samara.CUPS else []
-    return leave(t, player, cup, rounds, samara.CUPS)
+    """T-S1: leave a cup before its draw, or its drawn round by walkover (entries.py)."""
+    rounds = _cup_rounds(t, str(cup).strip().lower()) if str(cup).strip().lower() in rules.CUPS else []
+    return entries.leave_cup(t, player, cup, rounds, rules.CUPS)
 
 
 def leave_season(t, player) -> list[dict]:
@@ -58,16 +60,16 @@ def cups_entered(t, cups, already=()):
     """T-S1: any subset of the cups; none given means every cup that has not started. Entries close when a cup's
     first round is drawn."""
     if cups is None:
-        chosen = [c for c in samara.CUPS if not _started(t, c)]
+        chosen = [c for c in rules.CUPS if not _started(t, c)]
     else:
         chosen = [str(c).strip().lower() for c in cups]
-        bad = [c for c in chosen if c not in samara.CUPS]
+        bad = [c for c in chosen if c not in rules.CUPS]
         if bad:
-            raise TournamentError(f"unknown cup {bad[0]!r}: cups are {', '.join(samara.CUPS)}")
+            raise TournamentError(f"unknown cup {bad[0]!r}: cups are {', '.join(rules.CUPS)}")
         late = [c for c in chosen if _started(t, c) and c not in already]
         if late:
             raise TournamentError(f"the {late[0]} cup has started: entries are closed")
-    return [c for c in samara.CUPS if c in chosen or c in already]
+    return [c for c in rules.CUPS if c in chosen or c in already]
 
 
 # -- where the season stands
@@ -79,14 +81,14 @@ def _next(t) -> tuple[str, int] | None:
     """(cup, round) to draw next, (SUPER9, 0), or None when the season is over."""
     last = t.last_stage()
     if not last:
-        return samara.CUPS[0], 1
+        return rules.CUPS[0], 1
     if last["id"] == SUPER9:
         return None
     cup, rnd = last["id"].rsplit("-", 1)
     if not last["advancement"].get("final"):
         return cup, int(rnd) + 1
-    i = samara.CUPS.index(cup)
-    return (samara.CUPS[i + 1], 1) if i + 1 < len(samara.CUPS) else (SUPER9, 0)
+    i = rules.CUPS.index(cup)
+    return (rules.CUPS[i + 1], 1) if i + 1 < len(rules.CUPS) else (SUPER9, 0)
 
 
 def third_finalists(t, cup) -> list[str]:
@@ -104,7 +106,7 @@ def _round_one_input(t, cup, registered: list[dict] | None = None) -> dict:
     if cup == "winter":
         spread, why = [p["name"] for p in active if p["seeded"]], "last championship's Super Nine"
     else:
-        before = samara.CUPS[samara.CUPS.index(cup) - 1]
+        before = rules.CUPS[rules.CUPS.index(cup) - 1]
         spread, why = third_finalists(t, before), f"{before} cup 1/3-finalists"
     here = set(entrants)
     relatives = [list(pair) for pair in t.store.relatives() if set(pair) <= here]
@@ -128,7 +130,7 @@ def _draw_round(t, stage_id, given) -> tuple[list[list[str]], list[str]]:
     rnd = t.rng(stage_id)
     if isinstance(given, dict):   # round 1: spread apart (T-S2)
         groups = _round_one_groups(given)
-        out = draw_games(given["players"], samara.first_round_sizes(len(given["players"])), groups, rnd)
+        out = draw_games(given["players"], rules.first_round_sizes(len(given["players"])), groups, rnd)
         return out.games, out.broken
     return draw_games(sorted(given), [3] * (len(given) // 3), [], rnd).games, []
 
@@ -143,7 +145,7 @@ def draw_next(t, topics_per_game: int | None = None) -> dict:
     stage_id = f"{cup}-{number}"
     if number == 1:
         given = _round_one_input(t, cup)
-        if len(given["players"]) < samara.MIN_PLAYERS:
+        if len(given["players"]) < rules.MIN_PLAYERS:
             raise TournamentError(f"the {cup} cup has {len(given['players'])} entrants; it needs at least 3")
         per_game = topics_per_game or t.store.meta("topics_per_game", 4)
     else:
@@ -165,7 +167,7 @@ def draw_next(t, topics_per_game: int | None = None) -> dict:
 def _draw_super_nine(t, topics_per_game: int | None = None) -> dict:
     """T-S5/T-S6; `topics_per_game` (samara 3.3.3: one count for all 12 games, at least 4) defaults to the file's."""
     lines = season_lines(t)
-    chosen, ranked = samara.super_nine(lines, t.rng("super nine selection"))
+    chosen, ranked = rules.super_nine(lines, t.rng("super nine selection"))
     games = _super_nine_games(t, chosen)
     ids = [f"S9-{k}" for k in range(1, 13)]
     draw = {"input": chosen, "label": "super nine numbers", "games": games, "broken": [],
@@ -204,7 +206,7 @@ def expected_input(t, stage, registered: list[dict]):
 
 def redraw(t, stage) -> list[list[str]]:
     if stage["id"] == SUPER9:     # the selection is re-run too, from the cups' stored results
-        chosen, _ = samara.super_nine(season_lines(t), t.rng("super nine selection"))
+        chosen, _ = rules.super_nine(season_lines(t), t.rng("super nine selection"))
         return _super_nine_games(t, chosen)
     return _draw_round(t, stage["id"], stage["draw"]["input"])[0]
 
@@ -214,7 +216,7 @@ def add_topic(t, name, author=None, topic_id=None) -> str:
     name = clean_name(name, "topic name")
     with t.store.tx() as db:
         if author:
-            author = t._player(author)["name"]
+            author = t.player(author)["name"]
         topic_id = topic_id or f"T{db.execute('SELECT COUNT(*) FROM topics').fetchone()[0] + 1}"
         if db.execute("SELECT 1 FROM topics WHERE id = ?", (topic_id,)).fetchone():
             raise TournamentError(f"topic id {topic_id} is taken")
@@ -291,7 +293,7 @@ def advance(t, stage) -> dict:
                 "champion": [x.name for x in lines if x.place == 1]}
     points: dict[str, float] = {}
     for _, r in results:
-        points.update(samara.game_points(r))
+        points.update(rules.game_points(r))
     won = {g["id"]: r.winner for g, r in results}
     reasons = {w: f"won {gid}" for gid, w in won.items() if w}
     players = [s.name for _, r in results for s in r.seats]
@@ -299,7 +301,7 @@ def advance(t, stage) -> dict:
         return {"final": True, "cup_winner": won[results[0][0]["id"]], "points": points, "qualified": [],
                 "by_game": won, "reasons": reasons}
     sums = cup_sums(t, _cup_of(stage["id"]), upto=stage["seq"])
-    adv = samara.advance([r for _, r in results], sums, t.rng(f"advance/{stage['id']}"))
+    adv = rules.advance([r for _, r in results], sums, t.rng(f"advance/{stage['id']}"))
     for name in adv.by_sum:
         points[name] += 1.0          # T-S4: +1 for advancing by the sum
         reasons[name] = f"cup sum {sums[name]:g}"
@@ -318,18 +320,18 @@ def cup_sums(t, cup, upto=None) -> dict[str, float]:
         for _, r in t.results(stage["id"]):
             for s in r.seats:
                 scores.setdefault(s.name, []).append(s.score)
-    return {p: samara.cup_sum(v) for p, v in scores.items()}
+    return {p: rules.cup_sum(v) for p, v in scores.items()}
 
 
-def season_lines(t) -> list[samara.SeasonLine]:
-    lines: dict[str, samara.SeasonLine] = {}
-    for cup in samara.CUPS:
+def season_lines(t) -> list[rules.SeasonLine]:
+    lines: dict[str, rules.SeasonLine] = {}
+    for cup in rules.CUPS:
         rounds = _cup_rounds(t, cup)
         if not rounds:
             continue
         per_game = rounds[0]["draw"]["topics_per_game"]
         for name, total in cup_sums(t, cup).items():
-            lines.setdefault(name, samara.SeasonLine(name)).weighted += total / per_game
+            lines.setdefault(name, rules.SeasonLine(name)).weighted += total / per_game
         for stage in rounds:
             for _, r in t.results(stage["id"]):
                 if r.winner:
@@ -348,7 +350,6 @@ def _line_json(x: super_nine.Line) -> dict:
 
 
 def standings(t) -> dict:
-    from scoreboard.tournament.ranking import Criterion, rank
     lines = {x.name: x for x in season_lines(t)}
     ranked = rank(list(lines), [Criterion("conditional points", lambda n: lines[n].points),
                                 Criterion("conditional points in the summer cup", lambda n: lines[n].summer_points),
@@ -360,7 +361,7 @@ def standings(t) -> dict:
                "weighted": round(lines[r.name].weighted, 3), "decided_by": r.decided_by}
               for i, r in enumerate(ranked)]
     cups = {}
-    for cup in samara.CUPS:
+    for cup in rules.CUPS:
         rounds = _cup_rounds(t, cup)
         done = rounds and rounds[-1]["advancement"] and rounds[-1]["advancement"].get("final")
         cups[cup] = {"rounds": [s["id"] for s in rounds],
@@ -372,6 +373,3 @@ def standings(t) -> dict:
         nine = {"lines": [_line_json(x) for x in lines9], "done": s9["state"] == "advanced"}
     champion = s9["advancement"]["champion"] if s9 and s9["advancement"] else None
     return {"format": t.format, "season": season, "cups": cups, "super9": nine, "champion": champion}
-
-
-from scoreboard.tournament.samara_views import FIELD_VIEW, LABELS, PUBLISH_EXTRA, TITLE, VIEWS, screen  # noqa: E402,F401  (the format's views)

@@ -1,8 +1,10 @@
 """novosibirsk-2007 progression: 1/9 (quasi-blind draw) → 1/3 → final (T-N1–T-N3)."""
 from __future__ import annotations
 
-from scoreboard.tournament import common, novosibirsk
+from scoreboard.tournament import common
 from scoreboard.tournament.errors import TournamentError
+from scoreboard.tournament.formats.novosibirsk import rules
+from scoreboard.tournament.views import knockout_bracket, label
 
 registration_status = common.closed_after_draw
 cups_entered = common.no_cups
@@ -37,7 +39,7 @@ def _feed_input(t, stage_id) -> list[list[str]]:
     prev = ORDER[ORDER.index(stage_id) - 1]
     won = common.winners(t, prev)
     count = 3 if stage_id == "1/3" else 1
-    return [[won[f"{prev}-{k}"] for k in novosibirsk.feeders(stage_id, n)
+    return [[won[f"{prev}-{k}"] for k in rules.feeders(stage_id, n)
              if won.get(f"{prev}-{k}")] for n in range(1, count + 1)]
 
 
@@ -48,7 +50,7 @@ def draw_next(t) -> dict:
     stage_id = ORDER[ORDER.index(last["id"]) + 1] if last else "1/9"
     if stage_id == "1/9":
         given = _first_input(t)
-        outcome = novosibirsk.draw_first_stage(given["players"], given["seeded"], given["teams"], t.rng("1/9"))
+        outcome = rules.draw_first_stage(given["players"], given["seeded"], given["teams"], t.rng("1/9"))
         draw = {"input": given, "label": "1/9", "games": outcome.games, "broken": outcome.broken}
         ids = [f"1/9-{k}" for k in range(1, 10)]
     else:
@@ -73,13 +75,13 @@ def draw_constraints(t, stage):
     if stage["id"] != "1/9":
         return None
     given = stage["draw"]["input"]
-    return novosibirsk.draw_groups(given["seeded"], given["teams"]), novosibirsk.branches()
+    return rules.draw_groups(given["seeded"], given["teams"]), rules.branches()
 
 
 def redraw(t, stage) -> list[list[str]]:
     given = stage["draw"]["input"]
     if stage["id"] == "1/9":
-        return novosibirsk.draw_first_stage(given["players"], given["seeded"], given["teams"], t.rng("1/9")).games
+        return rules.draw_first_stage(given["players"], given["seeded"], given["teams"], t.rng("1/9")).games
     return [g for g in common.seat_lot(t, stage["id"], given) if g]
 
 
@@ -105,16 +107,14 @@ def standings(t) -> dict:
 
 # -- views
 def _feeds(stage_id, k):
-    from scoreboard.tournament.views import label
     if stage_id == "1/9":
         return [label("tn_to_be_drawn")]
     prev = ORDER[ORDER.index(stage_id) - 1]
-    return [label("tn_winner_of", game=f"{prev}-{j}") for j in novosibirsk.feeders(stage_id, k)]
+    return [label("tn_winner_of", game=f"{prev}-{j}") for j in rules.feeders(stage_id, k)]
 
 
 def bracket_view(t, stage=None) -> dict:
     """1/9 → 1/3 → final; undrawn games show whose winners fill them (T-N1)."""
-    from scoreboard.tournament.views import knockout_bracket
     return knockout_bracket(t, ORDER, {"1/9": 9, "1/3": 3, "final": 1}, _feeds)
 
 
