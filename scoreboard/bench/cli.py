@@ -32,9 +32,20 @@ def _remote_web(args) -> int:
     return bench(args)
 
 
+def _tournament(args) -> int:
+    from scoreboard.bench.tournament import run  # lazy: a bench loads only when it runs
+    return run(args)
+
+
 BENCHES = {"display": _display, "engine": _engine, "links": _links, "media": _media, "packs": _packs,
-           "remote-web": _remote_web}
+           "remote-web": _remote_web, "tournament": _tournament}
 
 
 def register(sub) -> None:
-    """The benches are gathered by scoreboard/cli.py (`bench` takes every package's BENCHES)."""
+    bench = sub.add_parser("bench", help="run a benchmark and print its figures")
+    bench.add_argument("target", choices=sorted(BENCHES))
+    bench.add_argument("--quick", action="store_true", help="fewer repetitions (smoke test)")
+    bench.add_argument("--json", action="store_true", help="print the figures as JSON")
+    bench.add_argument("--board", action="store_true",
+                       help="links: measure on the real board process under Xvfb (not a loop thread)")
+    bench.set_defaults(func=lambda args: BENCHES[args.target](args))

@@ -10,7 +10,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from scoreboard.tournament import draw, lots, topics
+from scoreboard.display.render.canvas import Canvas
+from scoreboard.display.scenes import tournament as screens
+from scoreboard.display.theme.load import load_theme
+from scoreboard.tournament import draw, lots, topics, views
+from scoreboard.tournament.demo import build
 from scoreboard.tournament.formats.novosibirsk import rules as novosibirsk
 from scoreboard.tournament.formats.samara import rules as samara
 
@@ -67,7 +71,6 @@ def _topics(k):
 
 
 def run(args) -> int:
-    from scoreboard.tournament.demo import build
     runs = 20 if getattr(args, "quick", False) else 200
     figures = {"exact bracket draw (27 players, 9 seeded, teams 7/6/4)": _stats(_timed(_bracket, runs)),
                "exact samara round 1 (45: relatives, Super Nine, 6 teams)": _stats(_timed(_cup, runs)),
@@ -85,10 +88,6 @@ def run(args) -> int:
             second.record_typed(gid, seats, results[gid]["winner"])
 
         figures["record a result (SQLite WAL, fsync)"] = _stats(_timed(record, runs))
-        from scoreboard.display.render.canvas import Canvas          # the drawing lives with the board's scenes
-        from scoreboard.display.scenes import tournament as screens
-        from scoreboard.display.theme.load import load_theme
-        from scoreboard.tournament import views
         canvas = Canvas(screens.offscreen((1920, 1080)), load_theme())
         screens.draw(canvas, "bracket", views.build(second, "bracket"))   # fonts loaded once
         figures["bracket view + draw 1920x1080 (no PNG)"] = _stats(_timed(

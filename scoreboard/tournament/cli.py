@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from scoreboard.tournament import bench, formats
+from scoreboard.tournament import formats
 from scoreboard.tournament.errors import TournamentError
 
 
@@ -31,9 +31,6 @@ def _guard(func):
             print(f"tournament: {error}", file=sys.stderr)
             return 2
     return run
-
-
-BENCHES = {"tournament": bench.run}
 
 
 class _AnyOrder(argparse.ArgumentParser):

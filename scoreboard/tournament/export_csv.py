@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import io
 
-from scoreboard.tournament.labels import say, text_for
+from scoreboard.labels import say, text_for
 
 
 def rows(t, language: str = "ru") -> tuple[list[str], list[list]]:

@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 
 from scoreboard.tournament import corrections
 from scoreboard.tournament.errors import TournamentError
-from scoreboard.tournament.labels import column_name, say, stage_name, text_for
+from scoreboard.labels import column_name, say, stage_name, text_for
 
 WORDS = {
     "ru": {"ex_printed": "Напечатано {at} · формат {format} · зерно жеребьёвки {seed}", "ex_page": "{n} из {of}",

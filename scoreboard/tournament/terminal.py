@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from scoreboard.tournament.labels import column_name, say, text_for
+from scoreboard.labels import column_name, say, text_for
 
 
 def display_width(text: str) -> int:

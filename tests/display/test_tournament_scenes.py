@@ -12,7 +12,7 @@ from scoreboard.display.scenes import tournament as screens
 from scoreboard.display.theme.load import load_theme
 from scoreboard.tournament import board_link, demo, terminal, views
 from scoreboard.tournament.errors import TournamentError
-from scoreboard.tournament.labels import say, text_for
+from scoreboard.labels import say, text_for
 
 THEME = load_theme()
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from scoreboard import labels
 from scoreboard.cli import main
 from scoreboard.tournament import demo, formats
 from scoreboard.tournament.service import Tournament
@@ -24,10 +25,7 @@ from .helpers import names, play_stage, register
 PACKAGE = Path(__file__).resolve().parents[2] / "scoreboard" / "tournament"
 # Modules that belong to one format (formats/: the registry, and each format's rules, flow, views, labels) and the
 # samara topic rule (T-S8): only they may name one.
-FORMAT_OWNED = ("formats/", "topics.py", "bench.py")
-# The bench draws a screen: it loads the display inside the function that draws (never at import). `tournament render`
-# is the display's own action (scoreboard/app/cli.py `extend`), so cli.py imports no display at all.
-DRAWS = {"bench.py"}
+FORMAT_OWNED = ("formats/", "topics.py")
 
 
 def _imports(tree):
@@ -40,26 +38,20 @@ def _imports(tree):
 
 def test_the_tournament_domain_never_imports_the_display_the_links_or_the_app():
     """GIVEN every module of scoreboard/tournament, its sub-packages too WHEN its imports are read THEN none imports
-    scoreboard.display, scoreboard.links, scoreboard.app or pygame, except the bench, inside the function that draws
-    (`render` is the display's action on the command)."""
+    scoreboard.display, scoreboard.links, scoreboard.app or pygame (`render` and the bench draw from outside)."""
     for path in sorted(PACKAGE.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        top_level = {id(n) for n in tree.body}
         for node, modules in _imports(tree):
             shown = [m for m in modules
                      if m.startswith(("scoreboard.display", "scoreboard.links", "scoreboard.app", "pygame"))]
-            if shown:
-                assert path.name in DRAWS and id(node) not in top_level, (path.name, shown)
+            assert not shown, (path.name, shown)
 
 
 def test_the_tournament_import_graph_has_no_circle_no_private_reach_no_unmarked_inner_import():
     """GIVEN the import graph read from the sources, imports inside functions counted (tests/architecture.py) WHEN the
     problems of the tournament's own modules are listed THEN there are none: no circle, no `_private` name taken from
-    another module, every import inside a function says why it waits (`# lazy:`), no arrow up the layers. The bench
-    (a tool the integrator moves to scoreboard/bench/) is left out."""
-    ours = [p for p in problems("scoreboard.tournament")
-            if (p.startswith("scoreboard.tournament") or p.startswith("circle:"))
-            and "scoreboard.tournament.bench" not in p]
+    another module, every import inside a function says why it waits (`# lazy:`), no arrow up the layers."""
+    ours = [p for p in problems("scoreboard.tournament") if p.startswith(("scoreboard.tournament", "circle:"))]
     assert ours == []
 
 
@@ -75,16 +67,17 @@ def test_no_module_outside_a_format_branches_on_a_format_name():
 
 
 def test_every_registered_format_offers_the_whole_interface():
-    """GIVEN the registry WHEN each format module is loaded THEN it has its flow, views, screen, labels in both
-    languages and winner rules (what service, views and the CLI call)."""
+    """GIVEN the registry WHEN each format module is loaded THEN it has its flow, views, screen, its words in both
+    languages (scoreboard/labels.py) and winner rules (what service, views and the CLI call)."""
     for name in formats.names():
         module = formats.format_module(name)
         for attr in ("draw_next", "advance", "standings", "expected_input", "redraw", "registration_status",
                      "cups_entered", "substitute_for", "screen", "WINNER", "TIEBREAK", "SHARED_FIRST_STAGES",
                      "OPTIONS", "TITLE", "DEMO"):
             assert hasattr(module, attr), (name, attr)
-        assert "standings" in module.VIEWS and set(module.LABELS) == {"ru", "en"}
-        assert module.TITLE in module.LABELS["ru"] and set(module.LABELS["ru"]) == set(module.LABELS["en"])
+        words = labels.FORMATS[name]
+        assert "standings" in module.VIEWS and set(words) == {"ru", "en"}
+        assert module.TITLE in words["ru"] and set(words["ru"]) == set(words["en"])
 
 
 def test_tournament_standings_in_a_terminal_loads_no_pygame(tmp_path):

@@ -12,7 +12,7 @@ import pygame
 
 from scoreboard.display.render.canvas import Canvas
 from scoreboard.display.theme.load import load_theme
-from scoreboard.tournament.labels import column_name, say, stage_name
+from scoreboard.labels import column_name, say, stage_name
 
 KINDS = ("bracket", "round", "standings", "cross")
 

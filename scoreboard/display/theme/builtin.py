@@ -5,6 +5,8 @@ Fonts are absent here on purpose: None means pygame's bundled font, which has Cy
 """
 from __future__ import annotations
 
+from scoreboard import labels
+
 BUILTIN_VALUES: dict[str, dict] = {
     "meta": {"name": "builtin", "description": "fallback", "language": "ru"},
     "colors": {
@@ -200,9 +202,7 @@ BUILTIN_STRINGS_EN: dict[str, str] = {
     "media_broken": "cannot be played",
 }
 
-# Tournament screens' words belong to the tournament package (each format brings its own); a theme overrides them
-# like any other string.
-from scoreboard.tournament.labels import strings as _tournament_strings  # noqa: E402
-
-BUILTIN_STRINGS.update(_tournament_strings("ru"))
-BUILTIN_STRINGS_EN.update(_tournament_strings("en"))
+# The tournament screens' words (scoreboard/labels.py, the catalogue the tournament's views are said in); a theme
+# overrides them like any other string.
+BUILTIN_STRINGS.update(labels.strings("ru"))
+BUILTIN_STRINGS_EN.update(labels.strings("en"))

@@ -18,42 +18,6 @@ SHARED_FIRST_STAGES: frozenset = frozenset()
 OPTIONS = frozenset({"right"})                       # questions answered right: the wild-card tie-break (T-A4)
 TITLE = "tn_america"
 DEMO = {"players": 26, "seeded": 0, "lowest": -60}
-LABELS = {
-    "ru": {
-        "tn_reached_selection": "отбор",
-        "tn_col_selection": "Отбор",
-        "tn_tie_extra_questions": "доп. вопросы",
-        "tn_legend_wild": "WC (голубым) — wild card: лучшие вторые места",
-        "tn_america": "Открытый турнир «Америка»",
-        "tn_selection_winners": "победители отбора",
-        "tn_and_wild_cards": "и лучшие вторые (WC)",
-        "tn_selection": "Отборочные игры",
-        "tn_why_wild_card": "wild card: 2-е место в игре {game}, {score}",
-        "tn_tag_wild": "WC",
-        "tn_legend_america": "✓ проходит дальше · WC — wild card, лучшие вторые места · золотом — победитель игры",
-        "tn_by_score": "очки",
-        "tn_by_players": "игроков в отборочной игре",
-        "tn_by_right": "верных ответов",
-        "tn_stage_selection": "Отбор",
-    },
-    "en": {
-        "tn_reached_selection": "selection",
-        "tn_col_selection": "Sel.",
-        "tn_tie_extra_questions": "extra questions",
-        "tn_legend_wild": "WC (blue): wild card, the best second places",
-        "tn_america": "America open",
-        "tn_selection_winners": "selection winners",
-        "tn_and_wild_cards": "and wild cards",
-        "tn_selection": "Selection games",
-        "tn_why_wild_card": "wild card: 2nd in {game} with {score}",
-        "tn_tag_wild": "WC",
-        "tn_legend_america": "✓ goes on · WC wild card · gold: won the game",
-        "tn_by_score": "score",
-        "tn_by_players": "players in the selection game",
-        "tn_by_right": "questions answered right",
-        "tn_stage_selection": "Selection",
-    },
-}
 
 
 def registration_status(t, cups=None):

@@ -15,12 +15,6 @@ SHARED_FIRST_STAGES: frozenset = frozenset()
 OPTIONS = frozenset({"seeded", "team"})             # T-N2: last championship's 1/3-finalists, teams
 TITLE = "tn_novosibirsk"
 DEMO = {"players": 27, "seeded": 9, "lowest": -60}
-LABELS = {
-    "ru": {"tn_novosibirsk": "Чемпионат Новосибирска", "tn_stage_1_9": "1/9 финала", "tn_reached_1_9": "1/9",
-           "tn_col_1_9": "1/9", "tn_tie_extra_round": "доп. раунд"},
-    "en": {"tn_novosibirsk": "Novosibirsk championship", "tn_stage_1_9": "1/9 final", "tn_reached_1_9": "1/9",
-           "tn_col_1_9": "1/9", "tn_tie_extra_round": "extra round"},
-}
 
 
 def _first_input(t, registered: list[dict] | None = None) -> dict:

@@ -8,7 +8,7 @@ from scoreboard.tournament.draw import Group, draw_games
 from scoreboard.tournament.errors import TournamentError
 from scoreboard.tournament.formats.samara import entries, rules, super_nine
 from scoreboard.tournament.formats.samara.views import (  # noqa: F401  (the format's views: part of its interface)
-    FIELD_VIEW, LABELS, PUBLISH_EXTRA, TITLE, VIEWS, screen)
+    FIELD_VIEW, PUBLISH_EXTRA, TITLE, VIEWS, screen)
 from scoreboard.tournament.names import clean_name
 from scoreboard.tournament.ranking import Criterion, cut_reason, rank
 
