@@ -15,6 +15,7 @@ which never run, are left out) — so a circle cannot hide in a function. `probl
 from __future__ import annotations
 
 import ast
+import functools
 import sys
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -53,6 +54,40 @@ class Module:
     is_package: bool
     tree: ast.Module = field(repr=False)
     lines: list[str] = field(repr=False)
+    # read in one walk of the tree (_read): every import with (inside a function, under TYPE_CHECKING), every
+    # attribute `x._name` on something else than self or cls, and the names the module itself defines
+    found_imports: list[tuple[ast.AST, bool, bool]] = field(default_factory=list, repr=False)
+    private_attributes: list[ast.Attribute] = field(default_factory=list, repr=False)
+    own: set[str] = field(default_factory=set, repr=False)
+
+
+def _read(module: Module) -> None:
+    def visit(node: ast.AST, inner: bool, type_checking: bool) -> None:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            module.found_imports.append((node, inner, type_checking))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            module.own.add(node.name)
+        elif isinstance(node, ast.Attribute):
+            if isinstance(node.ctx, ast.Store):
+                module.own.add(node.attr)
+            elif _private(node.attr) and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+                module.private_attributes.append(node)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            module.own.add(node.id)
+        elif isinstance(node, ast.arg):
+            module.own.add(node.arg)
+        elif isinstance(node, ast.keyword) and node.arg:
+            module.own.add(node.arg)   # dataclass-like constructors: `Thing(_x=…)`
+        inner = inner or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for child in node.body:
+                visit(child, inner, True)
+            for child in node.orelse:
+                visit(child, inner, type_checking)
+            return
+        for child in ast.iter_child_nodes(node):
+            visit(child, inner, type_checking)
+    visit(module.tree, False, False)
 
 
 @dataclass(frozen=True)
@@ -64,7 +99,9 @@ class Import:
     inner: bool          # inside a function
 
 
+@functools.cache
 def modules(root: Path = ROOT) -> dict[str, Module]:
+    """Every module under `root`, read once a process (the sources do not change while the tests run)."""
     found = {}
     for package in PACKAGES:
         for path in sorted((root / package).rglob("*.py")):
@@ -74,28 +111,9 @@ def modules(root: Path = ROOT) -> dict[str, Module]:
                 parts.pop()
             text = path.read_text(encoding="utf-8")
             name = ".".join(parts)
-            found[name] = Module(name, path, is_package, ast.parse(text, str(path)), text.splitlines())
+            found[name] = module = Module(name, path, is_package, ast.parse(text, str(path)), text.splitlines())
+            _read(module)
     return found
-
-
-def _parents(tree: ast.AST) -> dict[ast.AST, ast.AST]:
-    return {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
-
-
-def _enclosing(node, parents, kinds) -> ast.AST | None:
-    while node in parents:
-        node = parents[node]
-        if isinstance(node, kinds):
-            return node
-    return None
-
-
-def _type_checking_only(node, parents) -> bool:
-    while node in parents:
-        node = parents[node]
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            return True
-    return False
 
 
 def _known(name: str, mods: dict[str, Module]) -> str | None:
@@ -107,11 +125,9 @@ def _known(name: str, mods: dict[str, Module]) -> str | None:
 def imports(mods: dict[str, Module]) -> list[Import]:
     out = []
     for module in mods.values():
-        parents = _parents(module.tree)
-        for node in ast.walk(module.tree):
-            if not isinstance(node, (ast.Import, ast.ImportFrom)) or _type_checking_only(node, parents):
+        for node, inner, type_checking in module.found_imports:
+            if type_checking:
                 continue
-            inner = _enclosing(node, parents, (ast.FunctionDef, ast.AsyncFunctionDef)) is not None
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     target = _known(alias.name, mods)
@@ -178,23 +194,6 @@ def circles(mods: dict[str, Module], edges: list[Import]) -> list[list[str]]:
     return found
 
 
-def _own_names(module: Module) -> set[str]:
-    """Every `_name` the module defines: functions, classes, attributes it assigns (`self._x = …`), parameters."""
-    names = set()
-    for node in ast.walk(module.tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.add(node.name)
-        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
-            names.add(node.attr)
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            names.add(node.id)
-        elif isinstance(node, ast.arg):
-            names.add(node.arg)
-        elif isinstance(node, ast.keyword) and node.arg:
-            names.add(node.arg)   # dataclass-like constructors: `Thing(_x=…)`
-    return names
-
-
 def _private(name: str) -> bool:
     return name.startswith("_") and not name.startswith("__")
 
@@ -202,22 +201,13 @@ def _private(name: str) -> bool:
 def private_reach(mods: dict[str, Module], edges: list[Import]) -> list[str]:
     found = [f"{e.source}:{e.line} takes {e.target}.{e.name}" for e in edges if e.name and _private(e.name)]
     for module in mods.values():
-        own = _own_names(module)
-        aliases = {}   # local name → project module, for `m._x`
-        for node in ast.walk(module.tree):
-            if isinstance(node, ast.Import):
-                for alias in node.names:
-                    if alias.asname and alias.name in mods:
-                        aliases[alias.asname] = alias.name
-        for node in ast.walk(module.tree):
-            if not isinstance(node, ast.Attribute) or not _private(node.attr):
-                continue
+        aliases = {alias.asname: alias.name for node, _, _ in module.found_imports if isinstance(node, ast.Import)
+                   for alias in node.names if alias.asname and alias.name in mods}   # for `m._x`
+        for node in module.private_attributes:
             value = node.value
-            if isinstance(value, ast.Name) and value.id in ("self", "cls"):
-                continue
             if isinstance(value, ast.Name) and value.id in aliases:
                 found.append(f"{module.name}:{node.lineno} takes {aliases[value.id]}.{node.attr}")
-            elif node.attr not in own:
+            elif node.attr not in module.own:
                 found.append(f"{module.name}:{node.lineno} takes {ast.unparse(node)} (not a name of its own)")
     return found
 
@@ -226,11 +216,8 @@ def unmarked_inner(mods: dict[str, Module], edges: list[Import]) -> list[str]:
     """Every import inside a function — of a project module or not — needs its reason."""
     found = []
     for module in mods.values():
-        parents = _parents(module.tree)
-        for node in ast.walk(module.tree):
-            if not isinstance(node, (ast.Import, ast.ImportFrom)) or _type_checking_only(node, parents):
-                continue
-            if _enclosing(node, parents, (ast.FunctionDef, ast.AsyncFunctionDef)) is None:
+        for node, inner, type_checking in module.found_imports:
+            if type_checking or not inner:
                 continue
             if not _marked(module.lines, node):
                 found.append(f"{module.name}:{node.lineno} imports inside a function without '{LAZY} why'")
