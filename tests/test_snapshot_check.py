@@ -3,7 +3,7 @@ remote (PROTOCOL.md §3, docs/ENGINE_API.md): everything the real engine sends p
 with "path: reason", and no input at all makes it raise.
 
 The clients' own halves (a refused state keeps the last good picture; whatever passes draws / acts) are tested in
-tests/display/test_follow_checked.py and tests/host_remote/test_remote_snapshot_check.py."""
+tests/app/test_follow_checked.py and tests/host_remote/test_remote_snapshot_check.py."""
 from __future__ import annotations
 
 import collections

@@ -11,7 +11,7 @@ from scoreboard.app.follow import Follower
 from scoreboard.display.screens import Screen, ScreenSpec
 from scoreboard.display.theme.load import load_theme
 from scoreboard.snapshot_check import check_host_question, check_snapshot
-from tests.display.conftest import REGULATIONS
+from tests.headless import REGULATIONS
 
 
 def test_every_simulated_game_snapshot_passes(games):
