@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import re
 
+from scoreboard.engine.phases import Phase
+
 # The engine's phase names as a refusal says them («не сейчас: идёт выбор вопроса»).
 PHASES_RU = {
-    "setup": "подготовка игры", "round_intro": "начало раунда", "topic_intro": "представление темы",
-    "choosing": "выбор вопроса", "reading": "чтение вопроса", "buzz_window": "ожидание кнопок",
-    "answering": "ответ игрока", "after_wrong": "после неверного ответа", "reveal": "показ ответа",
-    "auction": "аукцион", "auction_answer": "ответ на аукционе", "final_stakes": "ставки финала",
-    "final_answer": "ответы финала", "final_reveal": "раскрытие финала", "game_over": "игра окончена",
+    Phase.SETUP: "подготовка игры", Phase.ROUND_INTRO: "начало раунда", Phase.TOPIC_INTRO: "представление темы",
+    Phase.CHOOSING: "выбор вопроса", Phase.READING: "чтение вопроса", Phase.BUZZ_WINDOW: "ожидание кнопок",
+    Phase.ANSWERING: "ответ игрока", Phase.AFTER_WRONG: "после неверного ответа", Phase.REVEAL: "показ ответа",
+    Phase.AUCTION: "аукцион", Phase.AUCTION_ANSWER: "ответ на аукционе", Phase.FINAL_STAKES: "ставки финала",
+    Phase.FINAL_ANSWER: "ответы финала", Phase.FINAL_REVEAL: "раскрытие финала", Phase.GAME_OVER: "игра окончена",
 }
 
 _SEAT = r"(\d+)"

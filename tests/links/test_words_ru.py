@@ -125,3 +125,9 @@ def test_the_page_gets_javascript_replacements():
     assert any("$1" in phrase for _, phrase in page["refusals"])
     for pattern, _ in page["refusals"] + page["denials"]:
         assert not re.search(r"\(\?P|\(\?[aiLmsux]|\(\?>|[*+?]\+", pattern.replace(r"\+", "")), pattern
+
+
+def test_every_phase_has_its_russian_words():
+    """GIVEN the engine's phases WHEN a refusal names one («не сейчас: …») THEN the host reads it in Russian: the table
+    has every phase, keyed by the engine's Phase (a phase added to the engine fails here, not on the remote)."""
+    assert set(words_ru.PHASES_RU) == set(phases.Phase) and all(words_ru.PHASES_RU.values())
