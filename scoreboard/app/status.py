@@ -4,8 +4,9 @@ Read twice a second by the board loop; the host's screen draws what is wrong (ro
 on the remote to connect (`connect_hint`)."""
 from __future__ import annotations
 
+import socket
+
 from scoreboard.app import setup_desk
-from scoreboard.display.screens import reachable_address
 
 OSC_RETRY = 2.0         # seconds between attempts to bind an OSC port that was taken
 
@@ -56,3 +57,16 @@ def connect_hint(config: dict, status: dict) -> dict | None:
     urls = (status.get("remote_web") or {}).get("urls") or []
     return {"address": f"{reachable_address(host)}:{port}", "passcode": osc.get("passcode", ""),
             "web": urls[0] if urls else ""}
+
+
+def reachable_address(bind: str) -> str:
+    """The address a tablet reaches the board at: the bound one, or for 0.0.0.0 this machine's address on the
+    network its default route leads to (a UDP connect sends nothing), else its host name."""
+    if bind not in ("0.0.0.0", "::", ""):
+        return bind
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))   # TEST-NET-1: never contacted, only routed
+            return probe.getsockname()[0]
+    except OSError:
+        return socket.gethostname()

@@ -9,7 +9,6 @@ import ctypes
 import glob
 import os
 import pathlib
-import socket
 import sys
 from dataclasses import dataclass
 
@@ -110,19 +109,6 @@ def missing_message(p: Placement, found: list[Display]) -> str:
     there = "; ".join(map(str, found)) or "none"
     return (f"screens[{p.number}] (role {p.role}) is for display {p.display}, which does not exist "
             f"(displays: {there})")
-
-
-def reachable_address(bind: str) -> str:
-    """The address a tablet reaches the board at: the bound one, or for 0.0.0.0 this machine's address on the
-    network its default route leads to (a UDP connect sends nothing), else its host name."""
-    if bind not in ("0.0.0.0", "::", ""):
-        return bind
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("192.0.2.1", 9))   # TEST-NET-1: never contacted, only routed
-            return probe.getsockname()[0]
-    except OSError:
-        return socket.gethostname()
 
 
 @dataclass
