@@ -10,6 +10,7 @@ from linkhelp import wait_until
 from scoreboard.engine.commands import make
 from scoreboard.links import Inbox, Links
 from scoreboard.bench.links import BoardThread
+from scoreboard.links.osc import server as osc_server
 from scoreboard.links.osc.messages import build
 from scoreboard.session import Session
 
@@ -112,7 +113,6 @@ def test_proto2_tcp_connection_without_a_session_is_closed(tcp_board, monkeypatc
     """GIVEN a board with osc.tcp (connections capped) WHEN a stranger opens a TCP connection and never connects
     a session, while a host does THEN the stranger's connection is closed after the connect window and the
     host's stays."""
-    import scoreboard.links.osc.tcp as osc_tcp
     links, board = tcp_board
     port = links.osc.address[1]
     host = TcpPeer(port)
@@ -121,7 +121,7 @@ def test_proto2_tcp_connection_without_a_session_is_closed(tcp_board, monkeypatc
         host.send("/sg/connect", PASS)
         assert any(a == "/sg/connected" for a, _ in host.receive(30.0, until=lambda m: any(a == "/sg/connected" for a, _ in m)))
         # the short window only once the host has its session (a stalled test thread must not lose the host's)
-        monkeypatch.setattr(osc_tcp, "CONNECT_WITHIN", 0.3)
+        monkeypatch.setattr(osc_server, "CONNECT_WITHIN", 0.3)   # the server reads the window by its own name
         stranger = TcpPeer(port)
         got = stranger.receive(20.0, until=lambda m: any(a == "<closed>" for a, _ in m))
         assert ("<closed>", []) in got
