@@ -12,6 +12,7 @@ import pytest
 from scoreboard.display import compose
 from scoreboard.display.screens import LIVE_TAGS, live_boxes
 from scoreboard.display.theme.load import load_theme
+from scoreboard.engine.phases import Phase
 
 ROLES = ("audience", "players", "host")
 LATER = (0.4, 1.3, 3.1)      # seconds after the snapshot's moment: a digit, a second, a lockout's end
@@ -22,15 +23,18 @@ def _live(tag: str) -> str | None:
 
 
 def _pairs(games):
-    """(snapshot, host question, t, t later, role) where the snapshot's picture may move: every moment whose key
-    moves within LATER, and every 30th other one (so a frame that must stay still is tried too)."""
+    """(snapshot, host question, t, t later, role): every moment with a lockout on (BZ7) or of the final's writing
+    (FN2) — the rarest movers — every fourth other moment whose key moves within LATER (the clocks tick alike from one to the next), and every 60th
+    moment that moves not at all (a frame that must stay still is tried too)."""
     theme = load_theme("classic")
     for frames in games.values():
         for n, (snapshot, host_question, at) in enumerate(frames):
+            rare = (snapshot.get("phase") == Phase.FINAL_ANSWER
+                    or any(p.get("locked_until") is not None for p in snapshot.get("players") or []))
             for role in ROLES:
                 moves = any(compose.frame_key(snapshot, at, theme, role)
                             != compose.frame_key(snapshot, at + dt, theme, role) for dt in LATER)
-                if moves or n % 30 == 0:
+                if rare or (moves and n % 4 == 0) or n % 60 == 0:
                     for dt in LATER:
                         yield snapshot, host_question, at, at + dt, role
 
@@ -39,7 +43,7 @@ def _pairs(games):
 def moved(games):
     """Per pair: the keys at both times and what each drew (the fade's steps apart: a fade is redrawn whole)."""
     theme = load_theme("classic")
-    surface = pygame.Surface((480, 270))
+    surface = pygame.Surface((320, 180))
     out = []
     for snapshot, host_question, t1, t2, role in _pairs(games):
         k1, k2 = (compose.frame_key(snapshot, t, theme, role) for t in (t1, t2))
@@ -60,7 +64,7 @@ def test_whatever_moves_with_time_is_under_a_live_tag(moved):
     moves the layout: then the screen draws it all) THEN every drawing that differs has a LIVE_TAGS tag."""
     outside = [(phase, role, entry) for phase, role, _, _, (a, b) in moved if live_boxes(a) == live_boxes(b)
                for entry in _entries(a) ^ _entries(b) if _live(entry[1]) is None]
-    assert len(moved) > 1000 and outside == []
+    assert len(moved) > 500 and outside == []
 
 
 def test_the_frame_key_moves_whenever_a_live_text_does(moved):
