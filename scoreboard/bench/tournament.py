@@ -14,7 +14,7 @@ from scoreboard.display.render.canvas import Canvas
 from scoreboard.display.scenes import tournament as screens
 from scoreboard.display.theme.load import load_theme
 from scoreboard.tournament import draw, lots, topics, views
-from scoreboard.tournament.demo import build
+from scoreboard.demo.tournament import build
 from scoreboard.tournament.formats.novosibirsk import rules as novosibirsk
 from scoreboard.tournament.formats.samara import rules as samara
 

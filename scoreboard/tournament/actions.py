@@ -10,7 +10,8 @@ import json
 import math
 import sys
 
-from scoreboard.tournament import demo, export_csv, export_html, formats
+from scoreboard.demo import tournament as demo
+from scoreboard.tournament import export_csv, export_html, formats
 from scoreboard.tournament.command import open_tournament, show, tournament_path
 from scoreboard.tournament.errors import TournamentError
 from scoreboard.tournament.remote.cli import cmd_assign, cmd_boards, cmd_passcode, cmd_serve  # noqa: F401 (actions)

@@ -135,7 +135,8 @@ def test_every_text_the_scenes_draw_is_a_declared_pair(games, tmp_path):
     (text colour, ground) pair is in contrast.TEXT_PAIRS — the table theme check measures cannot drift from the code."""
     from scoreboard.display.render.canvas import Canvas
     from scoreboard.display.scenes import tournament as screens
-    from scoreboard.tournament import demo, views
+    from scoreboard.demo import tournament as demo
+    from scoreboard.tournament import views
     theme = load_theme(_probe_theme(tmp_path / "probe"))
     assert theme.problems == []
     names = _ground_names(theme)

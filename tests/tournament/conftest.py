@@ -16,7 +16,7 @@ def path(tmp_path):
 @pytest.fixture(scope="session")
 def season_file(tmp_path_factory):
     """A samara season (demo results) played through the summer cup's final, the Super Nine not drawn; copy it."""
-    from scoreboard.tournament import demo
+    from scoreboard.demo import tournament as demo
     where = tmp_path_factory.mktemp("season") / "season.sqlite"
     t = demo.build(where, "samara-2003", "summer-4")
     assert t.last_stage()["id"] == "summer-4" and t.last_stage()["advancement"]["final"]

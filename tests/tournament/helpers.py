@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from scoreboard.tournament.demo import top
+from scoreboard.demo.tournament import top
 from scoreboard.tournament.service import Tournament
 
 

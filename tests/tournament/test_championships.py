@@ -167,7 +167,7 @@ def test_bad_input_is_refused_and_changes_nothing(path, capsys):
 def test_verify_reruns_the_super_nine_selection_from_the_cups(tmp_path):
     """GIVEN a finished season WHEN a cup result is edited behind the tournament's back
     THEN `draw --verify` reports that the re-run differs (the selection or an advancement no longer matches)."""
-    from scoreboard.tournament import demo
+    from scoreboard.demo import tournament as demo
     t = demo.build(tmp_path / "s.sqlite", "samara-2003")
     assert t.verify() == []
     g = t.store.game("summer-1-1")

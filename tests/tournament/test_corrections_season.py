@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from scoreboard.tournament.demo import top
+from scoreboard.demo.tournament import top
 from scoreboard.tournament.errors import TournamentError
 from scoreboard.tournament.service import Tournament
 

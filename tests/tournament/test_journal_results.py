@@ -173,7 +173,7 @@ def test_ts7_super_nine_game_from_the_engine_journal(tmp_path):
     """GIVEN a season played to the Super Nine draw WHEN game S9-1 is played on the engine (stage super9) and
     recorded from its journal THEN the Super Nine table counts it: 3 points for the winner, 1 for a positive second;
     a cup-stage journal is refused for it."""
-    from scoreboard.tournament import demo
+    from scoreboard.demo import tournament as demo
     from scoreboard.tournament.views import game_setup
     t = demo.build(tmp_path / "s.sqlite", "samara-2003", "summer-4")
     assert t.draw()["stage"] == "super9"

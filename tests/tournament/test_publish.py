@@ -10,7 +10,7 @@ import shutil
 import subprocess
 
 from scoreboard.cli import main
-from scoreboard.tournament import demo
+from scoreboard.demo import tournament as demo
 from scoreboard.tournament.service import Tournament
 from tests.conftest import need
 from tests.tournament.helpers import play_stage

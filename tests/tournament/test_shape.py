@@ -15,7 +15,8 @@ import pytest
 
 from scoreboard import labels
 from scoreboard.cli import main
-from scoreboard.tournament import demo, formats
+from scoreboard.demo import tournament as demo
+from scoreboard.tournament import formats
 from scoreboard.tournament.service import Tournament
 from scoreboard.tournament.terminal import display_width, render_table
 from tests.architecture import problems
