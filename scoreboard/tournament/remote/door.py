@@ -54,6 +54,7 @@ class GuardedHTTPServer(ThreadingHTTPServer):
 
     daemon_threads = True
     allow_reuse_address = True
+    request_queue_size = 128       # a burst of connections waits to be accepted (and capped), never a dropped SYN
 
     def __init__(self, address, handler, limits: Limits, quiet: QuietLog):
         self.limits, self.quiet = limits, quiet
