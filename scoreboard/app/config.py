@@ -17,6 +17,7 @@ from scoreboard.display.compose import ROLES
 from scoreboard.display.screens import missing_message, place
 from scoreboard.display.theme.load import DEFAULT_THEME, THEMES_DIR, Problem
 from scoreboard.links.config import SECTIONS, validate
+from scoreboard.packs.pictures import DEFAULT_MAX_PIXELS
 from scoreboard.regulations import known_regulations
 from scoreboard.tournament.errors import TournamentError
 from scoreboard.tournament.remote.keys import GONE, split_key
@@ -45,8 +46,9 @@ HOST_SCREEN: dict[str, Any] = {"role": "host", "display": 0, "size": [1280, 720]
 # another room sets the game up from `scoreboard tournament serve` and sends its result there (issue 12 item 7),
 # signed with its own key (issue 24 item 7; passcode: the shared one that went, kept to say so).
 TOURNAMENT_DEFAULTS: dict[str, Any] = {"file": "", "game": "", "server": "", "key": "", "passcode": "", "board": ""}
-# dirs: the folders the board lists packs from for the remote's set-up (scoreboard/app/setup_catalog.py)
-PACKS_DEFAULTS: dict[str, Any] = {"dirs": ["packs"]}
+# dirs: the folders the board lists packs from for the remote's set-up (scoreboard/app/setup_catalog.py);
+# max_picture_pixels: a pack's picture larger than this is refused before decoding (packs/pictures.py, issue 24)
+PACKS_DEFAULTS: dict[str, Any] = {"dirs": ["packs"], "max_picture_pixels": DEFAULT_MAX_PIXELS}
 LOOPBACK = ("127.0.0.1", "::1")
 
 
@@ -132,6 +134,9 @@ def check_config(raw: dict, where: str) -> tuple[dict, list[Problem]]:
     board = config["board"]
     if not all(isinstance(d, str) and d for d in config["packs"]["dirs"]):
         problems.append(Problem(where, "packs.dirs", "expected a list of folder names"))
+    if not 1 <= config["packs"]["max_picture_pixels"] <= 256 * 1024 * 1024:
+        problems.append(Problem(where, "packs.max_picture_pixels", f"must be 1..268435456 (16777216 = 4096×4096), "
+                                                                   f"got {config['packs']['max_picture_pixels']}"))
     if not theme_exists(board["theme"]):
         names = ", ".join(sorted(p.name for p in THEMES_DIR.iterdir() if (p / "theme.toml").is_file()))
         problems.append(Problem(where, "board.theme", f"unknown theme {board['theme']!r} (a folder with theme.toml, "
@@ -243,7 +248,9 @@ SECTION_NOTES = {
                    "room sets the game up\n# from it and sends the result there (retried until acknowledged). "
                    "key: this board's (`scoreboard tournament\n# board add NAME` on the organiser's machine). "
                    "board: optional, checked against the key's name.\n"),
-    "packs": "# dirs: the folders the remote's set-up lists packs from (.toml, .siq, ChGK .txt).\n",
+    "packs": ("# dirs: the folders the remote's set-up lists packs from (.toml, .siq, ChGK .txt).\n"
+              "# max_picture_pixels: a pack's picture over this many pixels is refused before it is decoded "
+              "(a warning names it).\n"),
     "osc": ("# passcode: what the host types on the remote to connect (the host's screen shows it with the board's\n"
             "# address). Empty is refused while bind is beyond 127.0.0.1. `config init` writes a new random one.\n"),
     "remote_web": ("# The host's remote in a phone's browser: open http://BOARD:8080/ (the host's screen shows the "
