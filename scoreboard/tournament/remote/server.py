@@ -12,9 +12,9 @@ same `record_snapshot` a local board uses.
 
 A request that does not prove a board's key (no key, a key no board has, a MAC that does not match, a path that is
 not a request) is answered unsigned, echoes nothing, writes nothing to the file, and is said on the console once a
-minute per address (door.py). A proven request is the key's board, whatever name it gives; refused and logged (the
-`remote_log` table and the console): a nonce seen before (a replay — a board makes a new nonce for every attempt),
-another tournament's id, a game that is another board's (the first board to ask for a game's setup or send its
+minute per address (door.py), as is a replay (a nonce seen before: a board makes a new nonce for every attempt, so
+it is someone sending a sniffed request again; answered, signed, but not written). A proven request is the key's
+board, whatever name it gives; refused and logged (the `remote_log` table and the console): another tournament's id, a game that is another board's (the first board to ask for a game's setup or send its
 result holds it, unless `tournament assign` says otherwise), a result the rules refuse. A result sent again is
 idempotent (`record` compares it with the stored one): "already recorded", with the same winner and digest.
 """
@@ -118,7 +118,11 @@ class ResultService:
             nonce = req.get("nonce") if isinstance(req.get("nonce"), str) and len(req["nonce"]) <= 64 else None
             answer.update({"tournament": tid, "kind": kind, "board": board, "nonce": nonce})
             answer.setdefault("game", req.get("game") if isinstance(req.get("game"), str) else None)
-            self._log(t, peer, kind, answer)
+            if answer["outcome"] == "replayed":      # a sniffed request sent again: written nowhere, said quietly
+                self.quiet.refused(peer.rpartition(":")[0] or peer, f"serve: {peer}: refused, nothing written: "
+                                                                    f"{answer['reason']}")
+            else:
+                self._log(t, peer, kind, answer)
         finally:
             t.close()
         data = json.dumps(answer, ensure_ascii=False, sort_keys=True).encode("utf-8")
