@@ -17,7 +17,10 @@ from scoreboard.display.compose import ROLES
 from scoreboard.display.screens import missing_message, place
 from scoreboard.display.theme.load import DEFAULT_THEME, THEMES_DIR, Problem
 from scoreboard.links.config import SECTIONS, validate
+from scoreboard.packs.pictures import DEFAULT_MAX_PIXELS
 from scoreboard.regulations import known_regulations
+from scoreboard.tournament.errors import TournamentError
+from scoreboard.tournament.remote.keys import GONE, split_key
 
 DEFAULT_PATH = Path("config") / "scoreboard.toml"
 
@@ -40,10 +43,12 @@ HOST_SCREEN: dict[str, Any] = {"role": "host", "display": 0, "size": [1280, 720]
                                "optional": False}
 # file: the tournament this board shows (bracket, standings); game: the scheduled game it plays, set up from the
 # file and recorded into it at game over (T-A6: two boards may share one file). server/passcode/board: a board in
-# another room sets the game up from `scoreboard tournament serve` and sends its result there (issue 12 item 7).
-TOURNAMENT_DEFAULTS: dict[str, Any] = {"file": "", "game": "", "server": "", "passcode": "", "board": ""}
-# dirs: the folders the board lists packs from for the remote's set-up (scoreboard/app/setup_catalog.py)
-PACKS_DEFAULTS: dict[str, Any] = {"dirs": ["packs"]}
+# another room sets the game up from `scoreboard tournament serve` and sends its result there (issue 12 item 7),
+# signed with its own key (issue 24 item 7; passcode: the shared one that went, kept to say so).
+TOURNAMENT_DEFAULTS: dict[str, Any] = {"file": "", "game": "", "server": "", "key": "", "passcode": "", "board": ""}
+# dirs: the folders the board lists packs from for the remote's set-up (scoreboard/app/setup_catalog.py);
+# max_picture_pixels: a pack's picture larger than this is refused before decoding (packs/pictures.py, issue 24)
+PACKS_DEFAULTS: dict[str, Any] = {"dirs": ["packs"], "max_picture_pixels": DEFAULT_MAX_PIXELS}
 LOOPBACK = ("127.0.0.1", "::1")
 
 
@@ -93,9 +98,16 @@ def tournament_problems(tournament: dict, where: str) -> list[Problem]:
         host, sep, port = server.rpartition(":")
         if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
             problems.append(Problem(where, "tournament.server", f"expected \"host:port\", got {server!r}"))
-        if not tournament["passcode"]:
-            problems.append(Problem(where, "tournament.passcode", "needed with tournament.server: the tournament's "
-                                                                  "passcode (`scoreboard tournament passcode`)"))
+        if not tournament["key"] and not tournament["passcode"]:
+            problems.append(Problem(where, "tournament.key", "needed with tournament.server: this board's key "
+                                                             "(`scoreboard tournament board add NAME`)"))
+    if tournament["key"]:
+        try:
+            split_key(tournament["key"])
+        except TournamentError as error:
+            problems.append(Problem(where, "tournament.key", str(error)))
+    if tournament["passcode"]:
+        problems.append(Problem(where, "tournament.passcode", GONE))
     return problems
 
 
@@ -122,6 +134,9 @@ def check_config(raw: dict, where: str) -> tuple[dict, list[Problem]]:
     board = config["board"]
     if not all(isinstance(d, str) and d for d in config["packs"]["dirs"]):
         problems.append(Problem(where, "packs.dirs", "expected a list of folder names"))
+    if not 1 <= config["packs"]["max_picture_pixels"] <= 256 * 1024 * 1024:
+        problems.append(Problem(where, "packs.max_picture_pixels", f"must be 1..268435456 (16777216 = 4096×4096), "
+                                                                   f"got {config['packs']['max_picture_pixels']}"))
     if not theme_exists(board["theme"]):
         names = ", ".join(sorted(p.name for p in THEMES_DIR.iterdir() if (p / "theme.toml").is_file()))
         problems.append(Problem(where, "board.theme", f"unknown theme {board['theme']!r} (a folder with theme.toml, "
@@ -231,9 +246,11 @@ SECTION_NOTES = {
                    "Needs file or server.\n"
                    "# server: \"host:port\" of the organiser's `scoreboard tournament serve`: a board in another "
                    "room sets the game up\n# from it and sends the result there (retried until acknowledged). "
-                   "passcode: the tournament's (`scoreboard\n# tournament passcode`). board: this board's name "
-                   "(default: the host name).\n"),
-    "packs": "# dirs: the folders the remote's set-up lists packs from (.toml, .siq, ChGK .txt).\n",
+                   "key: this board's (`scoreboard tournament\n# board add NAME` on the organiser's machine). "
+                   "board: optional, checked against the key's name.\n"),
+    "packs": ("# dirs: the folders the remote's set-up lists packs from (.toml, .siq, ChGK .txt).\n"
+              "# max_picture_pixels: a pack's picture over this many pixels is refused before it is decoded "
+              "(a warning names it).\n"),
     "osc": ("# passcode: what the host types on the remote to connect (the host's screen shows it with the board's\n"
             "# address). Empty is refused while bind is beyond 127.0.0.1. `config init` writes a new random one.\n"),
     "remote_web": ("# The host's remote in a phone's browser: open http://BOARD:8080/ (the host's screen shows the "
@@ -250,6 +267,7 @@ def new_passcode() -> str:
 def default_text(displays: list | None = None, passcode: str | None = None) -> str:
     """What `config init` writes: every default, screens for the displays seen, a new random OSC passcode."""
     config = default_config(displays)
+    del config["tournament"]["passcode"]        # read only to say it is gone
     if "osc" in config:
         config["osc"]["passcode"] = new_passcode() if passcode is None else passcode
     screens = config.pop("screens")

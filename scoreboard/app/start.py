@@ -20,6 +20,7 @@ from scoreboard.display.theme.load import load_theme
 from scoreboard.engine.commands import make
 from scoreboard.journal import JournalError
 from scoreboard.links import Inbox, Links
+from scoreboard.packs.pictures import DEFAULT_MAX_PIXELS, set_max_pixels
 from scoreboard.session import Session, replay_snapshot
 from scoreboard.tournament.board_link import opening
 from scoreboard.tournament.errors import TournamentError
@@ -160,6 +161,7 @@ def _run(config: dict, out, frames: int | None, early: EarlyStop) -> int:
     os.environ.setdefault("SDL_VIDEO_ALLOW_SCREENSAVER", "0")   # a projector must never blank mid-game
     os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")        # SIGTERM/SIGINT are the board's (Board.stop)
     pygame.init()
+    set_max_pixels((config.get("packs") or {}).get("max_picture_pixels", DEFAULT_MAX_PIXELS))
     driver = pygame.display.get_driver()
     if driver in ("offscreen", "dummy") and os.environ.get("SDL_VIDEODRIVER") != driver:
         out(f"run: no usable display (SDL fell back to {driver!r}); check DISPLAY or use SDL_VIDEODRIVER=kmsdrm")

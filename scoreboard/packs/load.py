@@ -17,8 +17,10 @@ from urllib.parse import unquote
 
 from . import native, siq, validate
 from .cache import PackCache
+from .caps import cap_texts
 from .errors import WARNING, Issue, PackError
 from .model import Pack
+from .pictures import refusal
 from .safezip import DEFAULT_LIMITS, Limits
 
 Progress = Callable[[int, int], None]     # (bytes done, bytes total)
@@ -118,7 +120,7 @@ def _load(path: str, cache_dir, limits: Limits, progress: Progress | None) -> Lo
     except OSError as error:
         raise PackError(f"{path}: cannot read ({error.strerror})") from None
     pack = native.read(path, data) if kind == "toml" else chgk.read(path, data)
-    issues = list(pack.issues)
+    issues = list(pack.issues) + cap_texts(pack)
     digest = hashlib.sha256(data)
     blobs = _native_media(path, pack, issues, limits)      # TOML media, ChGK `(pic: FILE)` pictures
     for ref in sorted(blobs):
@@ -131,15 +133,32 @@ def _load(path: str, cache_dir, limits: Limits, progress: Progress | None) -> Lo
         loaded.media_bytes += len(blobs[ref])
         if progress:
             progress(loaded.media_bytes, total)
-    loaded.issues += validate.check(pack)
+    loaded.issues += picture_issues(pack, loaded.media) + validate.check(pack)
     return loaded
+
+
+def picture_issues(pack: Pack, cached: dict[str, str]) -> list[Issue]:
+    """A warning for each picture the board would refuse to decode (over the pixel limit, or of no size its header
+    tells), naming the file and where it is used; the question plays without it."""
+    named = [(where, r, t, m) for where, r, t, q in pack.located() for m in q.media + q.answer_media]
+    if pack.logo is not None:
+        named.append(("the pack's logo", None, None, pack.logo))
+    issues, seen = [], set()
+    for where, r, t, media in named:
+        if media.kind != "image" or media.ref not in cached or media.ref in seen:
+            continue
+        seen.add(media.ref)
+        reason = refusal(cached[media.ref])
+        if reason:
+            issues.append(Issue(WARNING, where, f"picture {media.ref!r}: {reason}: the board will not show it", r, t))
+    return issues
 
 
 def _load_siq(path: str, cache_dir, limits: Limits, progress: Progress | None) -> Loaded:
     digest = _sha256_file(path)
     pack, archive, version = siq.read(path, limits)
     with archive:
-        loaded = Loaded(path, f"siq{version}", pack, digest, list(pack.issues))
+        loaded = Loaded(path, f"siq{version}", pack, digest, list(pack.issues) + cap_texts(pack))
         refs = sorted({m.ref for m in pack.all_media()})
         total = sum(archive.infos[ref].file_size for ref in refs)
         cache = PackCache(digest, cache_dir) if refs else None
@@ -148,5 +167,5 @@ def _load_siq(path: str, cache_dir, limits: Limits, progress: Progress | None) -
             loaded.media_bytes += archive.infos[ref].file_size
             if progress:
                 progress(loaded.media_bytes, total)
-    loaded.issues += validate.check(pack)
+    loaded.issues += picture_issues(pack, loaded.media) + validate.check(pack)
     return loaded

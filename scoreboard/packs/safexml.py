@@ -1,8 +1,10 @@
 """Parsing content.xml from an untrusted archive: strict UTF-8, no DTD at all, streamed.
 
 A document type declaration is the door to entity expansion ("billion laughs") and external entities, and no
-SIGame pack needs one, so any `<!DOCTYPE` or `<!ENTITY` is refused before the parser sees the text. Without a
-DTD, expat knows only the five predefined entities, so nothing can expand. Broken UTF-8 is reported with its line.
+SIGame pack needs one, so the parser's own doctype handler refuses any: expat calls it as it meets `<!DOCTYPE`,
+before a single entity is declared, whatever the encoding it decoded the bytes from (issue 24: a UTF-16 document
+without a BOM passed a byte-level scan for `<!DOCTYPE`). An `<!ENTITY` can only stand inside a DTD; without one,
+expat knows only the five predefined entities, so nothing can expand. Broken UTF-8 is reported with its line.
 `growing` streams: the bytes arrive in chunks, are checked and fed to expat, and the caller reads the tree as it
 grows and deletes what it has read, so a 30 MB content.xml never sits in memory whole, as text or as a tree.
 """
@@ -15,9 +17,11 @@ from typing import Iterable, Iterator
 
 from .errors import PackError
 
-_DTD = re.compile(rb"<!\s*(DOCTYPE|ENTITY)", re.IGNORECASE)
 _DECL_ENCODING = re.compile(rb"^\s*<\?xml[^>]*encoding\s*=\s*[\"']([A-Za-z0-9._-]+)[\"']")
-_OVERLAP = 32          # bytes kept from the previous chunk so a `<!DOCTYPE` split across two is still seen
+
+
+class DoctypeRefused(Exception):
+    """Raised from expat's doctype handler: the document declares a DTD."""
 
 
 class _Target:
@@ -29,6 +33,9 @@ class _Target:
         self.start, self.end, self.data = self.builder.start, self.builder.end, self.builder.data
         self.holder = self.builder.start("", {})
 
+    def doctype(self, name, pubid, system):
+        raise DoctypeRefused(name)
+
     def close(self):
         self.builder.end("")
         return self.builder.close()
@@ -39,13 +46,12 @@ def growing(chunks: Iterable[bytes], where: str) -> Iterator[tuple[ET.Element | 
 
     The tree grows in C, with no event per element: the caller reads what is complete (every child that has a
     next sibling; everything when done) and deletes it from its parent, so only about a chunk of the document is
-    ever held. The bytes are checked first (strict UTF-8, no DTD); PackError (with the line) for anything unsafe.
+    ever held. The bytes are checked first (strict UTF-8), the parser refuses a DTD; PackError for anything unsafe.
     """
     decoder = codecs.getincrementaldecoder("utf-8")("strict")
     target = _Target()
     parser = ET.XMLParser(target=target)
     lines = 0            # newlines in the bytes already checked, for the line of an error
-    tail = b""           # the end of the previous chunk, for the DTD scan
     first = True
     try:
         for chunk in chunks:
@@ -59,18 +65,14 @@ def growing(chunks: Iterable[bytes], where: str) -> Iterator[tuple[ET.Element | 
                     raise PackError(f"{where}: declares encoding {declared.group(1).decode()!r}; only UTF-8 is read")
                 first = False
             _decode(decoder, chunk, where, lines)
-            scan = tail + chunk
-            found = _DTD.search(scan)
-            if found:
-                line = lines - tail.count(b"\n") + scan.count(b"\n", 0, found.start()) + 1
-                raise PackError(f"{where}: line {line}: refused: a DTD or entity declaration "
-                                f"({found.group(0).decode()!r}); packs must not carry one")
-            tail = scan[-_OVERLAP:]
             lines += chunk.count(b"\n")
             parser.feed(chunk)
             yield (target.holder[0] if len(target.holder) else None), False
         _decode(decoder, b"", where, lines, final=True)
         parser.close()
+    except DoctypeRefused as refused:
+        raise PackError(f"{where}: refused: a DTD (<!DOCTYPE {refused}>); packs must not carry one: it can "
+                        f"declare entities that expand or that name files") from None
     except ET.ParseError as error:
         raise parse_error(error, where) from None
     if not len(target.holder):

@@ -14,7 +14,8 @@ from scoreboard.demo import tournament as demo
 from scoreboard.tournament import export_csv, export_html, formats
 from scoreboard.tournament.command import open_tournament, show, tournament_path
 from scoreboard.tournament.errors import TournamentError
-from scoreboard.tournament.remote.cli import cmd_assign, cmd_boards, cmd_passcode, cmd_serve  # noqa: F401 (actions)
+from scoreboard.tournament.remote.cli import (cmd_assign, cmd_board, cmd_boards, cmd_passcode,  # noqa: F401
+                                              cmd_serve)
 from scoreboard.tournament.service import Tournament, journal_snapshot, record_from_journal, record_snapshot
 from scoreboard.tournament.terminal import standings_text
 from scoreboard.tournament.views import game_setup

@@ -1,5 +1,5 @@
 """`scoreboard tournament …`: run a tournament from the command line over one SQLite file — the actions and their
-options. What each action does is in actions.py (remote/cli.py for `serve`, `passcode`, `assign`, `boards`), loaded
+options. What each action does is in actions.py (remote/cli.py for `serve`, `board`, `assign`, `boards`), loaded
 only when one runs: every `scoreboard …` start builds this parser.
 
 The file is `--file PATH` or the TOURNAMENT environment variable. Every command prints what it did; a refusal prints
@@ -125,11 +125,14 @@ def register(subparsers) -> dict:
     p.set_defaults(func=_guard(_action("cmd_snapshot")))
     # boards in other rooms (remote/): results over the network
     p = add("serve", _action("cmd_serve"),
-            "take results from boards in other rooms over the network (HMAC with the passcode)")
+            "take results from boards in other rooms over the network (each board signs with its key)")
     p.add_argument("--bind", default="0.0.0.0")
     p.add_argument("--port", type=int, default=9010)
-    p = add("passcode", _action("cmd_passcode"),
-            "the passcode boards prove when they send results (--new: make another)")
+    p = add("board", _action("cmd_board"), "boards in other rooms: add NAME (prints its key), key NAME (a new key; "
+                                           "the old one stops working), remove NAME")
+    p.add_argument("action", choices=["add", "key", "remove"])
+    p.add_argument("name")
+    p = add("passcode", _action("cmd_passcode"), "gone: each board has its own key (`board add NAME`)")
     p.add_argument("--new", action="store_true")
     p = add("assign", _action("cmd_assign"),
             "only this board may set up and send GAME (default: the first board to ask)")

@@ -15,7 +15,7 @@ from scoreboard.session import replay_snapshot
 from scoreboard.tournament import bounds, corrections, formats, lots, results as res, verify as verification
 from scoreboard.tournament.errors import TournamentError
 from scoreboard.tournament.names import clean_name, closest, player_name
-from scoreboard.tournament.remote.keys import credentials
+from scoreboard.tournament.remote.keys import tournament_id
 from scoreboard.tournament.store import Store
 
 # Audit entries that change what was recorded after the fact (issue 12 item 3); forced results carry `forced`.
@@ -46,7 +46,7 @@ class Tournament:
             store.set_meta("seed", secrets.randbelow(2**31) if seed is None else int(seed))
             store.set_meta("topics_per_game", topics_per_game)
             store.audit("new", {"format": fmt, "seed": store.meta("seed")})
-        credentials(store)      # the passcode boards in other rooms prove when they send results (serve)
+        tournament_id(store)    # the id boards in other rooms name when they send results (serve)
         store.close()
         return cls(path)
 

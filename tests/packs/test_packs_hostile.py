@@ -198,8 +198,8 @@ EXTERNAL = b"""<?xml version="1.0"?>
 
 @pytest.mark.parametrize("xml", [BILLION_LAUGHS, EXTERNAL], ids=["entity-expansion", "external-entity"])
 def test_dtd_and_entities_are_refused(tmp_path, xml):
-    """GIVEN content.xml with a DTD (entity expansion or an external entity) WHEN loaded THEN refused at line 2."""
-    with pytest.raises(PackError, match=r"content.xml: line 2: refused: a DTD"):
+    """GIVEN content.xml with a DTD (entity expansion or an external entity) WHEN loaded THEN refused, naming it."""
+    with pytest.raises(PackError, match=r"content.xml: refused: a DTD \(<!DOCTYPE (lolz|package)>\)"):
         load(str(write_siq(tmp_path / "p.siq", content=xml)))
 
 

@@ -1,7 +1,8 @@
-"""Issue 12 item 7: board B in another room sends its result to `scoreboard tournament serve` over real TCP on
-loopback, with a real tournament SQLite file and real journals: HMAC with the tournament's passcode, idempotent,
-refusing (and logging) forged, replayed, other-tournament and other-board requests; an outbox that outlives a server
-that is down and a board that restarts."""
+"""Issue 12 item 7 (with issue 24 item 7's key per board): board B in another room sends its result to `scoreboard
+tournament serve` over real TCP on loopback, with a real tournament SQLite file and real journals: HMAC with the
+board's own key, idempotent, refusing forged, replayed, other-tournament and other-board requests (the proven ones
+logged in the file, the others on the console only); an outbox that outlives a server that is down and a board that
+restarts. The attacks of issue 24 are in test_remote_hall.py."""
 from __future__ import annotations
 
 import json
@@ -44,14 +45,16 @@ def wait_for(condition, what: str):
 
 @pytest.fixture
 def cup(path):
-    """A samara winter cup with round 1 drawn: (tournament id, passcode, the first game)."""
+    """A samara winter cup with round 1 drawn and boards A and B added: (tournament id, {board: key}, the first
+    game)."""
     t = Tournament.create(path, "samara-2003", seed=4)
     register(t, names(9), cups=["winter"])
     t.draw()
-    tid, passcode = keys.credentials(t.store)
+    tid = keys.tournament_id(t.store)
+    board_keys = {name: keys.add_board(t.store, name) for name in ("A", "B")}
     game = t.store.games()[0]
     t.close()
-    return tid, passcode, game
+    return tid, board_keys, game
 
 
 @pytest.fixture
@@ -73,9 +76,9 @@ def journal_of(tmp_path, game, winner_seat=1) -> tuple:
     return journal, replay_snapshot(journal)
 
 
-def raw_post(server, kind: str, body: bytes, mac: str) -> tuple[int, dict]:
+def raw_post(server, kind: str, body: bytes, key: str, mac: str) -> tuple[int, dict]:
     request = urllib.request.Request(f"http://{addr(server)}/v1/{kind}", data=body, method="POST",
-                                     headers={keys.HEADER: mac})
+                                     headers={keys.KEY_HEADER: keys.split_key(key)[0], keys.HEADER: mac})
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             return response.status, json.loads(response.read())
@@ -92,33 +95,48 @@ def result_row(path, game_id):
         t.close()
 
 
-def test_item7_passcode_is_made_with_the_file_and_shown(path, cup, capsys):
-    """GIVEN a new tournament WHEN `tournament passcode` runs THEN it shows the passcode made at creation (the same
-    twice), the tournament's id, and the [tournament] lines for a board; --new makes another, audited without it."""
+def test_item7_each_board_gets_its_own_key(path, cup, capsys):
+    """GIVEN a tournament WHEN `tournament board add C` runs THEN it prints C's key and the [tournament] lines for
+    the board, audited without the secret; `board add C` again is refused, `board key C` makes a new key (the old
+    one then proves nothing), `board remove C` takes it away, `boards` lists the boards' key ids, and the gone
+    `tournament passcode` says what to do instead."""
     from scoreboard.cli import main
-    tid, passcode, _ = cup
-    assert main(["tournament", "passcode", "--file", str(path), "--json"]) == 0
-    assert json.loads(capsys.readouterr().out) == {"tournament": tid, "passcode": passcode}
-    assert main(["tournament", "passcode", "--new", "--file", str(path)]) == 0
+    tid, _, _ = cup
+    assert main(["tournament", "board", "add", "C", "--file", str(path), "--json"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert first["tournament"] == tid and first["board"] == "C" and keys.split_key(first["key"])
+    assert main(["tournament", "board", "add", "C", "--file", str(path)]) == 2
+    assert "already has a key" in capsys.readouterr().err
+    assert main(["tournament", "board", "key", "C", "--file", str(path)]) == 0
     out = capsys.readouterr().out
-    assert passcode not in out and f"tournament {tid}" in out and 'passcode = "' in out
+    second = out.split('key = "')[1].split('"')[0]
+    assert second != first["key"] and "board 'C'" in out and 'server = "' in out
     t = Tournament(path)
-    log = [a for a in t.store.audit_log() if a["what"] == "passcode"]
+    assert keys.board_of(t.store.db, keys.split_key(first["key"])[0]) is None
+    assert keys.board_of(t.store.db, keys.split_key(second)[0])[0] == "C"
+    log = [a for a in t.store.audit_log() if a["what"] == "board key"]
     t.close()
-    assert log and passcode not in json.dumps(log)
+    assert len(log) == 4 and first["key"].split(".")[1] not in json.dumps(log)      # A, B, C, C again
+    assert main(["tournament", "boards", "--file", str(path)]) == 0
+    assert keys.split_key(second)[0] in capsys.readouterr().out
+    assert main(["tournament", "board", "remove", "C", "--file", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["tournament", "passcode", "--file", str(path)]) == 2
+    assert "board add NAME" in capsys.readouterr().err
 
 
 def test_item7_result_recorded_once_duplicate_gets_the_same_answer(path, cup, server, tmp_path):
     """GIVEN `serve` on loopback and board B that fetched game G's setup WHEN B posts G's final snapshot, then posts it
     again (an answer lost on the way) THEN the first is recorded, the second is 'already recorded' with the same
     winner and digest, the file holds one result and one audit entry, and the log has both."""
-    tid, passcode, game = cup
-    got = client.fetch_setup(addr(server), passcode, "B", game["id"])
-    assert got["tournament"] == tid and [p["name"] for p in got["setup"]["players"]] == game["players"]
+    tid, board_keys, game = cup
+    got = client.fetch_setup(addr(server), board_keys["B"], None, game["id"])
+    assert got["tournament"] == tid and got["board"] == "B"
+    assert [p["name"] for p in got["setup"]["players"]] == game["players"]
     _, snapshot = journal_of(tmp_path, game)
     payload = {"tournament": tid, "game": game["id"], "board": "B", "snapshot": snapshot}
-    first = client.post(addr(server), passcode, "result", payload)
-    second = client.post(addr(server), passcode, "result", payload)
+    first = client.post(addr(server), board_keys["B"], "result", payload)
+    second = client.post(addr(server), board_keys["B"], "result", payload)
     assert first["ok"] and first["outcome"] == "recorded" and first["winner"] == game["players"][0]
     assert second["ok"] and second["outcome"] == "already recorded"
     assert (second["winner"], second["digest"]) == (first["winner"], first["digest"])
@@ -128,29 +146,31 @@ def test_item7_result_recorded_once_duplicate_gets_the_same_answer(path, cup, se
     assert outcomes == ["setup", "recorded", "already recorded"]
 
 
-def test_item7_forged_altered_and_replayed_requests_are_refused_and_logged(path, cup, server, tmp_path):
-    """GIVEN a valid signed result request WHEN it is sent with a MAC of another passcode, altered after signing (another
-    board named), and the genuine one twice THEN the forged and altered ones are refused (401 'forged'), the genuine
-    one is recorded once and its replay refused (409 'replayed'); nothing else is written, every one is logged."""
-    tid, passcode, game = cup
+def test_item7_forged_altered_and_replayed_requests_are_refused(path, cup, server, tmp_path):
+    """GIVEN a valid signed result request WHEN it is sent with a MAC of another board's key, altered after signing
+    (another game named), and the genuine one twice THEN the forged and altered ones are refused (401 'forged', said
+    on the console, nothing written — not even a log row), the genuine one is recorded once and its replay refused
+    (409 'replayed', signed, written nowhere: a sniffed request can be sent a thousand times); the log has one."""
+    tid, board_keys, game = cup
     _, snapshot = journal_of(tmp_path, game)
-    body = json.dumps({"v": 1, "kind": "result", "nonce": keys.new_nonce(), "tournament": tid, "game": game["id"],
-                       "board": "B", "snapshot": snapshot}).encode()
-    status, answer = raw_post(server, "result", body, keys.request_mac("not-the-passcode", body))
+    body = json.dumps({"v": 2, "kind": "result", "nonce": keys.new_nonce(), "tournament": tid, "game": game["id"],
+                       "board": None, "snapshot": snapshot}).encode()
+    secret_a, secret_b = (keys.split_key(board_keys[b])[1] for b in "AB")
+    status, answer = raw_post(server, "result", body, board_keys["B"], keys.request_mac(secret_a, body))
     assert (status, answer["outcome"]) == (401, "forged")
-    altered = body.replace(b'"board": "B"', b'"board": "C"', 1)
+    altered = body.replace(game["id"].encode(), b"winter-1-2", 1)
     assert altered != body
-    status, answer = raw_post(server, "result", altered, keys.request_mac(passcode, body))
+    status, answer = raw_post(server, "result", altered, board_keys["B"], keys.request_mac(secret_b, body))
     assert (status, answer["outcome"]) == (401, "forged")
-    assert result_row(path, game["id"]) == (None, [])
-    status, answer = raw_post(server, "result", body, keys.request_mac(passcode, body))
+    assert result_row(path, game["id"]) == (None, []) and boards(path)["log"] == []
+    status, answer = raw_post(server, "result", body, board_keys["B"], keys.request_mac(secret_b, body))
     assert (status, answer["outcome"]) == (200, "recorded")
-    status, answer = raw_post(server, "result", body, keys.request_mac(passcode, body))
+    status, answer = raw_post(server, "result", body, board_keys["B"], keys.request_mac(secret_b, body))
     assert (status, answer["outcome"]) == (409, "replayed") and "replayed" in answer["reason"]
     assert len(result_row(path, game["id"])[1]) == 1
     log = boards(path)["log"]
-    assert [e["outcome"] for e in log] == ["forged", "forged", "recorded", "replayed"]
-    assert all(e["peer"].startswith("127.0.0.1:") and e["game"] == game["id"] for e in log)
+    assert [e["outcome"] for e in log] == ["recorded"]
+    assert all(e["peer"].startswith("127.0.0.1:") and e["game"] == game["id"] and e["board"] == "B" for e in log)
     assert any("forged" in line for line in server.lines)
 
 
@@ -158,31 +178,32 @@ def test_item7_other_tournament_and_other_board_are_refused(path, cup, server, t
     """GIVEN game G set up by board A WHEN board B sends G's result, and a result names another tournament's id
     THEN both are refused naming why (G is A's; the tournament is not this one), nothing is recorded; after
     `tournament assign G B` B's result is recorded."""
-    tid, passcode, game = cup
-    client.fetch_setup(addr(server), passcode, "A", game["id"])
+    tid, board_keys, game = cup
+    client.fetch_setup(addr(server), board_keys["A"], "A", game["id"])
     _, snapshot = journal_of(tmp_path, game)
-    b = client.post(addr(server), passcode, "result", {"tournament": tid, "game": game["id"], "board": "B",
-                                                        "snapshot": snapshot})
+    b = client.post(addr(server), board_keys["B"], "result", {"tournament": tid, "game": game["id"], "board": "B",
+                                                              "snapshot": snapshot})
     assert not b["ok"] and b["outcome"] == "refused" and "board 'A'" in b["reason"]
-    other = client.post(addr(server), passcode, "result", {"tournament": "0123456789abcdef", "game": game["id"],
-                                                            "board": "A", "snapshot": snapshot})
+    other = client.post(addr(server), board_keys["A"], "result", {"tournament": "0123456789abcdef",
+                                                                  "game": game["id"], "board": "A",
+                                                                  "snapshot": snapshot})
     assert not other["ok"] and other["outcome"] == "refused" and "0123456789abcdef" in other["reason"]
     assert result_row(path, game["id"]) == (None, [])
     assign(path, game["id"], "B")
-    again = client.post(addr(server), passcode, "result", {"tournament": tid, "game": game["id"], "board": "B",
-                                                            "snapshot": snapshot})
+    again = client.post(addr(server), board_keys["B"], "result", {"tournament": tid, "game": game["id"],
+                                                                  "board": "B", "snapshot": snapshot})
     assert again["outcome"] == "recorded"
     assert [e["outcome"] for e in boards(path)["log"]] == ["setup", "refused", "refused", "recorded"]
 
 
-def test_item7_a_wrong_passcode_on_the_board_never_counts_as_sent(path, cup, server, tmp_path):
-    """GIVEN a board whose [tournament] passcode is wrong WHEN it asks for a setup THEN it is refused with the reason
-    (the answer is not signed with its passcode), and the server logged the request as forged."""
+def test_item7_a_wrong_key_on_the_board_never_counts_as_sent(path, cup, server, tmp_path):
+    """GIVEN a board whose [tournament] key is not one the tournament gave WHEN it asks for a setup THEN it is
+    refused with the reason (the answer is not signed with its key), and nothing was written on the server."""
     from scoreboard.tournament.errors import TournamentError
     _, _, game = cup
-    with pytest.raises(TournamentError, match="not signed with this passcode"):
-        client.fetch_setup(addr(server), "wrong-pass", "B", game["id"])
-    assert [e["outcome"] for e in boards(path)["log"]] == ["forged"]
+    with pytest.raises(TournamentError, match="not signed with this board's key"):
+        client.fetch_setup(addr(server), "0badc0de." + "x" * 32, None, game["id"])
+    assert boards(path)["log"] == [] and boards(path)["boards"] == []
 
 
 def free_port() -> int:
@@ -203,12 +224,12 @@ def test_item7_board_sends_through_a_dropped_link_and_a_restart(path, cup, tmp_p
     started again on its journal, and only then `scoreboard tournament serve` comes up on the same port THEN the
     restarted board sends the result from its outbox, it is recorded once, and the status says it is recorded."""
     pygame.init()
-    tid, passcode, game = cup
+    tid, board_keys, game = cup
     port = free_port()
     first = Server(path, "127.0.0.1", port, out=lambda *_: None).start()
     config = default_config()
     config["board"].update(journal=str(tmp_path / "b.sqlite"), sounds=False)
-    config["tournament"].update(server=f"127.0.0.1:{port}", passcode=passcode, board="B", game=game["id"])
+    config["tournament"].update(server=f"127.0.0.1:{port}", key=board_keys["B"], board="B", game=game["id"])
     lines = []
     session, journal, _ = open_session(config["board"], lines.append, config["tournament"])
     assert [p["name"] for p in session.snapshot()["players"]] == game["players"]
@@ -244,14 +265,25 @@ def test_item7_board_sends_through_a_dropped_link_and_a_restart(path, cup, tmp_p
     assert "recorded" in out and "serve: stopped" in out
 
 
-def test_item7_board_config_needs_a_host_port_and_the_passcode(tmp_path):
-    """GIVEN a board config with [tournament] server but a malformed address and no passcode WHEN checked THEN each
-    problem names its key and why; a server with its passcode and a game needs no tournament file."""
+def test_item7_board_config_needs_a_host_port_and_a_key(tmp_path):
+    """GIVEN a board config with [tournament] server but a malformed address and no key, one with a malformed key,
+    and an old one with the shared passcode WHEN checked THEN each problem names its key and why (the passcode's says
+    what to do: `tournament board add NAME` and [tournament] key); a server with its key and a game needs no
+    tournament file."""
     from scoreboard.app.config import check_config
     _, problems = check_config({"tournament": {"server": "organiser", "game": "S4"}}, "b.toml")
     said = {(p.key, p.reason.split(":")[0]) for p in problems}
     assert ("tournament.server", "expected \"host") in said
-    assert any(p.key == "tournament.passcode" for p in problems)
+    assert any(p.key == "tournament.key" for p in problems)
     assert not any(p.key == "tournament.game" for p in problems)
-    _, problems = check_config({"tournament": {"server": "organiser:9010", "passcode": "x", "game": "S4"}}, "b.toml")
+    _, problems = check_config({"tournament": {"server": "organiser:9010", "key": "k7fq-2mzp", "game": "S4"}}, "b")
+    problems = [p for p in problems if p.key.startswith("tournament.")]
+    assert [p.key for p in problems] == ["tournament.key"] and "board add" in problems[0].reason
+    _, problems = check_config({"tournament": {"server": "organiser:9010", "passcode": "k7fq-2mzp-x9ad-3hne",
+                                               "game": "S4"}}, "b.toml")
+    problems = [p for p in problems if p.key.startswith("tournament.")]
+    assert [p.key for p in problems] == ["tournament.passcode"]
+    assert "board add NAME" in problems[0].reason and "key = " in problems[0].reason
+    _, problems = check_config({"tournament": {"server": "organiser:9010", "key": "0123abcd." + "k" * 32,
+                                               "game": "S4"}}, "b.toml")
     assert not [p for p in problems if p.key.startswith("tournament.")]

@@ -1,6 +1,7 @@
-"""A pack's media files as outside input: a size cap, one warning per file, which entries of a snapshot's media list
-are usable at all, and pictures and sounds loaded once. Shared by the question's drawing (`pack.py`) and the video
-player (`video.py`)."""
+"""A pack's media files as outside input: a size cap, a pixel cap read from a picture's header before it is decoded
+(packs/pictures.py: a small file can decode to gigabytes), one warning per file, which entries of a snapshot's media
+list are usable at all, and pictures and sounds loaded once. Shared by the question's drawing (`pack.py`) and the
+video player (`video.py`)."""
 from __future__ import annotations
 
 import os
@@ -9,6 +10,7 @@ import sys
 import pygame
 
 from scoreboard.display.render.text import Lru
+from scoreboard.packs.pictures import refusal
 
 # A question's picture or sound is small; a bigger file is a mistake in the pack (or not a picture at all).
 MAX_MEDIA_BYTES = 64 * 1024 * 1024
@@ -65,14 +67,14 @@ def media_items(snapshot: dict) -> list[dict]:
     return well_formed(question.get("media") if isinstance(question, dict) else None)
 
 
-def _load_once(cache, path: str, load, failure: str):
-    """`load(path)` the first time only; a file that cannot be read or loaded is warned about once and
-    remembered as missing (False in the cache), so a broken file never costs a frame twice."""
+def _load_once(cache, path: str, load, failure: str, check=None):
+    """`load(path)` the first time only, unless `check(path)` says why not; a file that cannot be read or loaded is
+    warned about once and remembered as missing (False in the cache), so a broken file never costs a frame twice."""
     known = cache.recall(path)
     if known is not None:
         return known or None
     loaded = None
-    reason = readable(path)
+    reason = readable(path) or (check(path) if check else None)
     if reason is None:
         try:
             loaded = load(path)
@@ -85,8 +87,19 @@ def _load_once(cache, path: str, load, failure: str):
 
 
 def picture(path: str) -> pygame.Surface | None:
-    """The picture at `path`, loaded once (None, with one warning, when it cannot be)."""
-    return _load_once(_originals, path, pygame.image.load, "not a readable image")
+    """The picture at `path`, loaded once (None, with one warning, when it cannot be or is over the pixel limit)."""
+    return _load_once(_originals, path, _decode, "not a readable image", check=refusal)
+
+
+def _decode(path: str) -> pygame.Surface:
+    """A GIF or a palette PNG decodes to 8 bits a pixel, which smoothscale refuses (a ValueError mid-frame): such a
+    picture is laid on 32 bits with alpha, its transparent colour kept transparent."""
+    surface = pygame.image.load(path)
+    if surface.get_bitsize() in (24, 32):
+        return surface
+    rgba = pygame.Surface(surface.get_size(), pygame.SRCALPHA, 32)
+    rgba.blit(surface, (0, 0))
+    return rgba
 
 
 def fitted(path: str, size: tuple[int, int]) -> pygame.Surface | None:

@@ -1,4 +1,4 @@
-"""What `scoreboard tournament serve | passcode | assign | boards` do (their options are in ../cli.py): results from
+"""What `scoreboard tournament serve | board | assign | boards` do (their options are in ../cli.py): results from
 boards in other rooms over the network (server.py; docs/TOURNAMENTS.md "Board B over the network")."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import signal
 
 from scoreboard.tournament.command import open_tournament, show, tournament_path
 from scoreboard.tournament.errors import TournamentError
-from scoreboard.tournament.remote.keys import credentials
+from scoreboard.tournament.remote import keys
 
 
 def cmd_serve(args):
@@ -18,7 +18,7 @@ def cmd_serve(args):
         raise TournamentError(f"cannot listen on {args.bind}:{args.port}: {error}") from None
     host, port = server.address
     print(f"serve: {server.http.RequestHandlerClass.service.path} on http://{host}:{port}/v1/ "
-          f"(boards: [tournament] server = \"THIS-MACHINE:{port}\", passcode from `scoreboard tournament passcode`)",
+          f"(boards: [tournament] server = \"THIS-MACHINE:{port}\", key from `scoreboard tournament board add NAME`)",
           flush=True)
     signal.signal(signal.SIGTERM, _interrupt)      # systemctl stop ends it as Ctrl-C does
     try:
@@ -34,15 +34,29 @@ def _interrupt(*_):
     raise KeyboardInterrupt
 
 
-def cmd_passcode(args):
+def cmd_board(args):
+    """`board add NAME`: a new board and its key; `board key NAME`: a new key (the old one stops working);
+    `board remove NAME`: its key stops working."""
     t = open_tournament(args)
     try:
-        tid, passcode = credentials(t.store, rotate=args.new)
+        tid = keys.tournament_id(t.store)
+        if args.action == "remove":
+            keys.remove_board(t.store, args.name)
+            show(args, {"tournament": tid, "board": args.name, "removed": True},
+                 f"board {args.name!r} removed: its key no longer works")
+            return
+        key = keys.add_board(t.store, args.name, rekey=args.action == "key")
     finally:
         t.close()
-    show(args, {"tournament": tid, "passcode": passcode},
-           f"passcode {passcode} (tournament {tid}); a board sends results with\n"
-           f"  [tournament]\n  server = \"THIS-MACHINE:9010\"\n  passcode = \"{passcode}\"\n  game = \"GAME\"")
+    show(args, {"tournament": tid, "board": args.name, "key": key},
+         f"board {args.name!r}'s key (tournament {tid}); put it into that board's config/scoreboard.toml:\n"
+         f"  [tournament]\n  server = \"THIS-MACHINE:9010\"\n  key = \"{key}\"\n  game = \"GAME\"\n"
+         f"Whoever has this key is board {args.name!r}: hand it over as you would a password.")
+
+
+def cmd_passcode(args):
+    raise TournamentError(keys.GONE.replace("this board's [tournament] key", "each board's [tournament] key")
+                          .replace(" (and remove passcode)", ""))
 
 
 def cmd_assign(args):
@@ -54,7 +68,8 @@ def cmd_assign(args):
 def cmd_boards(args):
     from scoreboard.tournament.remote.server import boards   # lazy: its http.server costs every start ~20 ms
     data = boards(tournament_path(args))
-    lines = [f"{b['game']:<12} board {b['board']!r:<16} {b['how']:<18} "
+    lines = [f"board {k['board']!r:<16} key {k['key_id']}… since {k['at']}" for k in data["keys"]]
+    lines += [f"{b['game']:<12} board {b['board']!r:<16} {b['how']:<18} "
              f"{'result recorded' if b['recorded'] else 'result pending'}" for b in data["boards"]]
     lines += [f"{e['at']} {e['peer'] or '?':<21} {e['kind'] or '?':<6} {e['board'] or '?':<12} {e['game'] or '?':<12} "
               f"{e['outcome']}" + (f": {e['reason']}" if e["reason"] else "") for e in data["log"][-args.last:]]

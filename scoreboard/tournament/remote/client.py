@@ -1,11 +1,12 @@
-"""The board's side of `tournament serve` (issue 12 item 7): fetch a scheduled game's setup from the organiser's
-machine, and send the result at game over from an outbox that survives a dropped link or a restart.
+"""The board's side of `tournament serve` (issue 12 item 7, issue 24 item 7): fetch a scheduled game's setup from
+the organiser's machine, and send the result at game over from an outbox that survives a dropped link or a restart.
+Every request is signed with the board's own key (`[tournament] key`, from `scoreboard tournament board add NAME`).
 
 The outbox is `<journal>.result.json`, written (atomically, fsynced) when the game is set up: server, tournament id,
 game, board — so a board restarted mid-game still knows where its result goes. At game over the final snapshot is
 read from the journal into it (`pending`); `ResultSender` posts it until the server's *signed* answer says
 recorded / already recorded (`sent`) or refuses it (`refused`, with the reason: retrying would not change it). A
-link that is down, an answer that is not signed with the passcode, a server error: tried again with backoff (0.5 s
+link that is down, an answer that is not signed with the board's key, a server error: tried again with backoff (0.5 s
 doubling to 30 s), for as long as the board runs, and again when it starts. Each attempt has a new nonce; the
 server's idempotence makes a result that arrived but whose answer was lost harmless to send again.
 """
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import threading
 import urllib.error
 import urllib.request
@@ -25,43 +25,52 @@ from scoreboard.tournament.remote import keys
 from scoreboard.tournament.views import commands_from_setup
 
 DEFINITIVE = ("refused", "bad request")     # signed refusals: sending again would get the same answer
+VERSION = 2                                 # the request's version (server.py): a key per board
 
 
-def board_name(configured: str = "") -> str:
-    return configured or socket.gethostname()
-
-
-def post(server: str, passcode: str, kind: str, payload: dict, timeout: float = 10.0) -> dict:
-    """One signed request. Returns the answer when its MAC checks; raises OSError (link) or TournamentError
-    (an answer that is not this tournament's, or none)."""
+def post(server: str, key: str, kind: str, payload: dict, timeout: float = 10.0) -> dict:
+    """One request signed with this board's key. Returns the answer when its MAC checks with the same key; raises
+    OSError (link) or TournamentError (a malformed key; an answer that is not signed with it, or none)."""
+    key_id, secret = keys.split_key(key)
     nonce = keys.new_nonce()
-    body = json.dumps({"v": 1, "kind": kind, "nonce": nonce, **payload}, ensure_ascii=False).encode("utf-8")
+    body = json.dumps({"v": VERSION, "kind": kind, "nonce": nonce, **payload}, ensure_ascii=False).encode("utf-8")
     request = urllib.request.Request(f"http://{server}/v1/{kind}", data=body, method="POST",
-                                     headers={"Content-Type": "application/json",
-                                              keys.HEADER: keys.request_mac(passcode, body)})
+                                     headers={"Content-Type": "application/json", keys.KEY_HEADER: key_id,
+                                              keys.HEADER: keys.request_mac(secret, body)})
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
             data, mac = response.read(), response.headers.get(keys.HEADER)
     except urllib.error.HTTPError as error:      # a refusal still carries the signed answer
         data, mac = error.read(), error.headers.get(keys.HEADER)
-    if not keys.same(mac, keys.answer_mac(passcode, nonce, data)):
-        raise TournamentError(f"{server}: the answer is not signed with this passcode (a wrong passcode, or not "
-                              f"the tournament's server)")
+    if not keys.same(mac, keys.answer_mac(secret, nonce, data)):
+        raise TournamentError(f"{server}: the answer is not signed with this board's key ({_unsigned(data)}): the "
+                              f"key is not the one `scoreboard tournament board add` printed for this board, the "
+                              f"board was removed or given a new key, or this is not the tournament's server")
     answer = json.loads(data.decode("utf-8"))
     if answer.get("nonce") != nonce:
         raise TournamentError(f"{server}: the answer is for another request")
     return answer
 
 
-def fetch_setup(server: str, passcode: str, board: str, game: str) -> dict:
-    """The game's setup from the organiser (also claims the game for this board). Raises TournamentError."""
+def _unsigned(data: bytes) -> str:
+    """What an unsigned answer says, as a hint only: nothing is believed from it."""
     try:
-        answer = post(server, passcode, "setup", {"tournament": None, "game": game, "board": board})
+        reason = json.loads(data.decode("utf-8")).get("reason")
+    except (UnicodeDecodeError, ValueError, AttributeError, RecursionError):
+        reason = None
+    return f"the server says, unsigned: {str(reason)[:200]}" if reason else "no reason given"
+
+
+def fetch_setup(server: str, key: str, board: str | None, game: str) -> dict:
+    """The game's setup from the organiser (also claims the game for this board). `board`: the configured name,
+    checked against the key's by the server (None: the key's). Raises TournamentError."""
+    try:
+        answer = post(server, key, "setup", {"tournament": None, "game": game, "board": board})
     except OSError as error:
         raise TournamentError(f"tournament server {server}: {getattr(error, 'reason', error)}") from None
     if not answer.get("ok"):
         raise TournamentError(f"tournament server {server}: {answer.get('outcome')}: {answer.get('reason')}")
-    return {"tournament": answer["tournament"], "setup": answer["setup"]}
+    return {"tournament": answer["tournament"], "board": answer["board"], "setup": answer["setup"]}
 
 
 # -- the outbox
@@ -108,8 +117,8 @@ def queue_result(journal_path) -> Path:
 class ResultSender:
     """Sends one outbox until it is sent or refused; `status()` for the host's screen."""
 
-    def __init__(self, path: Path, passcode: str, out=print, first: float = 0.5, cap: float = 30.0):
-        self.path, self.passcode, self.out = Path(path), passcode, out
+    def __init__(self, path: Path, key: str, out=print, first: float = 0.5, cap: float = 30.0):
+        self.path, self.key, self.out = Path(path), key, out
         self.first, self.cap = first, cap
         self.stopping = threading.Event()
         self.done = threading.Event()
@@ -144,7 +153,7 @@ class ResultSender:
             if not box or box.get("state") != "pending":
                 break
             try:
-                answer = post(box["server"], self.passcode, "result",
+                answer = post(box["server"], self.key, "result",
                               {"tournament": box["tournament"], "game": box["game"], "board": box["board"],
                                "snapshot": box["snapshot"]})
             except (OSError, TournamentError, ValueError) as error:
@@ -174,9 +183,8 @@ def _summary(box: dict) -> dict:
 # -- what the board calls (display/board.py), with its `[tournament]` config section
 def remote_setup(tournament: dict, game: str, out=print):
     """(the opening commands, `opened(journal_path)` that writes the outbox) for a game set up from the server."""
-    board = board_name(tournament.get("board", ""))
-    got = fetch_setup(tournament["server"], tournament["passcode"], board, game)
-    commands = commands_from_setup(got["setup"])
+    got = fetch_setup(tournament["server"], tournament["key"], tournament.get("board") or None, game)
+    commands, board = commands_from_setup(got["setup"]), got["board"]
     out(f"tournament: game {game} set up from {tournament['server']} (tournament {got['tournament']}, "
         f"board {board!r})")
     return commands, lambda journal_path: open_outbox(journal_path, tournament["server"], got["tournament"], game,
@@ -192,10 +200,10 @@ def resume_sender(journal_path, tournament: dict, out=print) -> ResultSender | N
     if not box or box.get("state") != "pending":
         return None
     out(f"tournament: game {box['game']}: its result is not acknowledged yet; sending to {box['server']} again")
-    return ResultSender(path, tournament["passcode"], out).start()
+    return ResultSender(path, tournament["key"], out).start()
 
 
 def send_result(journal_path, tournament: dict, out=print) -> ResultSender:
     """Game over of a game set up from the server: into the outbox, then sent (and retried) on a thread."""
     path = queue_result(journal_path)
-    return ResultSender(path, tournament["passcode"], out).start()
+    return ResultSender(path, tournament["key"], out).start()
