@@ -17,6 +17,7 @@ from scoreboard.display.compose import ROLES
 from scoreboard.display.screens import missing_message, place
 from scoreboard.display.theme.load import DEFAULT_THEME, THEMES_DIR, Problem
 from scoreboard.links.config import SECTIONS, validate
+from scoreboard.links.osc.auth import new_key
 from scoreboard.regulations import known_regulations
 
 DEFAULT_PATH = Path("config") / "scoreboard.toml"
@@ -235,7 +236,9 @@ SECTION_NOTES = {
                    "(default: the host name).\n"),
     "packs": "# dirs: the folders the remote's set-up lists packs from (.toml, .siq, ChGK .txt).\n",
     "osc": ("# passcode: what the host types on the remote to connect (the host's screen shows it with the board's\n"
-            "# address). Empty is refused while bind is beyond 127.0.0.1. `config init` writes a new random one.\n"),
+            "# address). Empty is refused while bind is beyond 127.0.0.1. `config init` writes a new random one.\n"
+            "# key: the board's key, which the QR code's link carries (the phone needs no passcode; docs/SECURITY.md);\n"
+            "# empty: a new one each run.\n"),
     "remote_web": ("# The host's remote in a phone's browser: open http://BOARD:8080/ (the host's screen shows the "
                    "address and a QR code).\n# It uses the [osc] passcode and sessions.\n"),
 }
@@ -252,6 +255,7 @@ def default_text(displays: list | None = None, passcode: str | None = None) -> s
     config = default_config(displays)
     if "osc" in config:
         config["osc"]["passcode"] = new_passcode() if passcode is None else passcode
+        config["osc"]["key"] = new_key() if passcode is None else ""      # the QR code's: 128 random bits
     screens = config.pop("screens")
     text = tomli_w.dumps(config)
     # [[screens]] right after [board]: what a club edits first, with the note on adding the host's screen.

@@ -9,12 +9,15 @@ from __future__ import annotations
 import ipaddress
 from typing import Any
 
+from scoreboard.links.osc.auth import parse_key
+
 OSC_DEFAULTS: dict[str, Any] = {
     "enabled": True,
     "bind": "0.0.0.0",        # address the UDP server listens on
     "port": 9000,
     "passcode": "",           # empty: every /sg/connect is denied (no remote control until one is set)
     "view_passcode": "",      # optional second passcode that only opens `view` sessions
+    "key": "",                # the board's key (osc/auth.py; the QR code's link carries it); empty: one per run
     "allow": [],              # IPs or networks ("192.168.1.0/24"); empty: any address may try to connect
     "idle_timeout": 30.0,     # seconds without a packet before a session expires
     "state_interval": 1.0,    # seconds between unprompted state re-sends
@@ -72,9 +75,14 @@ def _check_osc(section: dict, errors: list[str]) -> None:
     if "name" in section and (not isinstance(section["name"], str) or len(section["name"]) > 60
                               or "." in section["name"]):
         bad("name", f"expected a name of at most 60 characters without dots, got {section['name']!r}")
-    for key in ("passcode", "view_passcode"):
+    for key in ("passcode", "view_passcode", "key"):
         if key in section and not isinstance(section[key], str):
             bad(key, f"expected a string, got {type(section[key]).__name__}")
+    if isinstance(section.get("key"), str) and section["key"]:
+        try:
+            parse_key(section["key"])
+        except ValueError as error:
+            bad("key", f"{error} (`scoreboard config init` writes a new one)")
     if "allow" in section:
         allow = section["allow"]
         if not isinstance(allow, list):

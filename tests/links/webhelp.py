@@ -264,13 +264,13 @@ class Osc:
         self.to = ("127.0.0.1", osc_port)
         self.next_id = 1
         self.send("/sg/auth/hello")
-        bnonce, seen = self.expect("/sg/auth/challenge")
-        cnonce = osc_auth.new_nonce()
+        bnonce, seen, salt, _ = self.expect("/sg/auth/challenge")
+        cnonce, secret = osc_auth.new_nonce(), osc_auth.stretch(passcode, bytes.fromhex(salt))
         self.seen = seen
         self.send("/sg/auth/connect", "host", bnonce, cnonce,
-                  osc_auth.connect_proof(passcode, "host", bnonce, cnonce, seen))
+                  osc_auth.connect_proof(secret, "host", bnonce, cnonce, seen), salt)
         self.sid, snonce = self.expect("/sg/connected")
-        self.key = osc_auth.session_key(passcode, self.sid, snonce, cnonce)
+        self.key = osc_auth.session_key(secret, self.sid, snonce, cnonce)
         # ping as the real client does (osc_client.KEEPALIVE): the board drops a session idle for 30 s, and a test
         # may spend that long in the browser before its first press
         self.closed = threading.Event()
@@ -385,12 +385,12 @@ class Socket:
     async def host(self):
         """The authenticated host connect (docs/LINKS.md), as the page does it."""
         await self.send("/sg/auth/hello")
-        bnonce, self.seen = await self.until("/sg/auth/challenge")
-        cnonce = osc_auth.new_nonce()
+        bnonce, self.seen, salt, _ = await self.until("/sg/auth/challenge")
+        cnonce, secret = osc_auth.new_nonce(), osc_auth.stretch(PASSCODE, bytes.fromhex(salt))
         await self.send("/sg/auth/connect", "host", bnonce, cnonce,
-                        osc_auth.connect_proof(PASSCODE, "host", bnonce, cnonce, self.seen))
+                        osc_auth.connect_proof(secret, "host", bnonce, cnonce, self.seen), salt)
         self.sid, snonce = await self.until("/sg/connected")
-        self.key = osc_auth.session_key(PASSCODE, self.sid, snonce, cnonce)
+        self.key = osc_auth.session_key(secret, self.sid, snonce, cnonce)
         return self
 
     async def command(self, address, *args):
