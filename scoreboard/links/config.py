@@ -46,7 +46,9 @@ WEB_DEFAULTS: dict[str, Any] = {
     "enabled": True,
     "bind": "0.0.0.0",        # address the page's HTTP server listens on
     "port": 8080,
-    "connect_within": 10.0,   # seconds a WebSocket may stay open without an OSC session
+    "connect_within": 5.0,    # seconds a WebSocket may stay open without an OSC session
+    "names": [],              # names the board is reached by beyond its addresses and host name (a club's DNS):
+                              # a page loaded under one may open the WebSocket (web/guard.py origin_allowed)
 }
 
 SECTIONS = {"osc": OSC_DEFAULTS, "buttons": BUTTONS_DEFAULTS, "remote_web": WEB_DEFAULTS}
@@ -166,9 +168,12 @@ def _check_web(section: dict, errors: list[str]) -> None:
     port = section.get("port", 8080)
     if not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535:
         errors.append("remote_web.port: expected an integer from 0 to 65535")
-    within = section.get("connect_within", 10.0)
+    within = section.get("connect_within", 5.0)
     if not _is_number(within) or not 0 < within <= 600:
         errors.append("remote_web.connect_within: expected seconds, above 0 and at most 600")
+    names = section.get("names", [])
+    if not isinstance(names, list) or not all(isinstance(n, str) and n and len(n) <= 253 for n in names):
+        errors.append('remote_web.names: expected a list of host names, e.g. ["board.club.lan"]')
 
 
 CHECKS = {"osc": _check_osc, "buttons": _check_buttons, "remote_web": _check_web}
