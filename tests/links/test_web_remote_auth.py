@@ -99,7 +99,7 @@ def test_proto2_require_auth_page_commands_applied_and_a_sniffed_frame_replayed_
     driver = browser(PHONE, tmp_path, scripts=(NO_SUBTLE,))
     try:
         page = Page(driver, journal)
-        page.connect(url)
+        page.connect(url, PASSCODE)                 # typed: stretched in the page, never sent
         assert driver.execute_script("return [!!crypto.subtle, Link.signed]") == [False, True]
         page.el('[data-key="n:1"] input').send_keys("Вера")
         page.el('[data-key="n:1"] button').click()
