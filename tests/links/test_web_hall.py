@@ -358,3 +358,36 @@ def test_hall6_the_vendored_library_is_the_npm_packages_own_files():
         assert hashlib.sha256((VENDOR / name).read_bytes()).hexdigest() == digest, name
     served = {p for p in page_files() if p.startswith("/vendor/")}
     assert served == {f"/vendor/noble-hashes/{n}" for n in listed if n.endswith(".js")}
+
+
+def test_hall2_hall3_who_gives_way_to_a_newcomer():
+    """Issue 24 items 2–3 (web/guard.py room_for, the one rule for connections and stranger sockets): GIVEN members
+    by address WHEN a newcomer comes from a full address THEN that address's oldest idle member gives way; WHEN the
+    whole is full THEN the oldest idle member of the address holding most does, never a busy one (a request being
+    answered, a socket with a session); WHEN nothing is idle THEN the newcomer is refused."""
+    from scoreboard.links.web.guard import Member, room_for
+    a1, a2, a3 = Member("10.0.0.1", 1.0), Member("10.0.0.1", 2.0), Member("10.0.0.1", 3.0, evictable=False)
+    b1, c1 = Member("10.0.0.2", 0.5), Member("10.0.0.3", 0.1, evictable=False)
+    members = [a1, a2, a3, b1, c1]
+    assert room_for(members, "10.0.0.9", per_address=3, total=10) == []
+    assert room_for(members, "10.0.0.1", per_address=3, total=10) == [a1]          # its own oldest idle one
+    assert room_for(members, "10.0.0.9", per_address=3, total=5) == [a1]           # the heaviest address's
+    assert room_for(members, "10.0.0.2", per_address=1, total=5) == [b1]           # own first: then room
+    assert room_for([a3, c1], "10.0.0.9", per_address=3, total=2) is None          # only busy ones: refused
+
+
+def test_hall3_an_origin_names_the_board_or_the_socket_is_refused():
+    """Issue 24 item 3 (web/guard.py origin_allowed): GIVEN the Host a browser asked WHEN the Origin is the board's
+    own address, localhost, its name or a configured name THEN the socket may open; WHEN the Origin is another port,
+    another host, a rebound DNS name, `null` or not http(s) THEN it may not; no Origin (not a browser) may."""
+    from scoreboard.links.web.guard import origin_allowed
+    names = {"scoreboard-pc", "scoreboard-pc.local", "board.club.lan"}
+    assert origin_allowed(None, "192.168.1.10:8080", names)
+    for origin, host in (("http://192.168.1.10:8080", "192.168.1.10:8080"), ("http://localhost:8080", "localhost:8080"),
+                         ("http://scoreboard-pc.local:8080", "scoreboard-pc.local:8080"),
+                         ("https://board.club.lan", "board.club.lan"), ("http://[::1]:8080", "[::1]:8080")):
+        assert origin_allowed(origin, host, names), origin
+    for origin, host in (("http://192.168.1.10:8081", "192.168.1.10:8080"), ("http://192.168.1.66", "192.168.1.10"),
+                         ("http://evil.example:8080", "evil.example:8080"), ("null", "192.168.1.10:8080"),
+                         ("file://", "192.168.1.10:8080"), ("http://192.168.1.10:8080", None)):
+        assert not origin_allowed(origin, host, names), origin

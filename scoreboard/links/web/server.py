@@ -219,7 +219,7 @@ class WebRemote:
         if old is not None:
             await old.ws.close(message=b"replaced")
         writer = asyncio.create_task(self._write(peer))
-        watchdog = asyncio.create_task(self._close_without_session(peer))
+        watchdog = asyncio.create_task(self._close_without_session(peer, addr))
         try:
             async for message in ws:
                 if message.type == WSMsgType.BINARY:
@@ -255,12 +255,16 @@ class WebRemote:
             asyncio.ensure_future(victim.key.ws.close(code=1013, message=b"crowded: try again"))
         return True
 
-    async def _close_without_session(self, peer: _Peer) -> None:
-        """Close the socket once it has been without a session for `connect_within` seconds."""
+    async def _close_without_session(self, peer: _Peer, addr: tuple) -> None:
+        """Close the socket once it has been without a session for `connect_within` seconds (the OSC server's
+        table has the last word: a session whose answer `send` did not recognise seats the socket too)."""
         within = float(self.config["connect_within"])
         while not peer.ws.closed:
             await asyncio.sleep(min(within / 2, 1.0))
             if not peer.seated and peer.loop.time() - peer.stranger_since >= within:
+                if self.osc.has_session(addr):
+                    peer.seated = True
+                    continue
                 await peer.ws.close(message=b"no session")
                 return
 
