@@ -41,6 +41,7 @@ TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=u
          ".json": "application/json", ".webmanifest": "application/manifest+json"}
 VENDOR = ("vendor/noble-hashes",)    # the audited library keys.js imports (its LICENSE and VENDORED.md there)
 MAX_MESSAGE = 16_384          # bytes: the longest command a page sends (a pack path and its topics) is far below
+CLOSE_WAIT = 2.0              # seconds a socket the board closes waits for the peer's answer (a stranger may not give one)
 QUEUE = 256                   # messages waiting for a slow client; past it new ones are dropped (acks are retried)
 TOKEN = re.compile(r"[A-Za-z0-9_-]{8,64}")
 HEADERS = {
@@ -209,7 +210,7 @@ class WebRemote:
         if not self.osc.allowed(ip) or not self._room_for(ip):
             self.osc.count_bad()
             return web.Response(status=503, text="busy", headers=HEADERS)
-        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=10.0)
+        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=10.0, timeout=CLOSE_WAIT)
         await ws.prepare(request)
         addr = (ip, token, "ws")
         peer = _Peer(ws, asyncio.get_running_loop(), ip)
