@@ -15,6 +15,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")   # the remote's stdout
 
 import pygame  # noqa: E402
 
+from scoreboard.links.osc.auth import parse_key  # noqa: E402
 from scoreboard.links.osc.client import OscClient  # noqa: E402
 
 from .discovery import Discovery  # noqa: E402
@@ -31,8 +32,8 @@ class RemoteApp:
     """Screens + client, without the window: tests drive it with events and read `render()`."""
 
     def __init__(self, address: str = "", port: int = 9000, passcode: str = "", role: str = "host",
-                 discovery: Discovery | None = None, auth: str = "auto") -> None:
-        self.role, self.auth = role, auth
+                 discovery: Discovery | None = None, auth: str = "auto", key: str | None = None) -> None:
+        self.role, self.auth, self.key = role, auth, key or None     # key: the board's, from its link (no passcode)
         self.discovery = discovery
         self.connect_screen = ConnectScreen(address, port, passcode, discovery)
         self.control: ControlScreen | None = None
@@ -48,7 +49,7 @@ class RemoteApp:
         if self.client is not None:
             self.client.close()
         try:
-            self.client = OscClient(address, port, passcode=passcode, role=self.role, auth=self.auth)
+            self.client = OscClient(address, port, passcode=passcode, role=self.role, auth=self.auth, key=self.key)
         except OSError as error:   # an address that does not resolve
             self.connect_screen.fail(f"Адрес «{address}»: {error.strerror or error}")
             return
@@ -164,6 +165,9 @@ def parse_args(argv):
     parser.add_argument("board", nargs="?", default="", help="the board's address, HOST or HOST:PORT")
     parser.add_argument("--passcode", default=os.environ.get("SCOREBOARD_PASSCODE", ""),
                         help="the board's passcode (or set SCOREBOARD_PASSCODE)")
+    parser.add_argument("--key", default=os.environ.get("SCOREBOARD_KEY", ""),
+                        help="the board's key instead of the passcode: what follows #k= in the link of the QR code on "
+                             "the board's host screen (or set SCOREBOARD_KEY)")
     parser.add_argument("--role", choices=("host", "view"), default="host")
     parser.add_argument("--auth", choices=("auto", "on", "off"), default=os.environ.get("SCOREBOARD_AUTH", "auto"),
                         help="sign commands (docs/REMOTE.md): auto = whenever the board offers it (default); "
@@ -182,6 +186,13 @@ def parse_args(argv):
         parser.error(f"--size {args.size!r}: expected WIDTHxHEIGHT, e.g. 1024x600")
     if not (320 <= width <= 8192 and 200 <= height <= 8192):
         parser.error(f"--size {args.size!r}: out of range (320x200 .. 8192x8192)")
+    if args.key:
+        try:
+            parse_key(args.key)
+        except ValueError as error:
+            parser.error(f"--key: {error}")
+        if args.auth == "off":
+            parser.error("--key proves itself by the authenticated mode: not with --auth off")
     return args, host, int(port or 9000), (width, height)
 
 
@@ -197,8 +208,8 @@ def main(argv: list[str] | None = None) -> int:
     driver = from_environment()   # the end-to-end test's hook; None in normal use
     discovery = Discovery()
     discovery.start()
-    app = RemoteApp(host, port, args.passcode, args.role, discovery, args.auth)
-    if host and args.passcode:
+    app = RemoteApp(host, port, args.passcode, args.role, discovery, args.auth, args.key)
+    if host and (args.passcode or args.key):
         app.connect(host, port, args.passcode)
     clock = pygame.time.Clock()
     try:

@@ -17,6 +17,7 @@ from scoreboard.display.compose import ROLES
 from scoreboard.display.screens import missing_message, place
 from scoreboard.display.theme.load import DEFAULT_THEME, THEMES_DIR, Problem
 from scoreboard.links.config import SECTIONS, validate
+from scoreboard.links.osc.auth import new_key
 from scoreboard.packs.pictures import DEFAULT_MAX_PIXELS
 from scoreboard.regulations import known_regulations
 from scoreboard.tournament.errors import TournamentError
@@ -252,7 +253,9 @@ SECTION_NOTES = {
               "# max_picture_pixels: a pack's picture over this many pixels is refused before it is decoded "
               "(a warning names it).\n"),
     "osc": ("# passcode: what the host types on the remote to connect (the host's screen shows it with the board's\n"
-            "# address). Empty is refused while bind is beyond 127.0.0.1. `config init` writes a new random one.\n"),
+            "# address). Empty is refused while bind is beyond 127.0.0.1. `config init` writes a new random one.\n"
+            "# key: the board's key, which the QR code's link carries (the phone needs no passcode; docs/SECURITY.md);\n"
+            "# empty: a new one each run.\n"),
     "remote_web": ("# The host's remote in a phone's browser: open http://BOARD:8080/ (the host's screen shows the "
                    "address and a QR code).\n# It uses the [osc] passcode and sessions.\n"),
 }
@@ -270,6 +273,7 @@ def default_text(displays: list | None = None, passcode: str | None = None) -> s
     del config["tournament"]["passcode"]        # read only to say it is gone
     if "osc" in config:
         config["osc"]["passcode"] = new_passcode() if passcode is None else passcode
+        config["osc"]["key"] = new_key() if passcode is None else ""      # the QR code's: 128 random bits
     screens = config.pop("screens")
     text = tomli_w.dumps(config)
     # [[screens]] right after [board]: what a club edits first, with the note on adding the host's screen.

@@ -7,6 +7,7 @@ from __future__ import annotations
 import socket
 
 from scoreboard.app import setup_desk
+from scoreboard.links.osc import auth as osc_auth
 
 OSC_RETRY = 2.0         # seconds between attempts to bind an OSC port that was taken
 
@@ -48,15 +49,17 @@ def retry_osc(board) -> dict:
 
 
 def connect_hint(config: dict, status: dict) -> dict | None:
-    """What the host types on the remote to connect: the board's address and the passcode (host screen only, never
-    published)."""
+    """What the host types on the remote to connect: the board's address and the passcode; and the QR code's link,
+    which carries the board's key after `#` (a fragment: the browser never sends it over the network) so the phone
+    that scans it connects with no passcode (host screen only, never published)."""
     osc = config.get("osc") or {}
     if not osc.get("enabled", True) or not status.get("osc_address"):
         return None
     host, port = status["osc_address"][:2]
     urls = (status.get("remote_web") or {}).get("urls") or []
+    key = osc_auth.key_text(osc_auth.board_key(osc.get("key", "")))
     return {"address": f"{reachable_address(host)}:{port}", "passcode": osc.get("passcode", ""),
-            "web": urls[0] if urls else ""}
+            "web": urls[0] if urls else "", "qr": f"{urls[0]}#k={key}" if urls else ""}
 
 
 def reachable_address(bind: str) -> str:

@@ -9,12 +9,15 @@ from __future__ import annotations
 import ipaddress
 from typing import Any
 
+from scoreboard.links.osc.auth import parse_key
+
 OSC_DEFAULTS: dict[str, Any] = {
     "enabled": True,
     "bind": "0.0.0.0",        # address the UDP server listens on
     "port": 9000,
     "passcode": "",           # empty: every /sg/connect is denied (no remote control until one is set)
     "view_passcode": "",      # optional second passcode that only opens `view` sessions
+    "key": "",                # the board's key (osc/auth.py; the QR code's link carries it); empty: one per run
     "allow": [],              # IPs or networks ("192.168.1.0/24"); empty: any address may try to connect
     "idle_timeout": 30.0,     # seconds without a packet before a session expires
     "state_interval": 1.0,    # seconds between unprompted state re-sends
@@ -43,7 +46,9 @@ WEB_DEFAULTS: dict[str, Any] = {
     "enabled": True,
     "bind": "0.0.0.0",        # address the page's HTTP server listens on
     "port": 8080,
-    "connect_within": 10.0,   # seconds a WebSocket may stay open without an OSC session
+    "connect_within": 5.0,    # seconds a WebSocket may stay open without an OSC session
+    "names": [],              # names the board is reached by beyond its addresses and host name (a club's DNS):
+                              # a page loaded under one may open the WebSocket (web/guard.py origin_allowed)
 }
 
 SECTIONS = {"osc": OSC_DEFAULTS, "buttons": BUTTONS_DEFAULTS, "remote_web": WEB_DEFAULTS}
@@ -72,9 +77,14 @@ def _check_osc(section: dict, errors: list[str]) -> None:
     if "name" in section and (not isinstance(section["name"], str) or len(section["name"]) > 60
                               or "." in section["name"]):
         bad("name", f"expected a name of at most 60 characters without dots, got {section['name']!r}")
-    for key in ("passcode", "view_passcode"):
+    for key in ("passcode", "view_passcode", "key"):
         if key in section and not isinstance(section[key], str):
             bad(key, f"expected a string, got {type(section[key]).__name__}")
+    if isinstance(section.get("key"), str) and section["key"]:
+        try:
+            parse_key(section["key"])
+        except ValueError as error:
+            bad("key", f"{error} (`scoreboard config init` writes a new one)")
     if "allow" in section:
         allow = section["allow"]
         if not isinstance(allow, list):
@@ -158,9 +168,12 @@ def _check_web(section: dict, errors: list[str]) -> None:
     port = section.get("port", 8080)
     if not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535:
         errors.append("remote_web.port: expected an integer from 0 to 65535")
-    within = section.get("connect_within", 10.0)
+    within = section.get("connect_within", 5.0)
     if not _is_number(within) or not 0 < within <= 600:
         errors.append("remote_web.connect_within: expected seconds, above 0 and at most 600")
+    names = section.get("names", [])
+    if not isinstance(names, list) or not all(isinstance(n, str) and n and len(n) <= 253 for n in names):
+        errors.append('remote_web.names: expected a list of host names, e.g. ["board.club.lan"]')
 
 
 CHECKS = {"osc": _check_osc, "buttons": _check_buttons, "remote_web": _check_web}

@@ -10,16 +10,18 @@ from scoreboard.display.screens import Display
 
 def test_config_init_writes_a_file_that_loads_clean(tmp_path):
     """GIVEN `config init` WHEN its file is loaded THEN it has no problem and equals the defaults but for a new
-    random passcode (issue 9 item 4), different each time."""
+    random passcode (issue 9 item 4) and a new board key of 128 bits (issue 24 item 6), different each time."""
+    from scoreboard.links.osc.auth import parse_key
     path = write_default(tmp_path / "scoreboard.toml")
     config, problems = load_config(path)
-    passcode = config["osc"].pop("passcode")
+    passcode, key = config["osc"].pop("passcode"), config["osc"].pop("key")
     defaults = default_config()
-    defaults["osc"].pop("passcode")
+    defaults["osc"].pop("passcode"), defaults["osc"].pop("key")
     assert problems == [] and config == defaults
     assert len(passcode) == 8 and passcode.isalnum()
-    other = write_default(tmp_path / "other.toml")
-    assert load_config(other)[0]["osc"]["passcode"] != passcode
+    assert len(parse_key(key)) == 16
+    other = load_config(write_default(tmp_path / "other.toml"))[0]["osc"]
+    assert other["passcode"] != passcode and other["key"] != key
     with pytest.raises(FileExistsError):
         write_default(path)
 

@@ -53,6 +53,20 @@ def test_config_defaults_and_every_bad_key_named():
     assert full["osc"]["port"] == 9000 and full["buttons"]["port"] == "" and full["buttons"]["baud"] == 115200
 
 
+def test_hall_config_key_and_names_checked_with_the_reason():
+    """Issue 24 items 3 and 6: GIVEN `[osc] key` shorter than 128 bits, not base64url, or not text, and
+    `[remote_web] names` not a list of names WHEN validated THEN each error names the key and why (and how to get a
+    good key); `config init`'s kind of key and a list of names pass."""
+    from scoreboard.links.osc.auth import new_key
+    for key, why in (("c2hvcnQ", "too short: 40 bits, at least 128 needed"), ("ключ", "base64url"),
+                     (123, "expected a string")):
+        errors = validate({"osc": {"key": key}})
+        assert len(errors) == 1 and errors[0].startswith("osc.key: ") and why in errors[0], errors
+    assert validate({"remote_web": {"names": "board.lan"}}) == [
+        'remote_web.names: expected a list of host names, e.g. ["board.club.lan"]']
+    assert validate({"osc": {"key": new_key()}, "remote_web": {"names": ["board.club.lan"]}}) == []
+
+
 def test_config_links_refuses_bad_config_before_opening_anything():
     """GIVEN an invalid [osc] section WHEN Links is built THEN it raises with the key named, nothing opened."""
     with pytest.raises(ValueError, match="osc.port"):

@@ -11,14 +11,15 @@ def auth_connect(peer: RawPeer, passcode=PASS, role="host"):
     """The client's side of the handshake; returns (sid, key) or the denial."""
     peer.send("/sg/auth/hello")
     got = peer.receive(10.0, until=lambda m: of(m, "/sg/auth/challenge"))
-    bnonce, seen_as = of(got, "/sg/auth/challenge")[0]
-    cnonce = osc_auth.new_nonce()
-    peer.send("/sg/auth/connect", role, bnonce, cnonce, osc_auth.connect_proof(passcode, role, bnonce, cnonce, seen_as))
+    bnonce, seen_as, salt, _ = of(got, "/sg/auth/challenge")[0]
+    cnonce, secret = osc_auth.new_nonce(), osc_auth.stretch(passcode, bytes.fromhex(salt))
+    peer.send("/sg/auth/connect", role, bnonce, cnonce, osc_auth.connect_proof(secret, role, bnonce, cnonce, seen_as),
+              salt)
     got = peer.receive(10.0, until=lambda m: of(m, "/sg/connected") or of(m, "/sg/denied"))
     if of(got, "/sg/denied"):
         return of(got, "/sg/denied")[0][0]
     sid, snonce = of(got, "/sg/connected")[0]
-    return sid, osc_auth.session_key(passcode, sid, snonce, cnonce), seen_as
+    return sid, osc_auth.session_key(secret, sid, snonce, cnonce), seen_as
 
 
 def signed(peer, sid, key, seen_as, cid, address, *args):
@@ -140,16 +141,17 @@ def test_proto2_a_retried_auth_connect_keeps_the_key_and_a_new_handshake_re_keys
     peer = RawPeer(("127.0.0.1", links.osc.address[1]))
     try:
         peer.send("/sg/auth/hello")
-        bnonce, seen_as = of(peer.receive(10.0, until=lambda m: of(m, "/sg/auth/challenge")), "/sg/auth/challenge")[0]
-        cnonce = osc_auth.new_nonce()
-        proof = osc_auth.connect_proof(PASS, "host", bnonce, cnonce, seen_as)
+        bnonce, seen_as, salt, _ = of(peer.receive(10.0, until=lambda m: of(m, "/sg/auth/challenge")),
+                                      "/sg/auth/challenge")[0]
+        cnonce, secret = osc_auth.new_nonce(), osc_auth.stretch(PASS, bytes.fromhex(salt))
+        proof = osc_auth.connect_proof(secret, "host", bnonce, cnonce, seen_as)
         answers = []
         for _ in range(2):
-            peer.send("/sg/auth/connect", "host", bnonce, cnonce, proof)
+            peer.send("/sg/auth/connect", "host", bnonce, cnonce, proof, salt)
             answers += of(peer.receive(10.0, until=lambda m: of(m, "/sg/connected")), "/sg/connected")
         assert answers[0] == answers[1]
         sid, snonce = answers[0]
-        old_key = osc_auth.session_key(PASS, sid, snonce, cnonce)
+        old_key = osc_auth.session_key(secret, sid, snonce, cnonce)
         again = auth_connect(peer)                                   # a new handshake: a new cnonce
         assert isinstance(again, tuple) and again[0] == sid and again[1] != old_key
         signed(peer, sid, old_key, seen_as, 11, "/sg/player/name", 1, "Старый")

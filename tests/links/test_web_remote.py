@@ -155,8 +155,10 @@ def test_proto2_web_drop_mid_command_reconnect_applies_once(web_board):
         await again.until(lambda got: [41, "ok"] in again.of("/sg/ack"))
         await again.close()
     asyncio.run(run())
-    names = [c for c in board.applied if c.address == "/sg/player/name" and c.args == (2, "Пётр")]
-    assert len(names) == 1, board.applied
+
+    def names():        # the loop thread records a command just after its ack goes out
+        return [c for c in board.applied if c.address == "/sg/player/name" and c.args == (2, "Пётр")]
+    assert wait_until(lambda: names()) and len(names()) == 1, board.applied
 
 
 def test_proto2_web_view_session_gets_state_but_no_answers_and_no_commands(web_board):

@@ -37,13 +37,11 @@ RUN_VECTORS = """
 const done = arguments[arguments.length - 1];
 const bytes = (h) => new Uint8Array(h.match(/../g).map((x) => parseInt(x, 16)));
 (async () => {
-  const out = [];
-  for (const [key, data, want] of arguments[0]) {
-    const mac = HMAC.hex(await HMAC.hmac(bytes(key), bytes(data))).slice(0, want.length);
-    out.push([mac, HMAC.hex(HMAC.hmacSync(bytes(key), bytes(data))).slice(0, want.length)]);
-  }
-  done({native: HMAC.native, out, abc: HMAC.hex(HMAC.sha256(new TextEncoder().encode("abc"))),
-        empty: HMAC.hex(HMAC.sha256(new Uint8Array(0)))});
+  const out = arguments[0].map(([key, data, want]) => Keys.hex(Keys.hmac(bytes(key), bytes(data))).slice(0, want.length));
+  const t = performance.now();
+  const stretched = Keys.hex(await Keys.stretch(arguments[1], arguments[2]));
+  done({subtle: !!(window.crypto && crypto.subtle), out, stretched, stretch_ms: performance.now() - t,
+        abc: Keys.hex(Keys.sha256(new TextEncoder().encode("abc"))), empty: Keys.hex(Keys.sha256(new Uint8Array(0)))});
 })();
 """
 
@@ -67,21 +65,25 @@ def sniffed(driver) -> tuple[list[bytes], list[str]]:
     return frames, urls
 
 
-def test_proto2_page_hmac_passes_rfc4231_in_the_real_browser_without_crypto_subtle(auth_board, tmp_path):
-    """PROTOCOL.md §2 ext: GIVEN the page in Chromium with crypto.subtle absent (as on http:// from a LAN address)
-    WHEN the page's HMAC runs RFC 4231's test cases 1–7 and SHA-256 runs FIPS 180's "abc" and ""
-    THEN every output is the published one, through the page's own code."""
+def test_proto2_page_hmac_passes_rfc4231_and_stretches_as_the_board_in_the_real_browser(auth_board, tmp_path):
+    """PROTOCOL.md §2 ext, issue 24 item 6: GIVEN the page in Chromium with crypto.subtle absent (as on http:// from
+    a LAN address) WHEN the page's HMAC (noble-hashes, keys.js) runs RFC 4231's test cases 1–7, SHA-256 runs FIPS
+    180's "abc" and "", and the page stretches a passcode with a salt THEN every output is the published one, and
+    the stretch is the board's own (Python's hashlib.scrypt, osc/auth.py) byte for byte."""
+    from scoreboard.links.osc import auth as osc_auth
     url = auth_board[0]
+    salt = "5a" * 16
     driver = browser(PHONE, tmp_path, scripts=(NO_SUBTLE,))
     try:
         driver.get(url)
-        got = driver.execute_async_script(RUN_VECTORS, [list(v) for v in RFC4231])
+        got = driver.execute_async_script(RUN_VECTORS, [list(v) for v in RFC4231], "пароль-77", salt)
     finally:
         driver.quit()
-    assert got["native"] is False                                 # the fallback is what ran
-    assert got["out"] == [[want, want] for _, _, want in RFC4231]
+    assert got["subtle"] is False                                 # nothing of the browser's own crypto ran
+    assert got["out"] == [want for _, _, want in RFC4231]
     assert got["abc"] == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
     assert got["empty"] == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+    assert got["stretched"] == osc_auth.stretch("пароль-77", bytes.fromhex(salt)).hex()
 
 
 def test_proto2_require_auth_page_commands_applied_and_a_sniffed_frame_replayed_is_not(auth_board, tmp_path):
@@ -97,8 +99,8 @@ def test_proto2_require_auth_page_commands_applied_and_a_sniffed_frame_replayed_
     driver = browser(PHONE, tmp_path, scripts=(NO_SUBTLE,))
     try:
         page = Page(driver, journal)
-        page.connect(url)
-        assert driver.execute_script("return [HMAC.native, Link.signed]") == [False, True]
+        page.connect(url, PASSCODE)                 # typed: stretched in the page, never sent
+        assert driver.execute_script("return [!!crypto.subtle, Link.signed]") == [False, True]
         page.el('[data-key="n:1"] input').send_keys("Вера")
         page.el('[data-key="n:1"] button').click()
         wait_for(lambda: ("/sg/player/name", (1, "Вера")) in journal_commands(journal), 20, "the signed name")

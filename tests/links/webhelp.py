@@ -27,6 +27,9 @@ from scoreboard.bench.real_board import board_toml, free_port
 from tests.conftest import need, xvfb
 
 PASSCODE = "web-e2e-77"
+# The board's key (the QR code's link, osc/auth.py): an in-process board that names none has this process's; the
+# real `scoreboard run` is given the same, so a page opened at URL#k=KEY connects to either as the host.
+KEY = osc_auth.key_text(osc_auth.PROCESS_KEY)
 PHONE, TABLET = (390, 844), (1024, 768)
 ROOT = Path(__file__).resolve().parents[2]
 PACKS = ROOT / "assets" / "packs"          # the shipped sample pack
@@ -100,7 +103,7 @@ def real_board(folder: Path, journal: Path | None = None, osc_extra: str = "", r
     config = folder / "scoreboard.toml"
     config.write_text(board_toml(journal=journal, osc_port=osc_port, passcode=PASSCODE, regulation=regulation[0],
                                  stage=regulation[1], size=(640, 360), web_port=web_port,
-                                 osc_extra="state_interval = 0.5\n" + osc_extra,
+                                 osc_extra=f'state_interval = 0.5\nkey = "{KEY}"\n' + osc_extra,
                                  extra=f'\n[packs]\ndirs = ["{PACKS}"]\n'), encoding="utf-8")
     with xvfb() as display:
         env = {**os.environ, "DISPLAY": display, "SDL_AUDIODRIVER": "dummy"}
@@ -165,10 +168,14 @@ class Page:
         from selenium.webdriver.common.by import By
         return self.d.find_element(By.CSS_SELECTOR, css)
 
-    def connect(self, url, passcode=PASSCODE):
-        self.d.get(url)
-        self.el("#passcode").send_keys(passcode)
-        self.el("#connect-form button").click()
+    def connect(self, url, passcode=None):
+        """As the host: from the QR code's link (URL#k=KEY), or by typing `passcode` into the page's form."""
+        if passcode is None:
+            self.d.get(f"{url}#k={KEY}")
+        else:
+            self.d.get(url)
+            self.el("#passcode").send_keys(passcode)
+            self.el("#connect-form button").click()
         wait_for(lambda: self.el("#game").is_displayed() and self.el("#conn").text == "на связи", 30, "connected")
 
     def phase(self) -> str:
@@ -264,13 +271,13 @@ class Osc:
         self.to = ("127.0.0.1", osc_port)
         self.next_id = 1
         self.send("/sg/auth/hello")
-        bnonce, seen = self.expect("/sg/auth/challenge")
-        cnonce = osc_auth.new_nonce()
+        bnonce, seen, salt, _ = self.expect("/sg/auth/challenge")
+        cnonce, secret = osc_auth.new_nonce(), osc_auth.stretch(passcode, bytes.fromhex(salt))
         self.seen = seen
         self.send("/sg/auth/connect", "host", bnonce, cnonce,
-                  osc_auth.connect_proof(passcode, "host", bnonce, cnonce, seen))
+                  osc_auth.connect_proof(secret, "host", bnonce, cnonce, seen), salt)
         self.sid, snonce = self.expect("/sg/connected")
-        self.key = osc_auth.session_key(passcode, self.sid, snonce, cnonce)
+        self.key = osc_auth.session_key(secret, self.sid, snonce, cnonce)
         # ping as the real client does (osc_client.KEEPALIVE): the board drops a session idle for 30 s, and a test
         # may spend that long in the browser before its first press
         self.closed = threading.Event()
@@ -385,12 +392,12 @@ class Socket:
     async def host(self):
         """The authenticated host connect (docs/LINKS.md), as the page does it."""
         await self.send("/sg/auth/hello")
-        bnonce, self.seen = await self.until("/sg/auth/challenge")
-        cnonce = osc_auth.new_nonce()
+        bnonce, self.seen, salt, _ = await self.until("/sg/auth/challenge")
+        cnonce, secret = osc_auth.new_nonce(), osc_auth.stretch(PASSCODE, bytes.fromhex(salt))
         await self.send("/sg/auth/connect", "host", bnonce, cnonce,
-                        osc_auth.connect_proof(PASSCODE, "host", bnonce, cnonce, self.seen))
+                        osc_auth.connect_proof(secret, "host", bnonce, cnonce, self.seen), salt)
         self.sid, snonce = await self.until("/sg/connected")
-        self.key = osc_auth.session_key(PASSCODE, self.sid, snonce, cnonce)
+        self.key = osc_auth.session_key(secret, self.sid, snonce, cnonce)
         return self
 
     async def command(self, address, *args):

@@ -94,7 +94,7 @@ def _web_remote(canvas: Canvas, connect: dict, area: pygame.Rect, m: int) -> Non
     side = min(area.h, area.w // 2)
     if side < 80:
         return
-    code = qr_surface(connect["web"], side)
+    code = qr_surface(connect.get("qr") or connect["web"], side)      # the link with the board's key
     where = code.get_rect(bottomright=area.bottomright)
     canvas.surface.blit(code, where)
     canvas.note("image", "host:web:qr", where, area)

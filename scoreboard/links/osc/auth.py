@@ -1,59 +1,119 @@
-"""The authenticated OSC mode (docs/LINKS.md, "Authenticated sessions"; PROTOCOL.md §2 ext): shared by the board's
-server and the project's client, so that both sides compute the same bytes.
+"""The authenticated OSC mode (docs/LINKS.md, "Authenticated sessions"; PROTOCOL.md §2 ext; docs/SECURITY.md): shared
+by the board's server and the project's client, so that both sides compute the same bytes.
 
 Theory of operation. Plain OSC names no session in a command and carries no proof: anyone on the venue's Wi-Fi who
 sniffs a datagram can send it again, or forge one from the host's address. The authenticated mode never sends the
-passcode; it proves knowledge of it with HMAC-SHA256:
+passcode; it proves knowledge of a *secret* with HMAC-SHA256. The secret is either the board's key (≥ 128 random
+bits, carried by the QR code and the link on the host's screen: `http://BOARD:8080/#k=KEY`) or the typed passcode
+stretched by scrypt with the board's salt, so a sniffed handshake is a guessing target only through scrypt:
 
     client -> board   /sg/auth/hello
-    board  -> client  /sg/auth/challenge bnonce peer          (peer: "ip:port" as the board sees the client)
-    client -> board   /sg/auth/connect role bnonce cnonce proof
-                      proof = hex HMAC(passcode, "sg-connect" role bnonce cnonce peer)
+    board  -> client  /sg/auth/challenge bnonce peer salt kdf   (peer: "ip:port" as the board sees the client;
+                                                                 salt: hex; kdf: "scrypt-32768-8-1")
+    client -> board   /sg/auth/connect role bnonce cnonce proof salt
+                      secret = the board's key                          (from the link or QR code)
+                             | scrypt(passcode, salt, N=32768, r=8, p=1, 32 bytes)   (a typed passcode)
+                      proof  = hex HMAC(secret, "sg-connect" role bnonce cnonce peer)
     board  -> client  /sg/connected sid snonce
-                      key   = HMAC(passcode, "sg-session" sid snonce cnonce)      (never sent)
+                      key    = HMAC(secret, "sg-session" sid snonce cnonce)      (never sent)
     client -> board   /sg/sig/<address without /sg> sid id args… mac               (mac: 16-byte blob)
-                      mac   = HMAC(key, canonical(sid, id, address, peer, args))[:16]
+                      mac    = HMAC(key, canonical(sid, id, address, peer, args))[:16]
     board  -> client  /sg/ack id ok|error [reason] mac                              (mac over the answer)
 
 The board's challenge is stateless (its own MAC over the peer and a time, valid CHALLENGE_TTL seconds), so a flood
-of hellos costs the board no memory. Within a session every id is applied once (the board remembers the ids) and an
-id older than the remembered window is refused; a datagram of an ended session names a session id that is no
-longer live (ids are random and never reused) and its key is gone with it. The canonical form is a JSON array, so a
-third-party implementation needs no OSC encoder of ours; floats are signed as the float32 OSC carries.
+of hellos costs the board no memory; its salt is derived from its key (one per board, public), and it stretches
+its own passcodes once (`Verifier`, cached), so a stranger's connect costs it HMACs only. The kdf is fixed by the
+protocol: a client takes no other (a spoofed challenge cannot talk it into a cheaper stretch). Within a session
+every id is applied once (the board remembers the ids) and an id older than the remembered window is refused; a
+datagram of an ended session names a session id that is no longer live (ids are random and never reused) and its
+key is gone with it. The canonical form is a JSON array, so a third-party implementation needs no OSC encoder of
+ours; floats are signed as the float32 OSC carries.
+
+Library: the standard library's `hashlib.scrypt` (OpenSSL's, memory-hard: 32 MiB a guess, which is what costs a
+GPU most) and `hmac`; the page uses the audited noble-hashes (scoreboard/links/web/vendor/), the same functions.
 """
 from __future__ import annotations
 
+import base64
+import binascii
+import functools
 import hashlib
 import hmac
 import json
 import secrets
 import struct
+import threading
 import time
 from typing import Any, Iterable
 
 MAC_BYTES = 16
 CHALLENGE_TTL = 30.0
 SIG_PREFIX = "/sg/sig/"
+KEY_BYTES = 16              # the board's key: 128 random bits
+SALT_BYTES = 16
+KDF = "scrypt-32768-8-1"    # a typed passcode's stretch: scrypt N=2**15, r=8, p=1 (32 MiB, ~0.1 s here), 32 bytes
+SCRYPT = {"n": 2**15, "r": 8, "p": 1, "dklen": 32, "maxmem": 64 * 1024 * 1024}
+# A board whose config names no key draws one when it starts (its QR code and salt last as long as the process).
+PROCESS_KEY = secrets.token_bytes(KEY_BYTES)
 
 
 def _mac(key: bytes, *parts: str) -> bytes:
     return hmac.new(key, "\n".join(parts).encode("utf-8"), hashlib.sha256).digest()
 
 
-def _text_key(passcode: str) -> bytes:
-    return passcode.encode("utf-8")
-
-
 def peer_text(addr: tuple) -> str:
     return f"{addr[0]}:{addr[1]}"
 
 
-def connect_proof(passcode: str, role: str, bnonce: str, cnonce: str, peer: str) -> str:
-    return _mac(_text_key(passcode), "sg-connect", role, bnonce, cnonce, peer).hex()
+# --- the secrets ---------------------------------------------------------------------------------------------
+def new_key() -> str:
+    """A board key as the config and the link carry it: 128 random bits, base64url without padding (22 chars)."""
+    return key_text(secrets.token_bytes(KEY_BYTES))
 
 
-def session_key(passcode: str, sid: int, snonce: str, cnonce: str) -> bytes:
-    return _mac(_text_key(passcode), "sg-session", str(sid), snonce, cnonce)
+def key_text(key: bytes) -> str:
+    return base64.urlsafe_b64encode(key).rstrip(b"=").decode("ascii")
+
+
+def parse_key(text: Any) -> bytes:
+    """The bytes of a key written as `new_key` writes it; ValueError (with the reason) otherwise."""
+    if not isinstance(text, str) or not text.isascii():
+        raise ValueError("expected the board's key as base64url text")
+    try:
+        key = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError):
+        raise ValueError("not base64url text") from None
+    if len(key) < KEY_BYTES:
+        raise ValueError(f"too short: {len(key) * 8} bits, at least {KEY_BYTES * 8} needed")
+    return key
+
+
+def board_key(configured: str) -> bytes:
+    """The key of a board: `[osc] key`, or the one drawn when this process started."""
+    return parse_key(configured) if configured else PROCESS_KEY
+
+
+def board_salt(key: bytes) -> bytes:
+    """The board's public salt for stretching passcodes: one per board key, telling nothing of it."""
+    return _mac(key, "sg-salt")[:SALT_BYTES]
+
+
+@functools.lru_cache(maxsize=16)
+def stretch(passcode: str, salt: bytes) -> bytes:
+    """The secret of a typed passcode: scrypt with the board's salt (slow on purpose; cached per process)."""
+    return hashlib.scrypt(passcode.encode("utf-8"), salt=salt, **SCRYPT)
+
+
+def connect_proof(secret: bytes, role: str, bnonce: str, cnonce: str, peer: str) -> str:
+    if not isinstance(secret, (bytes, bytearray)):
+        raise TypeError("connect_proof takes the secret (the key, or stretch(passcode, salt)), never the passcode")
+    return _mac(bytes(secret), "sg-connect", role, bnonce, cnonce, peer).hex()
+
+
+def session_key(secret: bytes, sid: int, snonce: str, cnonce: str) -> bytes:
+    if not isinstance(secret, (bytes, bytearray)):
+        raise TypeError("session_key takes the secret (the key, or stretch(passcode, salt)), never the passcode")
+    return _mac(bytes(secret), "sg-session", str(sid), snonce, cnonce)
 
 
 def _canonical_arg(arg: Any) -> Any:
@@ -83,6 +143,42 @@ def same(given: Any, expected: bytes) -> bool:
 
 def new_nonce() -> str:
     return secrets.token_hex(16)
+
+
+class Verifier:
+    """The board's side of a proof: which of its secrets (the key, the stretched passcodes) a connect shows.
+
+    The passcodes are stretched once, on a thread of their own at start (`warm`), and cached: a stranger's connect
+    costs the board HMACs, never a stretch."""
+
+    def __init__(self, passcode: str, view_passcode: str, key: bytes):
+        self.passcode, self.view_passcode, self.key = passcode, view_passcode, key
+        self.salt = board_salt(key)
+        self.salt_text = self.salt.hex()
+        threading.Thread(target=self.warm, name="osc-stretch", daemon=True).start()
+
+    def warm(self) -> None:
+        for code in (self.passcode, self.view_passcode):
+            if code:
+                stretch(code, self.salt)
+
+    def challenge(self, bnonce: str, peer: str) -> tuple:
+        """The arguments of `/sg/auth/challenge`."""
+        return bnonce, peer, self.salt_text, KDF
+
+    def proven(self, role: str, bnonce: str, cnonce: str, peer: str, proof: str) -> tuple[str, bytes] | None:
+        """(the passcode the proof stands for, its secret), or None: a wrong passcode. The key stands for the host's
+        passcode (so the session table's rules are the same for both)."""
+        candidates = []
+        if self.passcode:
+            candidates += [(self.passcode, self.key), (self.passcode, stretch(self.passcode, self.salt))]
+        if role == "view" and self.view_passcode:
+            candidates.append((self.view_passcode, stretch(self.view_passcode, self.salt)))
+        for code, secret in candidates:
+            if hmac.compare_digest(proof.encode("utf-8", "replace"),
+                                   connect_proof(secret, role, bnonce, cnonce, peer).encode("ascii")):
+                return code, secret
+        return None
 
 
 class Challenger:
@@ -115,25 +211,36 @@ class ClientHandshake:
     `message()` is what to send next: `/sg/auth/hello` until a challenge came, then `/sg/auth/connect` with the
     proof (the same bytes on every retry, so a board that answers twice gives the same session key). A challenge
     older than CHALLENGE_TTL minus a margin is dropped and asked for again. `key(sid, snonce)` is the session key
-    once the board answered `/sg/connected sid snonce`."""
+    once the board answered `/sg/connected sid snonce`. With `key` (the board's, from its link) the passcode is not
+    needed; else the passcode is stretched with the salt of the board's challenge."""
 
     MARGIN = 5.0        # seconds: a retried connect must reach the board before its challenge goes stale
 
-    def __init__(self, passcode: str, role: str, clock=time.monotonic):
-        self.passcode, self.role, self._clock = passcode, role, clock
+    def __init__(self, passcode: str, role: str, clock=time.monotonic, key: bytes | None = None):
+        self.passcode, self.role, self._clock, self.board_key = passcode, role, clock, key
         self.restart()
 
     def restart(self) -> None:
         self.bnonce: str | None = None
         self.peer: str | None = None          # how the board sees this client ("ip:port"); part of every MAC
+        self.salt: str | None = None
+        self.secret: bytes | None = None
         self.cnonce = new_nonce()
         self._challenged_at = 0.0
 
-    def challenged(self, bnonce: Any, peer: Any) -> bool:
-        """The board's `/sg/auth/challenge bnonce peer`; False if malformed or not needed (one is kept)."""
-        if self.bnonce is not None or not isinstance(bnonce, str) or not isinstance(peer, str):
+    def challenged(self, bnonce: Any, peer: Any, salt: Any = None, kdf: Any = None) -> bool:
+        """The board's `/sg/auth/challenge bnonce peer salt kdf`; False if malformed, of another kdf (an older board,
+        or a spoofed cheaper stretch) or not needed (one is kept)."""
+        if self.bnonce is not None or not all(isinstance(x, str) for x in (bnonce, peer, salt)) or kdf != KDF:
             return False
-        self.bnonce, self.peer, self._challenged_at = bnonce, peer, self._clock()
+        try:
+            salt_bytes = bytes.fromhex(salt)
+        except ValueError:
+            return False
+        if len(salt_bytes) != SALT_BYTES:
+            return False
+        self.bnonce, self.peer, self.salt, self._challenged_at = bnonce, peer, salt, self._clock()
+        self.secret = self.board_key if self.board_key is not None else stretch(self.passcode, salt_bytes)
         return True
 
     def message(self) -> tuple[str, tuple]:
@@ -141,10 +248,10 @@ class ClientHandshake:
             self.restart()
         if self.bnonce is None:
             return "/sg/auth/hello", ()
-        proof = connect_proof(self.passcode, self.role, self.bnonce, self.cnonce, self.peer)
-        return "/sg/auth/connect", (self.role, self.bnonce, self.cnonce, proof)
+        proof = connect_proof(self.secret, self.role, self.bnonce, self.cnonce, self.peer)
+        return "/sg/auth/connect", (self.role, self.bnonce, self.cnonce, proof, self.salt)
 
     def key(self, sid: int, snonce: Any) -> bytes | None:
         if self.bnonce is None or not isinstance(snonce, str):
             return None
-        return session_key(self.passcode, sid, snonce, self.cnonce)
+        return session_key(self.secret, sid, snonce, self.cnonce)

@@ -1,8 +1,8 @@
 """The project's one OSC client of the board (PROTOCOL.md §2, docs/LINKS.md): the remote, followers, benches, tests.
 
 Theory of operation. One UDP socket talks to one board and one background thread owns its receive side and the
-retry clock. `connect()` opens a session: by default the authenticated handshake (osc/auth.py: the passcode is
-proven, never sent; every command is then signed), or the plain `/sg/connect passcode role`, repeated with backoff
+retry clock. `connect()` opens a session: by default the authenticated handshake (osc/auth.py: the board's key, or
+the passcode stretched with the board's salt, is proven, never sent; every command is then signed), or the plain `/sg/connect passcode role`, repeated with backoff
 until the board answers. Every command goes out with an id — `/sg/sig/…` signed, or `/sg/cmd/…` — and is re-sent
 (50 ms, doubling to 0.4 s, ±20 % jitter) until its `/sg/ack id …` arrives; the board applies each (session, id) once
 and acks every copy. The thread also pings (the board expires idle sessions), asks `/sg/sync` when an ok ack is not
@@ -22,6 +22,7 @@ says `lost` with the reason (and calls `on_connection_lost`), never "connected".
 `auth`: `"auto"` (default) signs whenever the board answers `/sg/auth/hello` (every board of this version does) and
 falls back to the plain connect only for a board that does not know the mode (it answers the hello «not connected»);
 once authenticated, never plain again. `"on"` never sends the passcode or an unsigned command. `"off"` is plain.
+`key` (the board's, from its link `http://BOARD:8080/#k=KEY`) replaces the passcode and is never plain.
 
 A reconnect that gets a *new* session id cannot know whether pending commands were applied under the old one (the
 ack may be what was lost), so those are not re-sent: they are reported `unknown`. Re-sending could apply a command
@@ -85,7 +86,7 @@ class OscClient(Receiver):
     """One connection to one board. Thread-safe; nothing here blocks unless asked to."""
 
     def __init__(self, host: str, port: int = 9000, passcode: str = "", role: str = "host", *,
-                 auth: str = "auto", bind: tuple[str, int] | None = None, check: bool = True,
+                 key: str | bytes | None = None, auth: str = "auto", bind: tuple[str, int] | None = None, check: bool = True,
                  first_retry: float = FIRST_RETRY, max_retry: float = MAX_RETRY, quiet_after: float = QUIET_AFTER,
                  lost_after: float = LOST_AFTER, keepalive: float = KEEPALIVE, clock=time.monotonic,
                  on_connection_lost: Callable[[BaseException], None] | None = None) -> None:
@@ -93,6 +94,10 @@ class OscClient(Receiver):
             raise ValueError(f"role must be host or view, got {role!r}")
         if auth not in AUTH_MODES:
             raise ValueError(f"auth must be one of {', '.join(AUTH_MODES)}, got {auth!r}")
+        if isinstance(key, str):
+            key = osc_auth.parse_key(key)           # ValueError with the reason
+        if key is not None and auth == "off":
+            raise ValueError("the board's key proves itself by the authenticated mode only: not with auth off")
         self.board = (socket.gethostbyname(host), int(port))
         self.passcode, self.role, self.auth, self.check = passcode, role, auth, check
         self.first_retry, self.max_retry, self.keepalive = first_retry, max_retry, keepalive
@@ -118,8 +123,9 @@ class OscClient(Receiver):
         self.denied_reason = ""
         self.ignored = 0                # datagrams that were malformed, foreign, forged or out of date
         self.errors: list[tuple[str, str]] = []     # /sg/error address reason
-        self._handshake = osc_auth.ClientHandshake(passcode, role, clock)
+        self._handshake = osc_auth.ClientHandshake(passcode, role, clock, key)
         self._plain = auth == "off"     # auto: until a board shows it does not know the authenticated mode
+        self._keyed = key is not None   # a key has no plain form: never fall back
         self._auth_known = False        # the board answered a hello: never fall back to plain
         self._key: bytes | None = None
         self._gen = 0

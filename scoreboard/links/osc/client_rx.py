@@ -79,8 +79,8 @@ class Receiver:
         with self._lock:
             if self._plain or self._state not in ("connecting", "lost"):
                 return True             # a duplicate, or an answer to a hello we no longer need
-            if len(args) != 2 or not self._handshake.challenged(*args):
-                return len(args) == 2   # one is kept per handshake
+            if len(args) != 4 or not self._handshake.challenged(*args):
+                return len(args) == 4   # one is kept per handshake; an older board's (no salt) is not taken
             self._auth_known = True
             self._connect_delay, self._connect_next = self.first_retry, self._clock()
         return True
@@ -129,7 +129,7 @@ class Receiver:
             elif reason.startswith("not connected"):
                 # The answer to a hello from a board that does not know the authenticated mode (auto: go plain),
                 # or to a ping sent before the loss: keep connecting.
-                if self.auth == "auto" and not self._auth_known and not self._plain:
+                if self.auth == "auto" and not self._auth_known and not self._plain and not self._keyed:
                     self._plain, self._connect_next = True, now
             elif reason.startswith("stale or foreign challenge"):
                 self._handshake.restart()

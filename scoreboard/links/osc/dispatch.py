@@ -9,7 +9,6 @@ address (`/sg/clock`), a bad signature or bad arguments are counted and answered
 """
 from __future__ import annotations
 
-import hmac
 import logging
 import threading
 from typing import Callable, Optional
@@ -49,6 +48,8 @@ class BoardDispatch:
         self._send = feedback.send
         self._count = count
         self._challenger = osc_auth.Challenger(monotonic)
+        self.verifier = osc_auth.Verifier(config["passcode"], config["view_passcode"],
+                                          osc_auth.board_key(config.get("key", "")))
         self._told: dict[tuple, float] = {}     # when each stranger was last told "not connected"
         self.setup = None                   # the board's SetupDesk (app/setup_desk.py): /sg/setup/* (ext)
         self.routes = AddressMap()
@@ -107,26 +108,26 @@ class BoardDispatch:
 
     def _hello(self, sender: tuple, address: str, *params) -> None:
         peer = osc_auth.peer_text(sender)
-        self._send(build("/sg/auth/challenge", self._challenger.issue(peer), peer), sender)
+        self._send(build("/sg/auth/challenge", *self.verifier.challenge(self._challenger.issue(peer), peer)), sender)
 
     def _auth_connect(self, addr: tuple, address: str, *params) -> None:
-        """The authenticated connect (osc_auth): the passcode is proven, never sent; the session gets a key."""
-        if len(params) != 4 or not all(isinstance(p, str) for p in params):
+        """The authenticated connect (osc_auth): the key or the stretched passcode is proven, never sent; the session
+        gets a key. Four arguments are the older handshake, which a sniffer could turn into the passcode: refused."""
+        if len(params) != 5 or not all(isinstance(p, str) for p in params):
             self._count("denied")
-            self._send(build("/sg/denied", "usage: /sg/auth/connect role bnonce cnonce proof"), addr)
+            self._send(build("/sg/denied", "usage: /sg/auth/connect role bnonce cnonce proof salt (a remote older "
+                             "than this board's authenticated mode: update it)"), addr)
             return
-        role, bnonce, cnonce, proof = params
+        role, bnonce, cnonce, proof, salt = params
         peer = osc_auth.peer_text(addr)
-        if not self._challenger.fresh(bnonce, peer):
+        if not self._challenger.fresh(bnonce, peer) or salt != self.verifier.salt_text:
             self._count("denied")
             self._send(build("/sg/denied", "stale or foreign challenge: send /sg/auth/hello again"), addr)
             return
-        # Which passcode the proof shows knowledge of; none: the table counts a wrong passcode (throttling).
-        candidates = [self.config["passcode"]] + ([self.config["view_passcode"]] if role == "view" else [])
-        proven = next((code for code in candidates if code and hmac.compare_digest(
-            proof, osc_auth.connect_proof(code, role, bnonce, cnonce, peer))), None)
-        self._connect([proven if proven is not None else "\x00not the passcode", role], addr, self.monotonic(),
-                      auth=(cnonce, proven))
+        # Which secret the proof shows knowledge of; none: the table counts a wrong passcode (throttling).
+        proven = self.verifier.proven(role, bnonce, cnonce, peer, proof)
+        self._connect([proven[0] if proven is not None else "\x00not the passcode", role], addr, self.monotonic(),
+                      auth=(cnonce, proven[1] if proven is not None else None))
 
     # --- behind the session gate -------------------------------------------------------------------
     def _ping(self, session: Session, address: str, params: list) -> None:
@@ -173,7 +174,7 @@ class BoardDispatch:
                     snonce = session.nonces[1]      # the client's retry of the same connect: the same key
                 else:
                     snonce = osc_auth.new_nonce()
-                    session.key = osc_auth.session_key(auth[1], session.sid, snonce, auth[0])
+                    session.key = osc_auth.session_key(auth[1], session.sid, snonce, auth[0])   # auth[1]: the secret
                     session.nonces = (auth[0], snonce)
             self._send(build("/sg/connected", session.sid, snonce), addr)
         else:

@@ -1,19 +1,22 @@
 // The page's OSC session over the board's WebSocket: the authenticated connect, signed commands with ids retried
 // until acked, reconnection with the same peer token (so the board keeps the session and its acked ids), liveness.
 //
-// The page always connects the authenticated way (docs/LINKS.md, "Authenticated mode"): the passcode is proven by
-// HMAC and never crosses the venue's Wi-Fi, every command goes as /sg/sig/... signed with the session's key, and an
-// ack counts only when its signature checks. A sniffed frame can then be neither altered nor replayed, and the
+// The page always connects the authenticated way (docs/LINKS.md, "Authenticated mode"): it proves a secret by HMAC
+// and never sends it — the board's key when the page was opened from the QR code's link (…/#k=KEY: a fragment, which
+// the browser never sends), else the typed passcode stretched by scrypt with the board's salt (keys.js) — every
+// command goes as /sg/sig/... signed with the session's key, and an ack counts only when its signature checks. A
+// sniffed frame can then be neither altered nor replayed, nor turned into the passcode but by scrypt per guess; the
 // board may require it (`[osc] require_auth`).
 "use strict";
 
 const Link = (() => {
   const listeners = {};
   const pending = new Map();          // id -> {id, address, args, label, tries, due, frame, epoch, signing}
-  let ws = null, session = null, passcode = "", role = "host", wanted = false;
+  let ws = null, session = null, credential = null, role = "host", wanted = false;   // credential: {key} | {passcode}
   let nextId = 1, lastHeard = -1e9, lastPing = -1e9, backoff = 250;
-  let cnonce = "", seenAs = "", key = null, epoch = 0, forged = 0;
-  let chain = Promise.resolve();      // HMACs may be asynchronous (crypto.subtle): kept in the host's order
+  let cnonce = "", seenAs = "", secret = null, key = null, epoch = 0, forged = 0;
+  let stretched = new Map();          // salt -> Promise of the typed passcode's secret (one scrypt per board)
+  let chain = Promise.resolve();      // the stretch is asynchronous: what follows it keeps the host's order
   const later = (job) => { chain = chain.then(job).catch((e) => console.error(e)); };
   const peer = (() => {
     const bytes = new Uint8Array(12);
@@ -24,14 +27,21 @@ const Link = (() => {
   function on(name, fn) { (listeners[name] ||= []).push(fn); }
   function emit(name, ...args) { for (const fn of listeners[name] || []) fn(...args); }
 
-  function open(code, asRole) {
-    passcode = code; role = asRole; wanted = true;
+  // credential: {key: Uint8Array} (the link's) or {passcode: "..."} (typed)
+  function open(given, asRole) {
+    credential = given; role = asRole; wanted = true; stretched = new Map();
     if (ws) hello(); else dial();
   }
 
   function hello() {
-    cnonce = HMAC.randomHex(16);
+    cnonce = Keys.randomHex(16);
     sendRaw("/sg/auth/hello", []);
+  }
+
+  function secretFor(salt) {
+    if (credential.key) return Promise.resolve(credential.key);
+    if (!stretched.has(salt)) stretched.set(salt, Keys.stretch(credential.passcode, salt));
+    return stretched.get(salt);
   }
 
   function dial() {
@@ -49,7 +59,8 @@ const Link = (() => {
     ws.onclose = () => {
       ws = null;
       emit("change");
-      setTimeout(dial, backoff);                 // back by itself when the Wi-Fi returns
+      if (!wanted) return;                       // no socket held open while no one is connecting
+      setTimeout(() => { if (wanted && !ws) dial(); }, backoff);    // back by itself when the Wi-Fi returns
       backoff = Math.min(backoff * 2, 2000);
     };
   }
@@ -64,19 +75,22 @@ const Link = (() => {
 
   const lines = (...parts) => parts.join("\n");
 
-  function challenged(bnonce, seen) {
+  function challenged(bnonce, seen, salt, kdf) {
+    if (kdf !== Keys.KDF || (Keys.fromHex(salt) || []).length !== 16 || credential === null) return;   // older, forged
     const mine = cnonce;
     later(async () => {
-      const proof = HMAC.hex(await HMAC.hmac(passcode, lines("sg-connect", role, bnonce, mine, seen)));
-      seenAs = seen;
-      sendRaw("/sg/auth/connect", [role, bnonce, mine, proof]);
+      const s = await secretFor(salt);
+      if (mine !== cnonce) return;               // a new hello meanwhile
+      const proof = Keys.hex(Keys.hmac(s, lines("sg-connect", role, bnonce, mine, seen)));
+      seenAs = seen; secret = s;
+      sendRaw("/sg/auth/connect", [role, bnonce, mine, proof, salt]);
     });
   }
 
   function connected(sid, snonce) {
     const mine = cnonce;
     later(async () => {
-      key = snonce ? await HMAC.hmac(passcode, lines("sg-session", sid, snonce, mine)) : null;
+      key = snonce && secret ? Keys.hmac(secret, lines("sg-session", sid, snonce, mine)) : null;
       epoch += 1;                                 // every pending command is signed again with this key
       if (session !== null && sid !== session) {
         // A new session: the old one's commands may or may not have been applied; re-sending them under new
@@ -104,7 +118,7 @@ const Link = (() => {
     if (key === null) { settle(); return; }
     const k = key, sid = session;
     later(async () => {
-      const want = (await HMAC.hmac(k, lines("sg-ack", sid, p.id, ok ? "ok" : "error", reason))).slice(0, 16);
+      const want = Keys.hmac(k, lines("sg-ack", sid, p.id, ok ? "ok" : "error", reason)).slice(0, 16);
       if (mac instanceof Uint8Array && mac.length === want.length && mac.every((x, i) => x === want[i])) settle();
       else forged += 1;                           // not the board's: the command stays pending and is re-sent
     });
@@ -112,12 +126,12 @@ const Link = (() => {
 
   function handle({ address, args }) {
     switch (address) {
-      case "/sg/auth/challenge": if (wanted) challenged(String(args[0]), String(args[1])); break;
+      case "/sg/auth/challenge": if (wanted) challenged(String(args[0]), String(args[1]), String(args[2]), args[3]); break;
       case "/sg/connected": connected(args[0], typeof args[1] === "string" ? args[1] : ""); break;
       case "/sg/denied": {
         const reason = String(args[0] || "");
         if ((reason.startsWith("not connected") || reason.startsWith("stale")) && wanted) hello();
-        else { wanted = false; session = null; key = null; emit("denied", reason); }
+        else { wanted = false; session = null; key = null; emit("denied", reason, credential && !!credential.key); }
         break;
       }
       case "/sg/state": emit("state", Number(args[0]), String(args[1])); break;
@@ -156,7 +170,7 @@ const Link = (() => {
     const e = epoch, k = key, sid = session;
     p.signing = e;
     later(async () => {
-      const mac = (await HMAC.hmac(k, lines("sg-sig", canonical(sid, p.id, p.address, p.args)))).slice(0, 16);
+      const mac = Keys.hmac(k, lines("sg-sig", canonical(sid, p.id, p.address, p.args))).slice(0, 16);
       if (e !== epoch) return;                   // a new key meanwhile: the next flush signs again
       p.frame = OSC.encode("/sg/sig" + p.address.slice(3), [sid, p.id, ...p.args, mac]);
       p.epoch = e;

@@ -12,8 +12,10 @@ drops off the Wi-Fi and comes back finds its session (and its acknowledged ids) 
 the drop is applied once. The session then ends as a UDP one does: by `/sg/disconnect` or the idle timeout.
 
 Nothing from the network is trusted: a text message, an oversized message or a packet that does not parse is
-dropped and counted as a bad packet; connections are capped; one that has no session within `connect_within`
-seconds is closed; a second connection with the same token replaces the first.
+dropped and counted as a bad packet; connections are counted and timed by the door (web/guard.py: per address and
+in total, a header deadline); a WebSocket must come from a page the board served (Origin), and one without a session
+is a stranger, budgeted per address and in total and closed when it has no session `connect_within` seconds on; a
+second connection with the same token replaces the first.
 """
 from __future__ import annotations
 
@@ -29,6 +31,7 @@ from pathlib import Path
 from aiohttp import WSMsgType, web
 
 from scoreboard.links import words_ru
+from scoreboard.links.web import guard
 
 log = logging.getLogger("scoreboard.links.web")
 
@@ -36,7 +39,9 @@ PAGE_DIR = Path(__file__).resolve().parent       # the page's files sit beside t
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
          ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png",
          ".json": "application/json", ".webmanifest": "application/manifest+json"}
+VENDOR = ("vendor/noble-hashes",)    # the audited library keys.js imports (its LICENSE and VENDORED.md there)
 MAX_MESSAGE = 16_384          # bytes: the longest command a page sends (a pack path and its topics) is far below
+CLOSE_WAIT = 2.0              # seconds a socket the board closes waits for the peer's answer (a stranger may not give one)
 QUEUE = 256                   # messages waiting for a slow client; past it new ones are dropped (acks are retried)
 TOKEN = re.compile(r"[A-Za-z0-9_-]{8,64}")
 HEADERS = {
@@ -52,11 +57,13 @@ WORDS_JS = f"// The board's words in Russian (scoreboard/links/words_ru.py).\nco
 
 
 def page_files() -> dict[str, Path]:
-    """URL path → file: the page's folder, its files only (no sub-folders, no hidden files)."""
+    """URL path → file: the page's folder and the vendored libraries' folders (VENDOR), their files only (no other
+    sub-folder, no hidden file)."""
     files = {}
-    for path in sorted(PAGE_DIR.iterdir()):
-        if path.is_file() and not path.name.startswith(".") and path.suffix in TYPES:
-            files["/" + path.name] = path
+    for folder in (PAGE_DIR, *(PAGE_DIR / name for name in VENDOR)):
+        for path in sorted(folder.iterdir()):
+            if path.is_file() and not path.name.startswith(".") and path.suffix in TYPES:
+                files["/" + path.relative_to(PAGE_DIR).as_posix()] = path
     files["/"] = PAGE_DIR / "index.html"
     return files
 
@@ -76,11 +83,22 @@ def board_urls(bind: str, port: int) -> list[str]:
     return [f"http://{a}:{port}/" for a in addresses] or [f"http://{socket.gethostname()}:{port}/"]
 
 
+def board_names(extra) -> set[str]:
+    """The names a page may be loaded under and open the WebSocket (guard.origin_allowed): this machine's, its mDNS
+    one, and `[remote_web] names`."""
+    host = socket.gethostname().lower()
+    return {host, f"{host}.local", *(str(n).lower().rstrip(".") for n in extra)}
+
+
 class _Peer:
-    def __init__(self, ws, loop: asyncio.AbstractEventLoop):
+    def __init__(self, ws, loop: asyncio.AbstractEventLoop, ip: str):
         self.ws = ws
         self.loop = loop
         self.queue: asyncio.Queue = asyncio.Queue(QUEUE)
+        self.ip = ip
+        self.seated = False                 # the board answered /sg/connected and has not since said "not connected"
+        self.stranger_since = loop.time()
+        self.leaving = False                # closed for a newcomer (guard.room_for)
 
 
 class WebRemote:
@@ -89,13 +107,16 @@ class WebRemote:
     def __init__(self, section: dict, osc):
         self.config = section           # links.config's resolved [remote_web]
         self.osc = osc
-        self.max_connections = 2 * int(osc.config.get("max_sessions", 16))
         self.files = page_files()
+        self.door = guard.Door()
+        self.names = board_names(section.get("names", []))
+        self.refused = {"origin": 0, "crowded": 0}
         self.peers: dict[tuple, _Peer] = {}
         self.dropped = 0
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._runner = None
+        self._server = self._sweeper = None
         self._thread: threading.Thread | None = None
         self._error: BaseException | None = None
         self.port: int | None = None
@@ -145,20 +166,27 @@ class WebRemote:
             loop.run_forever()
         finally:
             try:
+                self._sweeper.cancel()
+                self._server.close()
                 loop.run_until_complete(self._runner.cleanup())
             except Exception:               # closing down: nothing left to tell
                 log.debug("web remote cleanup", exc_info=True)
             loop.close()
 
     async def _serve(self) -> None:
-        app = web.Application(client_max_size=MAX_MESSAGE)
+        app = web.Application(client_max_size=MAX_MESSAGE, middlewares=[self.door.middleware])
         app.router.add_get("/osc", self._websocket)
         app.router.add_get("/{tail:.*}", self._file)
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        # aiohttp's own timers bound a keep-alive and an unread body the same as the door's sweep does
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False,
+                                     keepalive_timeout=guard.HEADER_TIMEOUT, lingering_time=guard.HEADER_TIMEOUT)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.config["bind"], int(self.config["port"]), reuse_address=True)
-        await site.start()
-        self.port = self._runner.addresses[0][1]
+        loop, handler = asyncio.get_running_loop(), self._runner.server
+        self._server = await loop.create_server(lambda: self.door.protocol(handler()), self.config["bind"] or None,
+                                                int(self.config["port"]), reuse_address=True,
+                                                backlog=guard.TOTAL)    # a burst waits in the kernel, not in files
+        self._sweeper = loop.create_task(self.door.sweeping())
+        self.port = self._server.sockets[0].getsockname()[1]
 
     # --- HTTP ---------------------------------------------------------------------------------------
     async def _file(self, request):
@@ -171,19 +199,21 @@ class WebRemote:
 
     # --- WebSocket ----------------------------------------------------------------------------------
     async def _websocket(self, request):
+        if not guard.origin_allowed(request.headers.get("Origin"), request.headers.get("Host"), self.names):
+            self.refused["origin"] += 1             # a page elsewhere (or a rebound DNS name): never the board's
+            self.osc.count_bad()
+            return web.Response(status=403, text="not this board's page", headers=HEADERS)
         token = request.query.get("peer", "")
         if not TOKEN.fullmatch(token):
             token = secrets.token_urlsafe(12)      # a page without one gets a session for this connection only
         ip = request.remote or "?"
-        with self._lock:
-            crowded = len(self.peers) >= self.max_connections
-        if crowded or not self.osc.allowed(ip):
+        if not self.osc.allowed(ip) or not self._room_for(ip):
             self.osc.count_bad()
             return web.Response(status=503, text="busy", headers=HEADERS)
-        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=10.0)
+        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=10.0, timeout=CLOSE_WAIT)
         await ws.prepare(request)
         addr = (ip, token, "ws")
-        peer = _Peer(ws, asyncio.get_running_loop())
+        peer = _Peer(ws, asyncio.get_running_loop(), ip)
         with self._lock:
             old = self.peers.get(addr)
             self.peers[addr] = peer
@@ -210,10 +240,34 @@ class WebRemote:
                 self.osc.count_bad()
         return ws
 
+    def _room_for(self, ip: str) -> bool:
+        """A stranger's socket from `ip` fits the budget (guard.room_for), the strangers it displaces closing."""
+        with self._lock:
+            strangers = [guard.Member(p.ip, p.stranger_since, True, key=p)
+                         for p in self.peers.values() if not p.seated and not p.leaving]
+            victims = guard.room_for(strangers, ip, guard.STRANGERS_PER_ADDRESS, guard.STRANGERS)
+            for victim in victims or ():
+                victim.key.leaving = True
+        if victims is None:
+            self.refused["crowded"] += 1
+            return False
+        for victim in victims:
+            self.refused["crowded"] += 1
+            asyncio.ensure_future(victim.key.ws.close(code=1013, message=b"crowded: try again"))
+        return True
+
     async def _close_without_session(self, peer: _Peer, addr: tuple) -> None:
-        await asyncio.sleep(float(self.config["connect_within"]))
-        if not self.osc.has_session(addr):
-            await peer.ws.close(message=b"no session")
+        """Close the socket once it has been without a session for `connect_within` seconds (the OSC server's
+        table has the last word: a session whose answer `send` did not recognise seats the socket too)."""
+        within = float(self.config["connect_within"])
+        while not peer.ws.closed:
+            await asyncio.sleep(min(within / 2, 1.0))
+            if not peer.seated and peer.loop.time() - peer.stranger_since >= within:
+                if self.osc.has_session(addr):
+                    peer.seated = True
+                    continue
+                await peer.ws.close(message=b"no session")
+                return
 
     async def _write(self, peer: _Peer) -> None:
         while True:
@@ -229,6 +283,11 @@ class WebRemote:
             return False
         with self._lock:
             peer = self.peers.get(addr)
+            if peer is not None:            # a session's answers seat the socket: it is no stranger then
+                if dgram.startswith(b"/sg/connected\0"):
+                    peer.seated = True
+                elif peer.seated and dgram.startswith(b"/sg/denied\0"):
+                    peer.seated, peer.stranger_since = False, peer.loop.time()
         if peer is not None:
             peer.loop.call_soon_threadsafe(self._enqueue, peer, dgram)
         return True                     # a peer that has gone gets nothing; never a UDP datagram
@@ -241,4 +300,5 @@ class WebRemote:
 
     def status(self) -> dict:
         with self._lock:
-            return {"urls": self.urls, "connections": len(self.peers), "dropped": self.dropped}
+            return {"urls": self.urls, "connections": len(self.peers), "dropped": self.dropped,
+                    "refused": dict(self.refused), "http": self.door.status()}

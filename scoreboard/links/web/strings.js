@@ -4,7 +4,8 @@
 const STRINGS = {
   ru: {
     title: "Пульт ведущего", passcode: "Код доступа", connect: "Подключиться", view_only: "только смотреть",
-    passcode_where: "Код — на экране ведущего на табло и в файле настроек табло ([osc] passcode).",
+    passcode_where: "Код — на экране ведущего на табло и в файле настроек табло ([osc] passcode); QR-код на том же экране подключает без кода.",
+    key_refused: "Ссылка не от этого табло (его ключ сменился): отсканируйте QR-код на экране ведущего снова или введите код.",
     online: "на связи", offline: "нет связи", box: "кнопки", box_online: "кнопки на связи",
     box_offline: "кнопки отключены", box_reconnecting: "кнопки: переподключение", box_none: "без кнопок",
     journal_bad: "журнал не пишется", waiting: "ждёт подтверждения", unconfirmed: "не подтверждено — проверьте табло",
@@ -46,7 +47,8 @@ const STRINGS = {
   },
   en: {
     title: "Host remote", passcode: "Passcode", connect: "Connect", view_only: "view only",
-    passcode_where: "The passcode is on the host's screen of the board and in the board's config ([osc] passcode).",
+    passcode_where: "The passcode is on the host's screen of the board and in the board's config ([osc] passcode); the QR code on that screen connects without it.",
+    key_refused: "The link is not this board's (its key has changed): scan the QR code on the host's screen again or type the passcode.",
     online: "online", offline: "no link", box: "buttons", box_online: "buttons online",
     box_offline: "buttons offline", box_reconnecting: "buttons reconnecting", box_none: "no buttons",
     journal_bad: "journal not writing", waiting: "waiting for the board", unconfirmed: "not confirmed — check the board",

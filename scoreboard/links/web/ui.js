@@ -269,8 +269,17 @@ const UI = (() => {
     $("connect-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const view = $("view").checked;
-      Link.open($("passcode").value, view ? "view" : "host");
+      Link.open({ passcode: $("passcode").value }, view ? "view" : "host");
     });
+    // The QR code's link: http://BOARD:8080/#k=KEY. The key leaves the address bar at once (onlookers, history) and
+    // stays with this tab only (sessionStorage: gone when the tab closes), so a reloaded page connects again.
+    const linked = new URLSearchParams(location.hash.slice(1)).get("k");
+    if (linked) {
+      sessionStorage.setItem("sg-key", linked);
+      history.replaceState(null, "", location.pathname + location.search);
+    }
+    const key = Keys.fromKeyText(sessionStorage.getItem("sg-key"));
+    if (key) Link.open({ key }, "host");
     if (new URLSearchParams(location.search).has("view")) $("view").checked = true;
     $("lang").addEventListener("click", () => {
       lang = lang === "ru" ? "en" : "ru"; T = STRINGS[lang]; localStorage.setItem("sg-lang", lang);
@@ -286,7 +295,10 @@ const UI = (() => {
     $("amount-cancel").addEventListener("click", () => amountDone(false));
     $("amount-form").addEventListener("submit", (e) => { e.preventDefault(); amountDone(true); });
     Link.on("connected", () => { Link.request("/sg/setup/catalog"); wakeLock(); });
-    Link.on("denied", (reason) => { $("connect-error").textContent = `${T.denied}: ${boardWords("denials", reason, lang)}`; });
+    Link.on("denied", (reason, byKey) => {
+      if (byKey) sessionStorage.removeItem("sg-key");     // not this board's key (a new one since): the form
+      $("connect-error").textContent = byKey ? T.key_refused : `${T.denied}: ${boardWords("denials", reason, lang)}`;
+    });
     Link.on("state", (rev, json) => {
       if (rev < stateRev) return;                  // highest rev wins
       let s;
