@@ -7,12 +7,13 @@ import json
 import pygame
 import pytest
 
+from scoreboard.demo import tournament as demo
 from scoreboard.display.render.canvas import Canvas
 from scoreboard.display.scenes import tournament as screens
 from scoreboard.display.theme.load import load_theme
-from scoreboard.tournament import board_link, demo, terminal, views
-from scoreboard.tournament.errors import TournamentError
 from scoreboard.labels import say, text_for
+from scoreboard.tournament import board_link, terminal, views
+from scoreboard.tournament.errors import TournamentError
 
 THEME = load_theme()
 
