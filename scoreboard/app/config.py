@@ -1,5 +1,7 @@
-"""config/scoreboard.toml: the board's settings — the game, the theme, the journal, the screens, the links.
+"""The board's settings (scoreboard.toml) — the game, the theme, the journal, the screens, the links.
 
+The file is `--config FILE`, else `$SCOREBOARD_CONFIG`, else scoreboard.toml in the platform's config folder
+(scoreboard/places.py); the checkout's config/scoreboard.toml is a sample of what `config init` writes.
 `load_config(path)` returns (config with defaults filled in, problems); every problem names the file, the key and
 the reason, and nothing is started from a config with problems. `write_default(path)` is `scoreboard config init`.
 """
@@ -15,18 +17,17 @@ import tomli_w
 
 from scoreboard.display.compose import ROLES
 from scoreboard.display.screens import missing_message, place
-from scoreboard.display.theme.load import DEFAULT_THEME, THEMES_DIR, Problem
+from scoreboard.display.theme.load import DEFAULT_THEME, Problem, known_themes, theme_folder
 from scoreboard.links.config import SECTIONS, validate
+from scoreboard.places import config_file
 from scoreboard.regulations import known_regulations
-
-DEFAULT_PATH = Path("config") / "scoreboard.toml"
 
 BOARD_DEFAULTS: dict[str, Any] = {
     "regulation": "novosibirsk-2007",
     "stage": "1/9",
     "theme": DEFAULT_THEME,
-    "journal": "",                 # a journal file; empty: games/<date-time>.sqlite (a new game each start)
-    "journal_dir": "games",
+    "journal": "",                 # a journal file; empty: <journal_dir>/<date-time>.sqlite (a new game each start)
+    "journal_dir": "",             # empty: games/ in the platform's data folder (places.journals_folder)
     "resume": False,               # start by recovering the newest unfinished journal in journal_dir (kiosk restarts)
     "rehearsal": False,            # live theme reload; keys 1–9 press the buttons of seats 1–9
     "sounds": True,
@@ -42,8 +43,9 @@ HOST_SCREEN: dict[str, Any] = {"role": "host", "display": 0, "size": [1280, 720]
 # file and recorded into it at game over (T-A6: two boards may share one file). server/passcode/board: a board in
 # another room sets the game up from `scoreboard tournament serve` and sends its result there (issue 12 item 7).
 TOURNAMENT_DEFAULTS: dict[str, Any] = {"file": "", "game": "", "server": "", "passcode": "", "board": ""}
-# dirs: the folders the board lists packs from for the remote's set-up (scoreboard/app/setup_catalog.py)
-PACKS_DEFAULTS: dict[str, Any] = {"dirs": ["packs"]}
+# dirs: the folders the board lists packs from for the remote's set-up (scoreboard/app/setup_catalog.py); empty:
+# packs/ in the platform's data folder (places.packs_folder)
+PACKS_DEFAULTS: dict[str, Any] = {"dirs": []}
 LOOPBACK = ("127.0.0.1", "::1")
 
 
@@ -123,7 +125,7 @@ def check_config(raw: dict, where: str) -> tuple[dict, list[Problem]]:
     if not all(isinstance(d, str) and d for d in config["packs"]["dirs"]):
         problems.append(Problem(where, "packs.dirs", "expected a list of folder names"))
     if not theme_exists(board["theme"]):
-        names = ", ".join(sorted(p.name for p in THEMES_DIR.iterdir() if (p / "theme.toml").is_file()))
+        names = ", ".join(known_themes())
         problems.append(Problem(where, "board.theme", f"unknown theme {board['theme']!r} (a folder with theme.toml, "
                                                       f"or one of: {names})"))
     osc = config.get("osc") or {}
@@ -174,8 +176,7 @@ def _screen(where: str, index: int, table: Any, problems: list[Problem]) -> dict
 def theme_exists(name: str) -> bool:
     if name in ("", "default"):
         return True
-    folder = Path(name).expanduser()
-    return (folder / "theme.toml").is_file() or (THEMES_DIR / name / "theme.toml").is_file()
+    return (theme_folder(name) / "theme.toml").is_file()
 
 
 def surroundings(config: dict, displays: list | None, where: str) -> tuple[list[Problem], list[str]]:
@@ -198,9 +199,10 @@ def surroundings(config: dict, displays: list | None, where: str) -> tuple[list[
 
 
 def load_config(path: str | Path | None) -> tuple[dict, list[Problem]]:
-    """The config at `path` over the defaults; a missing default file is simply the defaults."""
+    """The config at `path` (None: `places.config_file()`) over the defaults; a missing default file is simply the
+    defaults (`scoreboard run` refuses to start on those: cli.cmd_run)."""
     if path is None:
-        path = DEFAULT_PATH
+        path = config_file()
         if not path.exists():
             return default_config(), []
     path = Path(path)
@@ -216,7 +218,9 @@ def load_config(path: str | Path | None) -> tuple[dict, list[Problem]]:
 HEADER = ("# The board's settings (docs/BOARD.md lists every key). Written by `scoreboard config init`.\n"
           "# [[screens]]: one window per screen; role = audience | host | players. A screen whose display is not\n"
           "# there stops the start (never opened elsewhere) unless it says optional = true (then it is skipped).\n"
-          "# `scoreboard screens` lists the displays and where each screen goes.\n")
+          "# `scoreboard screens` lists the displays and where each screen goes.\n"
+          "# journal_dir and [packs] dirs left empty: the platform's data folder (`scoreboard doctor` shows where);\n"
+          "# a relative path is read from the folder the board is started in.\n")
 ONE_DISPLAY = ("# One display was seen: the audience alone. To show the host's screen (question AND answer) on a\n"
                "# second display — the laptop, with the projector as the audience's — add:\n"
                "#   [[screens]]\n#   role = \"host\"\n#   display = 0   # and the audience's display = 1\n"
@@ -233,7 +237,8 @@ SECTION_NOTES = {
                    "room sets the game up\n# from it and sends the result there (retried until acknowledged). "
                    "passcode: the tournament's (`scoreboard\n# tournament passcode`). board: this board's name "
                    "(default: the host name).\n"),
-    "packs": "# dirs: the folders the remote's set-up lists packs from (.toml, .siq, ChGK .txt).\n",
+    "packs": ("# dirs: the folders the remote's set-up lists packs from (.toml, .siq, ChGK .txt); empty: packs/ in "
+              "the data folder\n# (`scoreboard doctor` shows where).\n"),
     "osc": ("# passcode: what the host types on the remote to connect (the host's screen shows it with the board's\n"
             "# address). Empty is refused while bind is beyond 127.0.0.1. `config init` writes a new random one.\n"),
     "remote_web": ("# The host's remote in a phone's browser: open http://BOARD:8080/ (the host's screen shows the "
@@ -263,9 +268,9 @@ def default_text(displays: list | None = None, passcode: str | None = None) -> s
     return f"{HEADER}\n{board}\n\n{screens_text}{note}\n{rest}"
 
 
-def write_default(path: str | Path, force: bool = False, displays: list | None = None,
+def write_default(path: str | Path | None = None, force: bool = False, displays: list | None = None,
                   passcode: str | None = None) -> Path:
-    path = Path(path)
+    path = Path(path) if path is not None else config_file()
     if path.exists() and not force:
         raise FileExistsError(f"{path} exists; use --force to overwrite it")
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -20,6 +20,7 @@ from scoreboard.display.theme.load import load_theme
 from scoreboard.engine.commands import make
 from scoreboard.journal import JournalError
 from scoreboard.links import Inbox, Links
+from scoreboard.places import journals_folder
 from scoreboard.session import Session, replay_snapshot
 from scoreboard.tournament.board_link import opening
 from scoreboard.tournament.errors import TournamentError
@@ -42,7 +43,7 @@ def journal_path(board: dict) -> tuple[Path, bool]:
     if board.get("journal"):
         path = Path(board["journal"])
         return path, path.exists() and path.stat().st_size > 0
-    folder = Path(board.get("journal_dir") or "games")
+    folder = Path(board.get("journal_dir") or journals_folder())
     if board.get("resume") and folder.is_dir():
         found = unfinished_journal(folder)
         if found is not None:

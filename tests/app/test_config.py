@@ -1,11 +1,14 @@
-"""config/scoreboard.toml: defaults, every problem at once (file, key, reason), and `config init`."""
+"""The board's config (scoreboard.toml): defaults, every problem at once (file, key, reason), and `config init`."""
 import tomllib
 
 import pytest
 
-from scoreboard.app.config import (DEFAULT_PATH, SCREEN_DEFAULTS, default_config, default_screens, default_text,
+from scoreboard.app.config import (SCREEN_DEFAULTS, default_config, default_screens, default_text,
                                        load_config, surroundings, write_default)
 from scoreboard.display.screens import Display
+from tests.conftest import ROOT
+
+SAMPLE = ROOT / "config" / "scoreboard.toml"    # the checkout's sample of what `config init` writes
 
 
 def test_config_init_writes_a_file_that_loads_clean(tmp_path):
@@ -27,8 +30,7 @@ def test_config_init_writes_a_file_that_loads_clean(tmp_path):
 def test_shipped_config_is_what_config_init_writes():
     """GIVEN the repository's config/scoreboard.toml WHEN compared with what `config init` writes for one display
     THEN they are the same text, but for the passcode, which is never shipped (each board makes its own)."""
-    from scoreboard import ROOT
-    shipped = (ROOT / DEFAULT_PATH).read_text(encoding="utf-8")
+    shipped = SAMPLE.read_text(encoding="utf-8")
     assert shipped == default_text(None, passcode="")
 
 
@@ -128,7 +130,6 @@ def test_missing_or_broken_file_is_reported(tmp_path):
 def test_shipped_config_only_lacks_its_passcode():
     """GIVEN the repository's config/scoreboard.toml WHEN loaded THEN its one problem is the passcode no shipped file
     has (the board refuses to listen on the network without one), and it shows the audience alone."""
-    from scoreboard import ROOT
-    config, problems = load_config(ROOT / DEFAULT_PATH)
+    config, problems = load_config(SAMPLE)
     assert [p.key for p in problems] == ["osc.passcode"]
     assert [s["role"] for s in config["screens"]] == ["audience"]
