@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pygame
 
+from scoreboard import DISTRIBUTION, version
 from scoreboard.app import setup_desk
 from scoreboard.app.board import Board
 from scoreboard.app.signals import EarlyStop, stop_signals
@@ -160,6 +161,7 @@ def run(config: dict, out=print, frames: int | None = None) -> int:
 def _run(config: dict, out, frames: int | None, early: EarlyStop) -> int:
     os.environ.setdefault("SDL_VIDEO_ALLOW_SCREENSAVER", "0")   # a projector must never blank mid-game
     os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")        # SIGTERM/SIGINT are the board's (Board.stop)
+    out(f"board: {DISTRIBUTION} {version()}")   # the logs say which version ran the show
     pygame.init()
     driver = pygame.display.get_driver()
     if driver in ("offscreen", "dummy") and os.environ.get("SDL_VIDEODRIVER") != driver:

@@ -99,7 +99,7 @@ def _check_buttons(section: dict, errors: list[str]) -> None:
         errors.append(f"buttons.{key}: {reason}")
 
     if "port" in section and not isinstance(section["port"], str):
-        bad("port", f"expected a serial URL string such as /dev/ttyUSB0, got {section['port']!r}")
+        bad("port", f"expected a serial port or URL string such as /dev/ttyUSB0 or COM3, got {section['port']!r}")
     if "baud" in section:
         baud = section["baud"]
         if not isinstance(baud, int) or isinstance(baud, bool) or not 300 <= baud <= 4_000_000:
