@@ -77,6 +77,16 @@ def register(sub) -> None:
                                                         "folder)")
     p.set_defaults(func=cmd_screens)
 
+    p = sub.add_parser("doctor", help="before doors open: displays, fonts, sound, the box, ports, passcode, journal, "
+                                      "the pack — each ok / warn / FAIL with the fix (exit 1 on a FAIL)")
+    p.add_argument("--config", metavar="FILE", help="config file (default: the one `scoreboard run` reads)")
+    p.add_argument("--pack", metavar="FILE", help="tonight's pack: every media file read")
+    p.add_argument("--box-seconds", type=float, default=3.0, metavar="S",
+                   help="how long the button box has to say HELLO (default 3)")
+    p.add_argument("--presses", type=float, default=0.0, metavar="S",
+                   help="wait up to S seconds for every button to be pressed once (default: no wait)")
+    p.set_defaults(func=cmd_doctor)
+
     p = sub.add_parser("config", help="the board's config file")
     csub = p.add_subparsers(dest="config_command", required=True)
     c = csub.add_parser("init", help="write the config for the displays seen, with a new passcode")
@@ -283,6 +293,13 @@ def cmd_screens(args) -> int:
         else:
             print(f"  {p.number}: {p.role} -> display {p.found}")
     return 1 if refused or problems else 0
+
+
+def cmd_doctor(args) -> int:
+    found = seen_displays()
+    # lazy: this command's modules only (pygame, the links, the packs)
+    from scoreboard.app import doctor
+    return doctor.run(args, found)
 
 
 def cmd_config_init(args) -> int:
