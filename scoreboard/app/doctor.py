@@ -132,8 +132,8 @@ def check_box(config: dict, seconds: float, presses: float = 0.0) -> list[Line]:
             return [Line(FAIL, f"button box {port}", f"no answer in {seconds:g} s ({why})",
                          "check the cable and the port's name (`scoreboard box-check PORT` shows what it says)")]
         players = status.get("box_players")
-        lines = [Line(OK, f"button box {port}", "open (one-digit box)" if buttons["mode"] == "digits" else
-                      f"HELLO from {status.get('box_name')!r}, {players} buttons, round trip {status['box_rtt_ms']} ms")]
+        hello = f"HELLO from {status.get('box_name')!r}, {players} buttons, round trip {status['box_rtt_ms']} ms"
+        lines = [Line(OK, f"button box {port}", "open (one-digit box)" if buttons["mode"] == "digits" else hello)]
         end = time.monotonic() + presses
         wanted = set(range(1, (players or 0) + 1))
         while time.monotonic() < end and not wanted <= seats:
