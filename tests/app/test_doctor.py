@@ -90,7 +90,8 @@ def test_doctor_says_ok_where_all_is_well_and_fail_for_a_silent_box_or_a_missing
     """GIVEN free ports, a writable journal folder, two displays with the config's screens on them, and a serial
     port where nothing answers
     WHEN the doctor's checks run THEN ports, folder, passcode, screens and the sample pack's media are ok; the same
-    screens with only one display make the host's screen a FAIL (it is never put on the projector); the silent box is a FAIL with a fix."""
+    screens with only one display make the host's screen a FAIL (it is never put on the projector); the silent box
+    is a FAIL with a fix."""
     config = default_config([Display(0, "laptop", (1366, 768)), Display(1, "projector", (1920, 1080))])
     config["osc"].update(bind="127.0.0.1", port=0, passcode="pass1234")
     config["remote_web"].update(bind="127.0.0.1", port=0)
