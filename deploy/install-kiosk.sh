@@ -34,7 +34,7 @@ if [ ! -e "$CONFIG_DIR/scoreboard.toml" ]; then
   chmod 0640 "$CONFIG_DIR/scoreboard.toml"
 fi
 
-DEPLOY=$("$PREFIX/bin/python" -c 'from scoreboard.places import shipped; print(shipped("deploy"))')
+DEPLOY=$("$PREFIX/bin/python" -c 'from scoreboard.folders import shipped; print(shipped("deploy"))')
 install -m 0644 "$DEPLOY/scoreboard.service" /etc/systemd/system/scoreboard.service
 install -m 0755 "$DEPLOY/scoreboard-x11.sh" "$PREFIX/bin/scoreboard-x11.sh"
 systemctl daemon-reload

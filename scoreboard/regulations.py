@@ -1,5 +1,5 @@
 """Reading regulation presets (the engine itself only parses tables): the shipped ones (`config/regulations/*.toml`)
-and the club's own in the config folder's `regulations/` (scoreboard/places.py). A shipped name comes first: a
+and the club's own in the config folder's `regulations/` (scoreboard/folders.py). A shipped name comes first: a
 club's file of the same name is not read (`scoreboard doctor` says so)."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import tomllib
 from pathlib import Path
 
 from scoreboard.engine.regulation import Regulation, RegulationError, parse_regulation
-from scoreboard.places import own_regulations, shipped
+from scoreboard.folders import own_regulations, shipped
 
 REGULATIONS_DIR = shipped("config", "regulations")
 
@@ -36,13 +36,13 @@ def regulation_path(name: str, directory: Path | None = None) -> Path:
     """The preset's file: in `directory`, else the shipped ones, then the club's own. RegulationError if none."""
     if not name.replace("-", "").replace("_", "").replace(".", "").isalnum() or name.startswith("."):
         raise RegulationError([f"{name!r}: not a regulation name"])
-    folders = _folders(directory)
-    for folder in folders:
+    searched = _folders(directory)
+    for folder in searched:
         path = folder / f"{name}.toml"
         if path.is_file():
             return path
-    own = "" if directory is not None else f"; a club's own go in {folders[-1]}"
-    raise RegulationError([f"{folders[0] / (name + '.toml')}: no such regulation (known: "
+    own = "" if directory is not None else f"; a club's own go in {searched[-1]}"
+    raise RegulationError([f"{searched[0] / (name + '.toml')}: no such regulation (known: "
                            f"{', '.join(known_regulations(directory))}{own})"])
 
 

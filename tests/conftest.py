@@ -19,7 +19,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# The user's folders (scoreboard/places.py: config, journals, packs, caches) of every test and every process a test
+# The user's folders (scoreboard/folders.py: config, journals, packs, caches) of every test and every process a test
 # starts are a temporary home of this run's own, never the real user's; `SCOREBOARD_CONFIG` is left to the tests.
 # The real user's cache folder, for tools' own caches only (uv's, in tests/test_wheel.py).
 TOOLS_CACHE = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")

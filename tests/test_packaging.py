@@ -7,7 +7,7 @@ from importlib import metadata
 
 import pytest
 
-from scoreboard import cli, places
+from scoreboard import cli, folders
 from tests.conftest import ROOT
 
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
@@ -54,8 +54,8 @@ def test_package_data_names_every_file_the_program_reads_and_nothing_else():
 def test_shipped_data_is_read_from_the_checkout_here():
     """GIVEN this checkout (an editable install) WHEN the program asks where its shipped data is THEN it is the
     checkout's own folders (in a wheel: scoreboard/shipped, tests/test_wheel.py)."""
-    assert places.shipped_root() == ROOT
-    assert places.shipped("config", "regulations", "novosibirsk-2007.toml").is_file()
+    assert folders.shipped_root() == ROOT
+    assert folders.shipped("config", "regulations", "novosibirsk-2007.toml").is_file()
 
 
 def test_one_version_from_the_installed_metadata(capsys):

@@ -119,7 +119,7 @@ def test_the_installed_wheel_plays_checks_and_runs_from_any_folder(installed):
     venv, env, work, home = installed
     site = _site_packages(venv)
     before = _files(site)
-    where = subprocess.run(["python", "-c", "import scoreboard, scoreboard.places as p; print(scoreboard.__file__);"
+    where = subprocess.run(["python", "-c", "import scoreboard, scoreboard.folders as p; print(scoreboard.__file__);"
                             " print(p.shipped('assets', 'packs', 'sample.toml'))"], cwd=work, env=env,
                            capture_output=True, text=True, timeout=120)
     module, sample = where.stdout.split()

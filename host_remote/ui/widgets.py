@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pygame
 
-from scoreboard.places import shipped
+from scoreboard.folders import shipped
 
 DESIGN = (1024, 600)
 

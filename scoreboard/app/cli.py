@@ -152,7 +152,7 @@ def _setup_flags(args, config) -> bool:
 def cmd_run(args) -> int:
     # lazy: this command's modules only
     from scoreboard.app.config import load_config
-    from scoreboard.places import config_file
+    from scoreboard.folders import config_file
     if args.config is None and not config_file().exists():
         print(f"run: no config yet: `scoreboard config init` writes {config_file()} (screens for the displays here, "
               f"a new passcode)", file=sys.stderr)
@@ -305,7 +305,7 @@ def cmd_doctor(args) -> int:
 def cmd_config_init(args) -> int:
     # lazy: this command's modules only
     from scoreboard.app.config import write_default
-    from scoreboard import places
+    from scoreboard import folders
     found = seen_displays()
     try:
         path = write_default(args.out, args.force, found)
@@ -313,19 +313,19 @@ def cmd_config_init(args) -> int:
         print(f"config init: {error}", file=sys.stderr)
         return 1
     # Where the club puts its own packs, themes and regulations (the defaults of [packs] dirs and the lookups)
-    for folder in (places.packs_folder(), places.own_themes(), places.own_regulations()):
+    for folder in (folders.packs_folder(), folders.own_themes(), folders.own_regulations()):
         folder.mkdir(parents=True, exist_ok=True)
     seen = f"{len(found)} display(s)" if found is not None else "no display here (written for one)"
     print(f"{path}: written for {seen}, with a new OSC passcode (the host's screen shows it)")
-    print(f"  your packs: {places.packs_folder()}; themes: {places.own_themes()}; regulations: "
-          f"{places.own_regulations()}; journals: {places.journals_folder()}")
+    print(f"  your packs: {folders.packs_folder()}; themes: {folders.own_themes()}; regulations: "
+          f"{folders.own_regulations()}; journals: {folders.journals_folder()}")
     return 0
 
 
 def cmd_config_check(args) -> int:
     # lazy: this command's modules only
     from scoreboard.app.config import load_config, surroundings
-    from scoreboard.places import config_file
+    from scoreboard.folders import config_file
     file = args.file or str(config_file())
     config, problems = load_config(file)
     more, warnings = surroundings(config, seen_displays(), file)

@@ -1,7 +1,7 @@
 """The board's settings (scoreboard.toml) — the game, the theme, the journal, the screens, the links.
 
 The file is `--config FILE`, else `$SCOREBOARD_CONFIG`, else scoreboard.toml in the platform's config folder
-(scoreboard/places.py); the checkout's config/scoreboard.toml is a sample of what `config init` writes.
+(scoreboard/folders.py); the checkout's config/scoreboard.toml is a sample of what `config init` writes.
 `load_config(path)` returns (config with defaults filled in, problems); every problem names the file, the key and
 the reason, and nothing is started from a config with problems. `write_default(path)` is `scoreboard config init`.
 """
@@ -19,7 +19,7 @@ from scoreboard.display.compose import ROLES
 from scoreboard.display.screens import missing_message, place
 from scoreboard.display.theme.load import DEFAULT_THEME, Problem, known_themes, theme_folder
 from scoreboard.links.config import SECTIONS, validate
-from scoreboard.places import config_file
+from scoreboard.folders import config_file
 from scoreboard.regulations import known_regulations
 
 BOARD_DEFAULTS: dict[str, Any] = {
@@ -27,7 +27,7 @@ BOARD_DEFAULTS: dict[str, Any] = {
     "stage": "1/9",
     "theme": DEFAULT_THEME,
     "journal": "",                 # a journal file; empty: <journal_dir>/<date-time>.sqlite (a new game each start)
-    "journal_dir": "",             # empty: games/ in the platform's data folder (places.journals_folder)
+    "journal_dir": "",             # empty: games/ in the platform's data folder (folders.journals_folder)
     "resume": False,               # start by recovering the newest unfinished journal in journal_dir (kiosk restarts)
     "rehearsal": False,            # live theme reload; keys 1–9 press the buttons of seats 1–9
     "sounds": True,
@@ -44,7 +44,7 @@ HOST_SCREEN: dict[str, Any] = {"role": "host", "display": 0, "size": [1280, 720]
 # another room sets the game up from `scoreboard tournament serve` and sends its result there (issue 12 item 7).
 TOURNAMENT_DEFAULTS: dict[str, Any] = {"file": "", "game": "", "server": "", "passcode": "", "board": ""}
 # dirs: the folders the board lists packs from for the remote's set-up (scoreboard/app/setup_catalog.py); empty:
-# packs/ in the platform's data folder (places.packs_folder)
+# packs/ in the platform's data folder (folders.packs_folder)
 PACKS_DEFAULTS: dict[str, Any] = {"dirs": []}
 LOOPBACK = ("127.0.0.1", "::1")
 
@@ -199,7 +199,7 @@ def surroundings(config: dict, displays: list | None, where: str) -> tuple[list[
 
 
 def load_config(path: str | Path | None) -> tuple[dict, list[Problem]]:
-    """The config at `path` (None: `places.config_file()`) over the defaults; a missing default file is simply the
+    """The config at `path` (None: `folders.config_file()`) over the defaults; a missing default file is simply the
     defaults (`scoreboard run` refuses to start on those: cli.cmd_run)."""
     if path is None:
         path = config_file()

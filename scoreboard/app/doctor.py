@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pygame
 
-from scoreboard import DISTRIBUTION, places, version
+from scoreboard import DISTRIBUTION, folders, version
 from scoreboard.app.config import load_config
 from scoreboard.display.screens import missing_message, place
 from scoreboard.display.theme.load import font_problem, load_theme
@@ -47,12 +47,12 @@ class Line:
 def where() -> list[str]:
     """Where this install keeps things (no verdict: what the crew needs to find them)."""
     return [f"{DISTRIBUTION} {version()}",
-            f"config {places.config_file()}; the club's own themes/ and regulations/ beside it",
-            f"journals {places.journals_folder()}; packs {places.packs_folder()}; cache {places.cache_folder()}"]
+            f"config {folders.config_file()}; the club's own themes/ and regulations/ beside it",
+            f"journals {folders.journals_folder()}; packs {folders.packs_folder()}; cache {folders.cache_folder()}"]
 
 
 def check_config(path: str | None) -> tuple[dict, list[Line]]:
-    file = Path(path) if path else places.config_file()
+    file = Path(path) if path else folders.config_file()
     if not file.exists():
         config, _ = load_config(None)
         return config, [Line(FAIL, "config", f"none at {file}", "`scoreboard config init` writes one")]
@@ -204,7 +204,7 @@ def check_passcode(config: dict) -> list[Line]:
 def check_journal(config: dict) -> list[Line]:
     board = config["board"]
     folder = Path(board["journal"]).parent if board["journal"] else Path(board["journal_dir"] or
-                                                                         places.journals_folder())
+                                                                         folders.journals_folder())
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=folder, prefix=".doctor-"):
@@ -223,9 +223,9 @@ def check_journal(config: dict) -> list[Line]:
 
 def check_pack(config: dict, pack: str | None) -> list[Line]:
     if pack is None:
-        folders = config["packs"]["dirs"] or [str(places.packs_folder())]
+        shelves = config["packs"]["dirs"] or [str(folders.packs_folder())]
         lines = []
-        for folder in folders:
+        for folder in shelves:
             path = Path(folder).expanduser()
             count = sum(1 for p in path.iterdir() if p.suffix.lower() in (".toml", ".siq", ".txt")) \
                 if path.is_dir() else None

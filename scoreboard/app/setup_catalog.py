@@ -15,7 +15,7 @@ from pathlib import Path
 
 from scoreboard.engine.regulation import RegulationError
 from scoreboard.packs import ERROR, WARNING, PackError, load
-from scoreboard.places import packs_folder
+from scoreboard.folders import packs_folder
 from scoreboard.regulations import known_regulations, load_regulation
 from scoreboard.tournament import board_link
 

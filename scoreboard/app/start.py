@@ -21,7 +21,7 @@ from scoreboard.display.theme.load import load_theme
 from scoreboard.engine.commands import make
 from scoreboard.journal import JournalError
 from scoreboard.links import Inbox, Links
-from scoreboard.places import journals_folder
+from scoreboard.folders import journals_folder
 from scoreboard.session import Session, replay_snapshot
 from scoreboard.tournament.board_link import opening
 from scoreboard.tournament.errors import TournamentError

@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from scoreboard.places import shipped
+from scoreboard.folders import shipped
 from scoreboard.demo.playthrough import steps
 from scoreboard.engine import Refused
 from scoreboard.journal import Journal

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pygame
 
-from scoreboard.places import shipped
+from scoreboard.folders import shipped
 from scoreboard.bench import clips
 from scoreboard.display.media.sounds import Sounds
 from scoreboard.display.media.video import PLAYER

@@ -5,7 +5,7 @@ never imports the engine.
 """
 from __future__ import annotations
 
-from scoreboard.places import shipped
+from scoreboard.folders import shipped
 from scoreboard.engine.commands import make
 from scoreboard.engine.phases import Phase
 from scoreboard.session import Session

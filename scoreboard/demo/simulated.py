@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from scoreboard.places import shipped
+from scoreboard.folders import shipped
 from scoreboard.regulations import load_regulation
 
 DEMO_PLAN = shipped("assets", "demo", "plan.json")

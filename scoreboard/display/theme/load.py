@@ -16,7 +16,7 @@ from typing import Any
 
 import pygame
 
-from scoreboard.places import own_themes, shipped
+from scoreboard.folders import own_themes, shipped
 from scoreboard.display.theme.builtin import BUILTIN_STRINGS, BUILTIN_STRINGS_EN, BUILTIN_VALUES
 from scoreboard.display.theme.fontcover import NotAFont, missing
 
