@@ -227,7 +227,7 @@ ONE_DISPLAY = ("# One display was seen: the audience alone. To show the host's s
                "#   size = [1280, 720]\n#   fullscreen = false\n")
 
 
-# Written under each section's header by `config init` (the shipped config/scoreboard.toml is that output).
+# Written under each section's header by `config init` (the checkout's sample config/scoreboard.toml is that output).
 SECTION_NOTES = {
     "tournament": ("# file: the tournament file this board shows (/sg/screen bracket, standings) and plays games of.\n"
                    "# game: the scheduled game it plays (e.g. \"1/9-4\"; `scoreboard run --game ID` sets it for one "

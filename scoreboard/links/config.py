@@ -1,4 +1,4 @@
-"""The `[osc]` and `[buttons]` sections of config/scoreboard.toml: defaults, checking, resolving.
+"""The `[osc]` and `[buttons]` sections of the board's config (scoreboard.toml): defaults, checking, resolving.
 
 `validate(config)` returns every problem as "section.key: reason" and changes nothing; `resolve(config)`
 returns the sections with defaults filled in (call it only on a config that validated). docs/LINKS.md lists
