@@ -47,8 +47,19 @@ def test_package_data_names_every_file_the_program_reads_and_nothing_else():
         if package == "scoreboard.shipped":
             continue
         folder = ROOT / package.replace(".", "/")
-        others = {p.name for p in folder.iterdir() if p.is_file() and p.suffix not in (".py", ".pyc")}
-        assert others == _package_data(package), package
+        assert _data_beside(folder, folder) == _package_data(package), package
+
+
+def _data_beside(folder, package_folder) -> set:
+    """Every file of a package's folder that is no module, in sub-folders too (a vendored library), but not in its
+    sub-packages (folders with an __init__.py: their own package-data) nor in bytecode caches."""
+    found = set()
+    for path in folder.iterdir():
+        if path.is_dir() and path.name != "__pycache__" and not (path / "__init__.py").exists():
+            found |= _data_beside(path, package_folder)
+        elif path.is_file() and path.suffix not in (".py", ".pyc"):
+            found.add(path.relative_to(package_folder).as_posix())
+    return found
 
 
 def test_shipped_data_is_read_from_the_checkout_here():
