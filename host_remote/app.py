@@ -15,6 +15,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")   # the remote's stdout
 
 import pygame  # noqa: E402
 
+from scoreboard import version  # noqa: E402
 from scoreboard.links.osc.auth import parse_key  # noqa: E402
 from scoreboard.links.osc.client import OscClient  # noqa: E402
 
@@ -162,6 +163,7 @@ def to_design(pos, window_size) -> tuple[int, int]:
 
 def parse_args(argv):
     parser = argparse.ArgumentParser(prog="scoreboard-remote", description="The host's remote for the scoreboard")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     parser.add_argument("board", nargs="?", default="", help="the board's address, HOST or HOST:PORT")
     parser.add_argument("--passcode", default=os.environ.get("SCOREBOARD_PASSCODE", ""),
                         help="the board's passcode (or set SCOREBOARD_PASSCODE)")

@@ -39,7 +39,7 @@ RU = {
     "setup.folder": "Папка пакетов: {problem}",
     "connect.denied": "Табло отказало: {reason}",
     "connect.passcode_hint": "Пароль — на экране ведущего на табло (рядом с адресом) или в конфиге табло: "
-                             "[osc] passcode в config/scoreboard.toml.",
+                             "[osc] passcode в scoreboard.toml (где он — скажет `scoreboard doctor`).",
     # status line
     "ack.ok": "{what}: принято", "ack.refused": "{what}: {reason}", "ack.unknown": "{what}: исход неизвестен, "
               "проверьте табло", "ack.waiting": "ждут ответа: {n}",
@@ -100,7 +100,7 @@ EN = {
     "setup.folder": "Pack folder: {problem}",
     "connect.denied": "The board refused: {reason}",
     "connect.passcode_hint": "The passcode is on the board's host screen (beside its address) or in the board's "
-                             "config: [osc] passcode in config/scoreboard.toml.",
+                             "config: [osc] passcode in scoreboard.toml (`scoreboard doctor` says where).",
     "ack.ok": "{what}: done", "ack.refused": "{what}: {reason}", "ack.unknown": "{what}: outcome unknown, check "
               "the board", "ack.waiting": "waiting: {n}",
     "undo.label": "Undo", "undo.what": "Undo: {what}",

@@ -1,11 +1,16 @@
 """Scoreboard for live "Своя игра" (sport variant) tournaments."""
 import os
-from pathlib import Path
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")   # the board's console and logs speak for themselves
 
-__version__ = "0.1.0"
+DISTRIBUTION = "svoya-scoreboard"
 
-# The project's data folders (regulations, themes, assets) sit beside the package in a checkout and an
-# editable install; the README's set-up installs it that way.
-ROOT = Path(__file__).resolve().parent.parent
+
+def version() -> str:
+    """The one version: the installed distribution's metadata (pyproject.toml's, set when it was installed)."""
+    # lazy: importlib.metadata costs `scoreboard --help` milliseconds that only --version, the logs and the page need
+    from importlib.metadata import PackageNotFoundError, version as installed
+    try:
+        return installed(DISTRIBUTION)
+    except PackageNotFoundError:     # sources run without an install (PYTHONPATH): say so rather than guess
+        return "0+unknown"

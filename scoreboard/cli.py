@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from scoreboard import engine_cli
+from scoreboard import engine_cli, version
 from scoreboard.app import cli as app_cli
 from scoreboard.bench import cli as bench_cli
 from scoreboard.demo import cli as demo_cli
@@ -24,8 +24,20 @@ from scoreboard.tournament import cli as tournament_cli
 PACKAGE_CLIS = (engine_cli, app_cli, demo_cli, bench_cli, links_cli, packs_cli, tournament_cli)
 
 
+class ShowVersion(argparse.Action):
+    """`--version`: the installed distribution's version, looked up only when asked (`--help` stays fast)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"{parser.prog} {version()}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="scoreboard", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action=ShowVersion, help="the installed version, and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     actions: dict = {}

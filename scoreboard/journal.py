@@ -4,8 +4,8 @@ The journal is the game's truth; the snapshot is its replay. Each row carries a 
 rows are numbered without gaps, so a damaged or truncated file is refused with the row that is wrong,
 never replayed halfway in silence. A journal written by a newer format is refused, not guessed at.
 
-One board at a time: a writer holds an exclusive `flock` on `<journal>.lock` (which names its pid and host) for as
-long as the journal is open, so a second board on the same file refuses to start instead of interleaving rows.
+One board at a time: a writer holds an exclusive lock on `<journal>.lock` (which names its pid and host) for as
+long as the journal is open (`flock` on Unix, `msvcrt.locking` on Windows), so a second board on the same file refuses to start instead of interleaving rows.
 SQLite's own locking is per transaction and would let two boards take turns appending to one game.
 
 A failed append (disk full, read-only, the drive pulled) raises `JournalError` and leaves the file and `len()` as
@@ -17,7 +17,6 @@ writes the journal there again from memory (or appends what is missing to the co
 """
 from __future__ import annotations
 
-import fcntl
 import json
 import math
 import os
@@ -41,6 +40,26 @@ class JournalInUse(JournalError):
     """Another process (another board) holds this journal."""
 
 
+def _lock_exclusive(handle) -> bool:
+    """Take the OS's exclusive lock on the open file without waiting: True when this process now holds it. The lock
+    goes with the handle (closed, or the process dead: released)."""
+    try:
+        import fcntl  # lazy: Unix-only (Windows has msvcrt instead)
+    except ImportError:
+        import msvcrt  # lazy: Windows-only
+        handle.seek(0)
+        try:
+            msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)   # the first byte stands for the whole file
+        except OSError:
+            return False
+        return True
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
+
+
 def _take_lock(path: Path):
     """An exclusive lock for the life of the returned file (closed: released, also when the process dies)."""
     lock_path = path.with_name(path.name + ".lock")
@@ -48,11 +67,12 @@ def _take_lock(path: Path):
         handle = open(lock_path, "a+", encoding="utf-8")
     except OSError as error:
         raise JournalError(f"{path}: cannot lock the journal ({error.strerror or error})") from None
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
+    if not _lock_exclusive(handle):
         handle.seek(0)
-        holder = handle.read(200).strip() or "another process"
+        try:
+            holder = handle.read(200).strip() or "another process"
+        except OSError:                 # Windows: a locked byte cannot be read by another process
+            holder = "another process"
         handle.close()
         raise JournalInUse(f"{path}: the journal is in use by {holder} — one board per journal "
                            f"(stop that board, or give this one another journal)") from None

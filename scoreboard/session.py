@@ -22,7 +22,7 @@ from typing import Any, Callable
 from scoreboard.engine import Command, Game, Refused
 from scoreboard.engine.commands import INTERNAL
 from scoreboard.engine.regulation import RegulationError
-from scoreboard.regulations import REGULATIONS_DIR, load_regulation, read_regulation_table
+from scoreboard.regulations import load_regulation, read_regulation_table
 from scoreboard.journal import Journal, JournalError
 
 log = logging.getLogger("scoreboard.session")
@@ -39,7 +39,7 @@ class Session:
     def __init__(self, journal_path: str | Path | None = None, *, live_seed: bool = False,
                  pack_loader: Callable[..., dict] | None = None, regulations_dir: Path | None = None):
         """`live_seed`: add a random lot seed to /sg/game/new when it has none (the board); scripts keep 0."""
-        self.regulations_dir = regulations_dir or REGULATIONS_DIR
+        self.regulations_dir = regulations_dir        # None: the shipped presets, then the club's own
         self.game = Game(lambda name: load_regulation(name, self.regulations_dir))
         self.journal = Journal(journal_path) if journal_path is not None else None
         self.live_seed = live_seed

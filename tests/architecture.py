@@ -29,6 +29,7 @@ LAZY = "# lazy:"
 # packages of one layer never import each other (links, display, tournament are leaves over the session).
 # A package's command-line module (`scoreboard.<package>.cli`) belongs to the top layer: it assembles what it runs.
 LAYERS: tuple[tuple[str, ...], ...] = (
+    ("scoreboard.folders",),      # where the shipped data and the user's folders are: below everything that reads them
     ("scoreboard.engine",),
     ("scoreboard.regulations", "scoreboard.journal", "scoreboard.packs", "scoreboard.snapshot_check",
      "scoreboard.labels"),
@@ -42,7 +43,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 TOP = len(LAYERS) - 1
 # Command-line modules beyond the `cli` ones: what the tournament's commands do, run by its parser.
 CLI_MODULES = ("scoreboard.tournament.actions",)
-ROOT_PACKAGE = "scoreboard"     # its __init__ (the version, the data folders) is below everything
+ROOT_PACKAGE = "scoreboard"     # its __init__ (the version) is below everything
 # Exceptions to the layers, each with its reason.
 ALLOWED: dict[tuple[str, str], str] = {}
 

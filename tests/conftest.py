@@ -6,8 +6,11 @@ installs it, except under CI (`CI` set), where a missing tool is a failure — C
 """
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,6 +18,16 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# The user's folders (scoreboard/folders.py: config, journals, packs, caches) of every test and every process a test
+# starts are a temporary home of this run's own, never the real user's; `SCOREBOARD_CONFIG` is left to the tests.
+# The real user's cache folder, for tools' own caches only (uv's, in tests/test_wheel.py).
+TOOLS_CACHE = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+_HOME = tempfile.mkdtemp(prefix="scoreboard-tests-home-")
+atexit.register(shutil.rmtree, _HOME, True)
+for _name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
+    os.environ[_name] = os.path.join(_HOME, _name.split("_")[1].lower())
+os.environ.pop("SCOREBOARD_CONFIG", None)
 
 
 def _probes() -> dict[str, str]:

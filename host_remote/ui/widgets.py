@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pygame
 
+from scoreboard.folders import shipped
+
 DESIGN = (1024, 600)
 
 # Colours: dark, high contrast, readable under stage light. Each button kind has its own colour so that
@@ -26,7 +28,7 @@ KIND_COLOURS = {
 STATE_COLOURS = {"connected": (60, 190, 90), "retrying": (235, 180, 40), "connecting": (235, 180, 40),
                  "lost": (220, 60, 60), "denied": (220, 60, 60), "idle": (130, 130, 140)}
 
-_FONT_FILES = (Path(__file__).resolve().parents[2] / "assets" / "fonts" / "DejaVuSans.ttf",
+_FONT_FILES = (shipped("assets", "fonts", "DejaVuSans.ttf"),
                Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"))
 _fonts: dict[int, pygame.font.Font] = {}
 _text_cache: dict[tuple, pygame.Surface] = {}

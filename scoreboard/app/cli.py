@@ -31,7 +31,8 @@ def size_arg(text: str) -> tuple[int, int]:
 
 def register(sub) -> None:
     p = sub.add_parser("run", help="run the board: every screen in the config, the game from the links")
-    p.add_argument("--config", metavar="FILE", help="config file (default: config/scoreboard.toml)")
+    p.add_argument("--config", metavar="FILE", help="config file (default: $SCOREBOARD_CONFIG, else scoreboard.toml in the platform's config "
+                                                        "folder)")
     p.add_argument("--rehearsal", action="store_true", help="live theme reload, keys 1–9 press seats 1–9")
     p.add_argument("--windowed", action="store_true", help="no fullscreen (testing on a laptop)")
     # A scripted venue's set-up (scoreboard/app/run_setup.py); the remote's set-up screens do the same between games.
@@ -64,7 +65,7 @@ def register(sub) -> None:
     p = sub.add_parser("theme", help="visual themes")
     tsub = p.add_subparsers(dest="theme_command", required=True)
     c = tsub.add_parser("check", help="list every problem of a theme (file, key, reason)")
-    c.add_argument("dir", help="theme folder or name under themes/")
+    c.add_argument("dir", help="theme folder, or the name of a shipped theme or of one in the config folder's themes/")
     c.set_defaults(func=cmd_theme_check)
     c = tsub.add_parser("new", help="write a starter theme to ./NAME (or DIR/NAME with --dir)")
     c.add_argument("name")
@@ -72,17 +73,29 @@ def register(sub) -> None:
     c.set_defaults(func=cmd_theme_new)
 
     p = sub.add_parser("screens", help="the displays this machine has and where each configured screen goes")
-    p.add_argument("--config", metavar="FILE", help="config file (default: config/scoreboard.toml)")
+    p.add_argument("--config", metavar="FILE", help="config file (default: $SCOREBOARD_CONFIG, else scoreboard.toml in the platform's config "
+                                                        "folder)")
     p.set_defaults(func=cmd_screens)
+
+    p = sub.add_parser("doctor", help="before doors open: displays, fonts, sound, the box, ports, passcode, journal, "
+                                      "the pack — each ok / warn / FAIL with the fix (exit 1 on a FAIL)")
+    p.add_argument("--config", metavar="FILE", help="config file (default: the one `scoreboard run` reads)")
+    p.add_argument("--pack", metavar="FILE", help="tonight's pack: every media file read")
+    p.add_argument("--box-seconds", type=float, default=3.0, metavar="S",
+                   help="how long the button box has to say HELLO (default 3)")
+    p.add_argument("--presses", type=float, default=0.0, metavar="S",
+                   help="wait up to S seconds for every button to be pressed once (default: no wait)")
+    p.set_defaults(func=cmd_doctor)
 
     p = sub.add_parser("config", help="the board's config file")
     csub = p.add_subparsers(dest="config_command", required=True)
-    c = csub.add_parser("init", help="write config/scoreboard.toml for the displays seen, with a new passcode")
-    c.add_argument("--out", default="config/scoreboard.toml")
+    c = csub.add_parser("init", help="write the config for the displays seen, with a new passcode")
+    c.add_argument("--out", metavar="FILE", help="where (default: $SCOREBOARD_CONFIG, else scoreboard.toml in the "
+                                                 "platform's config folder)")
     c.add_argument("--force", action="store_true", help="overwrite an existing file")
     c.set_defaults(func=cmd_config_init)
     c = csub.add_parser("check", help="list every problem of a config file")
-    c.add_argument("file", nargs="?", default="config/scoreboard.toml")
+    c.add_argument("file", nargs="?", help="config file (default: the one `scoreboard run` reads)")
     c.set_defaults(func=cmd_config_check)
 
 
@@ -139,6 +152,11 @@ def _setup_flags(args, config) -> bool:
 def cmd_run(args) -> int:
     # lazy: this command's modules only
     from scoreboard.app.config import load_config
+    from scoreboard.folders import config_file
+    if args.config is None and not config_file().exists():
+        print(f"run: no config yet: `scoreboard config init` writes {config_file()} (screens for the displays here, "
+              f"a new passcode)", file=sys.stderr)
+        return 2
     config, problems = load_config(args.config)
     if problems:
         for problem in problems:
@@ -213,10 +231,8 @@ def cmd_theme_check(args) -> int:
     # lazy: this command's modules only
     from scoreboard.demo.frames import sample_frames
     from scoreboard.display.theme.legibility import check_theme
-    from scoreboard.display.theme.load import THEMES_DIR
-    folder = Path(args.dir)
-    if not folder.is_dir() and (THEMES_DIR / args.dir).is_dir():
-        folder = THEMES_DIR / args.dir
+    from scoreboard.display.theme.load import theme_folder
+    folder = theme_folder(args.dir)
     problems = check_theme(folder, sample_frames())
     for problem in problems:
         print(problem)
@@ -279,30 +295,44 @@ def cmd_screens(args) -> int:
     return 1 if refused or problems else 0
 
 
+def cmd_doctor(args) -> int:
+    found = seen_displays()
+    # lazy: this command's modules only (pygame, the links, the packs)
+    from scoreboard.app import doctor
+    return doctor.run(args, found)
+
+
 def cmd_config_init(args) -> int:
     # lazy: this command's modules only
     from scoreboard.app.config import write_default
+    from scoreboard import folders
     found = seen_displays()
     try:
         path = write_default(args.out, args.force, found)
-    except FileExistsError as error:
+    except (FileExistsError, OSError) as error:
         print(f"config init: {error}", file=sys.stderr)
         return 1
-    Path("packs").mkdir(exist_ok=True)   # [packs] dirs' default: where the club puts its packs
+    # Where the club puts its own packs, themes and regulations (the defaults of [packs] dirs and the lookups)
+    for folder in (folders.packs_folder(), folders.own_themes(), folders.own_regulations()):
+        folder.mkdir(parents=True, exist_ok=True)
     seen = f"{len(found)} display(s)" if found is not None else "no display here (written for one)"
     print(f"{path}: written for {seen}, with a new OSC passcode (the host's screen shows it)")
+    print(f"  your packs: {folders.packs_folder()}; themes: {folders.own_themes()}; regulations: "
+          f"{folders.own_regulations()}; journals: {folders.journals_folder()}")
     return 0
 
 
 def cmd_config_check(args) -> int:
     # lazy: this command's modules only
     from scoreboard.app.config import load_config, surroundings
-    config, problems = load_config(args.file)
-    more, warnings = surroundings(config, seen_displays(), args.file)
+    from scoreboard.folders import config_file
+    file = args.file or str(config_file())
+    config, problems = load_config(file)
+    more, warnings = surroundings(config, seen_displays(), file)
     problems = problems + more
     for problem in problems:
         print(problem)
     for warning in warnings:
-        print(f"{args.file}: note: {warning}")
-    print(f"{args.file}: {len(problems)} problem(s)" if problems else f"{args.file}: ok")
+        print(f"{file}: note: {warning}")
+    print(f"{file}: {len(problems)} problem(s)" if problems else f"{file}: ok")
     return 1 if problems else 0

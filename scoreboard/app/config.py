@@ -1,5 +1,7 @@
-"""config/scoreboard.toml: the board's settings — the game, the theme, the journal, the screens, the links.
+"""The board's settings (scoreboard.toml) — the game, the theme, the journal, the screens, the links.
 
+The file is `--config FILE`, else `$SCOREBOARD_CONFIG`, else scoreboard.toml in the platform's config folder
+(scoreboard/folders.py); the checkout's config/scoreboard.toml is a sample of what `config init` writes.
 `load_config(path)` returns (config with defaults filled in, problems); every problem names the file, the key and
 the reason, and nothing is started from a config with problems. `write_default(path)` is `scoreboard config init`.
 """
@@ -15,7 +17,8 @@ import tomli_w
 
 from scoreboard.display.compose import ROLES
 from scoreboard.display.screens import missing_message, place
-from scoreboard.display.theme.load import DEFAULT_THEME, THEMES_DIR, Problem
+from scoreboard.display.theme.load import DEFAULT_THEME, Problem, known_themes, theme_folder
+from scoreboard.folders import config_file
 from scoreboard.links.config import SECTIONS, validate
 from scoreboard.links.osc.auth import new_key
 from scoreboard.packs.pictures import DEFAULT_MAX_PIXELS
@@ -23,14 +26,12 @@ from scoreboard.regulations import known_regulations
 from scoreboard.tournament.errors import TournamentError
 from scoreboard.tournament.remote.keys import GONE, split_key
 
-DEFAULT_PATH = Path("config") / "scoreboard.toml"
-
 BOARD_DEFAULTS: dict[str, Any] = {
     "regulation": "novosibirsk-2007",
     "stage": "1/9",
     "theme": DEFAULT_THEME,
-    "journal": "",                 # a journal file; empty: games/<date-time>.sqlite (a new game each start)
-    "journal_dir": "games",
+    "journal": "",                 # a journal file; empty: <journal_dir>/<date-time>.sqlite (a new game each start)
+    "journal_dir": "",             # empty: games/ in the platform's data folder (folders.journals_folder)
     "resume": False,               # start by recovering the newest unfinished journal in journal_dir (kiosk restarts)
     "rehearsal": False,            # live theme reload; keys 1–9 press the buttons of seats 1–9
     "sounds": True,
@@ -47,9 +48,10 @@ HOST_SCREEN: dict[str, Any] = {"role": "host", "display": 0, "size": [1280, 720]
 # another room sets the game up from `scoreboard tournament serve` and sends its result there (issue 12 item 7),
 # signed with its own key (issue 24 item 7; passcode: the shared one that went, kept to say so).
 TOURNAMENT_DEFAULTS: dict[str, Any] = {"file": "", "game": "", "server": "", "key": "", "passcode": "", "board": ""}
-# dirs: the folders the board lists packs from for the remote's set-up (scoreboard/app/setup_catalog.py);
-# max_picture_pixels: a pack's picture larger than this is refused before decoding (packs/pictures.py, issue 24)
-PACKS_DEFAULTS: dict[str, Any] = {"dirs": ["packs"], "max_picture_pixels": DEFAULT_MAX_PIXELS}
+# dirs: the folders the board lists packs from for the remote's set-up (scoreboard/app/setup_catalog.py); empty:
+# packs/ in the platform's data folder (folders.packs_folder); max_picture_pixels: a pack's picture larger than this is
+# refused before decoding (packs/pictures.py, issue 24)
+PACKS_DEFAULTS: dict[str, Any] = {"dirs": [], "max_picture_pixels": DEFAULT_MAX_PIXELS}
 LOOPBACK = ("127.0.0.1", "::1")
 
 
@@ -139,7 +141,7 @@ def check_config(raw: dict, where: str) -> tuple[dict, list[Problem]]:
         problems.append(Problem(where, "packs.max_picture_pixels", f"must be 1..268435456 (16777216 = 4096×4096), "
                                                                    f"got {config['packs']['max_picture_pixels']}"))
     if not theme_exists(board["theme"]):
-        names = ", ".join(sorted(p.name for p in THEMES_DIR.iterdir() if (p / "theme.toml").is_file()))
+        names = ", ".join(known_themes())
         problems.append(Problem(where, "board.theme", f"unknown theme {board['theme']!r} (a folder with theme.toml, "
                                                       f"or one of: {names})"))
     osc = config.get("osc") or {}
@@ -190,8 +192,7 @@ def _screen(where: str, index: int, table: Any, problems: list[Problem]) -> dict
 def theme_exists(name: str) -> bool:
     if name in ("", "default"):
         return True
-    folder = Path(name).expanduser()
-    return (folder / "theme.toml").is_file() or (THEMES_DIR / name / "theme.toml").is_file()
+    return (theme_folder(name) / "theme.toml").is_file()
 
 
 def surroundings(config: dict, displays: list | None, where: str) -> tuple[list[Problem], list[str]]:
@@ -214,9 +215,10 @@ def surroundings(config: dict, displays: list | None, where: str) -> tuple[list[
 
 
 def load_config(path: str | Path | None) -> tuple[dict, list[Problem]]:
-    """The config at `path` over the defaults; a missing default file is simply the defaults."""
+    """The config at `path` (None: `folders.config_file()`) over the defaults; a missing default file is simply the
+    defaults (`scoreboard run` refuses to start on those: cli.cmd_run)."""
     if path is None:
-        path = DEFAULT_PATH
+        path = config_file()
         if not path.exists():
             return default_config(), []
     path = Path(path)
@@ -232,14 +234,16 @@ def load_config(path: str | Path | None) -> tuple[dict, list[Problem]]:
 HEADER = ("# The board's settings (docs/BOARD.md lists every key). Written by `scoreboard config init`.\n"
           "# [[screens]]: one window per screen; role = audience | host | players. A screen whose display is not\n"
           "# there stops the start (never opened elsewhere) unless it says optional = true (then it is skipped).\n"
-          "# `scoreboard screens` lists the displays and where each screen goes.\n")
+          "# `scoreboard screens` lists the displays and where each screen goes.\n"
+          "# journal_dir and [packs] dirs left empty: the platform's data folder (`scoreboard doctor` shows where);\n"
+          "# a relative path is read from the folder the board is started in.\n")
 ONE_DISPLAY = ("# One display was seen: the audience alone. To show the host's screen (question AND answer) on a\n"
                "# second display — the laptop, with the projector as the audience's — add:\n"
                "#   [[screens]]\n#   role = \"host\"\n#   display = 0   # and the audience's display = 1\n"
                "#   size = [1280, 720]\n#   fullscreen = false\n")
 
 
-# Written under each section's header by `config init` (the shipped config/scoreboard.toml is that output).
+# Written under each section's header by `config init` (the checkout's sample config/scoreboard.toml is that output).
 SECTION_NOTES = {
     "tournament": ("# file: the tournament file this board shows (/sg/screen bracket, standings) and plays games of.\n"
                    "# game: the scheduled game it plays (e.g. \"1/9-4\"; `scoreboard run --game ID` sets it for one "
@@ -249,9 +253,9 @@ SECTION_NOTES = {
                    "room sets the game up\n# from it and sends the result there (retried until acknowledged). "
                    "key: this board's (`scoreboard tournament\n# board add NAME` on the organiser's machine). "
                    "board: optional, checked against the key's name.\n"),
-    "packs": ("# dirs: the folders the remote's set-up lists packs from (.toml, .siq, ChGK .txt).\n"
-              "# max_picture_pixels: a pack's picture over this many pixels is refused before it is decoded "
-              "(a warning names it).\n"),
+    "packs": ("# dirs: the folders the remote's set-up lists packs from (.toml, .siq, ChGK .txt); empty: packs/ in "
+              "the data folder\n# (`scoreboard doctor` shows where). max_picture_pixels: a pack's picture over this "
+              "many pixels is refused\n# before it is decoded (a warning names it).\n"),
     "osc": ("# passcode: what the host types on the remote to connect (the host's screen shows it with the board's\n"
             "# address). Empty is refused while bind is beyond 127.0.0.1. `config init` writes a new random one.\n"
             "# key: the board's key, which the QR code's link carries (the phone needs no passcode; docs/SECURITY.md);\n"
@@ -285,9 +289,9 @@ def default_text(displays: list | None = None, passcode: str | None = None) -> s
     return f"{HEADER}\n{board}\n\n{screens_text}{note}\n{rest}"
 
 
-def write_default(path: str | Path, force: bool = False, displays: list | None = None,
+def write_default(path: str | Path | None = None, force: bool = False, displays: list | None = None,
                   passcode: str | None = None) -> Path:
-    path = Path(path)
+    path = Path(path) if path is not None else config_file()
     if path.exists() and not force:
         raise FileExistsError(f"{path} exists; use --force to overwrite it")
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from scoreboard.engine.regulation import RegulationError
 from scoreboard.packs import ERROR, WARNING, PackError, load
-from scoreboard.regulations import REGULATIONS_DIR, known_regulations, load_regulation
+from scoreboard.folders import packs_folder
+from scoreboard.regulations import known_regulations, load_regulation
 from scoreboard.tournament import board_link
 
 PACK_SUFFIXES = (".toml", ".siq", ".txt")
@@ -29,7 +30,7 @@ def regulations(directory: Path | None = None) -> tuple[list[dict], list[str]]:
     found, problems = [], []
     for name in known_regulations(directory):
         try:
-            reg = load_regulation(name, directory or REGULATIONS_DIR)
+            reg = load_regulation(name, directory)
         except RegulationError as error:
             problems.append(f"{name}: {'; '.join(error.problems[:3])}")
             continue
@@ -147,7 +148,7 @@ class Catalog:
     def __init__(self, config: dict, regulations_dir: Path | None = None) -> None:
         self.config = config
         self.regulations_dir = regulations_dir
-        self.shelf = PackShelf(list((config.get("packs") or {}).get("dirs") or ["packs"]))
+        self.shelf = PackShelf(list((config.get("packs") or {}).get("dirs") or [str(packs_folder())]))
 
     def build(self, only: str | None = None) -> dict:
         regs, reg_problems = regulations(self.regulations_dir)

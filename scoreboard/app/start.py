@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pygame
 
+from scoreboard import DISTRIBUTION, version
 from scoreboard.app import setup_desk
 from scoreboard.app.board import Board
 from scoreboard.app.signals import EarlyStop, stop_signals
@@ -18,6 +19,7 @@ from scoreboard.app.status import OSC_RETRY
 from scoreboard.display.screens import Screen, ScreenSpec, displays, missing_message, place, window_display
 from scoreboard.display.theme.load import load_theme
 from scoreboard.engine.commands import make
+from scoreboard.folders import journals_folder
 from scoreboard.journal import JournalError
 from scoreboard.links import Inbox, Links
 from scoreboard.packs.pictures import DEFAULT_MAX_PIXELS, set_max_pixels
@@ -43,7 +45,7 @@ def journal_path(board: dict) -> tuple[Path, bool]:
     if board.get("journal"):
         path = Path(board["journal"])
         return path, path.exists() and path.stat().st_size > 0
-    folder = Path(board.get("journal_dir") or "games")
+    folder = Path(board.get("journal_dir") or journals_folder())
     if board.get("resume") and folder.is_dir():
         found = unfinished_journal(folder)
         if found is not None:
@@ -160,6 +162,7 @@ def run(config: dict, out=print, frames: int | None = None) -> int:
 def _run(config: dict, out, frames: int | None, early: EarlyStop) -> int:
     os.environ.setdefault("SDL_VIDEO_ALLOW_SCREENSAVER", "0")   # a projector must never blank mid-game
     os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")        # SIGTERM/SIGINT are the board's (Board.stop)
+    out(f"board: {DISTRIBUTION} {version()}")   # the logs say which version ran the show
     pygame.init()
     set_max_pixels((config.get("packs") or {}).get("max_picture_pixels", DEFAULT_MAX_PIXELS))
     driver = pygame.display.get_driver()

@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from scoreboard import ROOT
+from scoreboard.folders import shipped
 from scoreboard.demo.playthrough import steps
 from scoreboard.engine import Refused
 from scoreboard.journal import Journal
@@ -100,7 +100,7 @@ def replay_time(path: Path, repeats: int) -> dict:
 
 def simulate_rss(repeats: int) -> dict:
     """Peak RSS of `scoreboard simulate` on the longest example game, in a fresh process each time."""
-    script = ROOT / "examples" / "america-2005-final.txt"
+    script = shipped("examples", "america-2005-final.txt")
     peaks = []
     for _ in range(repeats):
         with tempfile.TemporaryDirectory() as tmp:

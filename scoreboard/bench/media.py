@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pygame
 
-from scoreboard import ROOT
+from scoreboard.folders import shipped
 from scoreboard.bench import clips
 from scoreboard.display.media.sounds import Sounds
 from scoreboard.display.media.video import PLAYER
@@ -33,7 +33,7 @@ def _pct(values, share):
 
 
 def _question(folder: Path, clip: str):
-    sample = ROOT / "assets" / "packs" / "sample.toml"
+    sample = shipped("assets", "packs", "sample.toml")
     shutil.copytree(sample.parent / "sample_media", folder / "sample_media", dirs_exist_ok=True)
     shutil.copy(clip, folder / "sample_media" / "clip.mp4")
     text = sample.read_text(encoding="utf-8").replace('{ kind = "image", path = "sample_media/flag.png" }',

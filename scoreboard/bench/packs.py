@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import resource
 import statistics
 import subprocess
 import sys
@@ -120,6 +119,11 @@ def make_big_pack(path: str, target: int = 30_000_000) -> int:
 
 def convert_figures(work: str, repeats: int) -> dict:
     """Converts the big pack `repeats` times, each in a fresh process: wall and CPU seconds, peak RSS."""
+    try:
+        import resource  # lazy: Unix-only: the children's CPU time and peak RSS
+    except ImportError:
+        raise SystemExit("bench packs: the conversion's CPU time and peak memory are read with Unix's resource "
+                         "module, which this system lacks: run `bench packs` on Linux or macOS") from None
     source = os.path.join(work, "big.siq")
     content = make_big_pack(source)
     walls, cpus, peaks = [], [], []

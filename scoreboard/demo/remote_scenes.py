@@ -5,12 +5,12 @@ never imports the engine.
 """
 from __future__ import annotations
 
-from scoreboard import ROOT
+from scoreboard.folders import shipped
 from scoreboard.engine.commands import make
 from scoreboard.engine.phases import Phase
 from scoreboard.session import Session
 
-SAMPLE_PACK = ROOT / "assets" / "packs" / "sample.toml"
+SAMPLE_PACK = shipped("assets", "packs", "sample.toml")
 
 
 def scenes():

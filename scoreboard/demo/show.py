@@ -40,6 +40,7 @@ from scoreboard.demo.game import Narrator
 from scoreboard.display.compose import scene_name
 from scoreboard.display.theme.load import DEFAULT_THEME, load_theme
 from scoreboard.engine.commands import Command, make
+from scoreboard.links.serial.fake_box import FakeBox
 from scoreboard.session import Session
 
 
@@ -225,7 +226,7 @@ class Conductor:
 class DemoResult:
     final: dict
     journal: Path
-    box_url: str | None                 # None: no pty here, presses went through the inbox as keys
+    box_url: str | None                 # None: no fake box here, presses went through the inbox as keys
     box_presses: int                    # presses the players made on the fake box
     links_presses: int                  # presses the links' serial reader counted
     drained: dict                       # inbox items the board took, by source
@@ -239,12 +240,15 @@ class DemoResult:
 
 
 def _open_box(players: int, folder: str, out):
-    """A fake box on a pty, or None (with the reason printed) where this system has no ptys."""
+    """A fake box on a pty, else on a loopback TCP port (Windows has no ptys), or None with the reason printed."""
     try:
-        from scoreboard.links.serial.fake_box import FakeBox  # lazy: it needs Unix's tty module, missing on Windows
         return FakeBox(players=players, name="demo-box", link=os.path.join(folder, "box")).start()
-    except (ImportError, AttributeError, OSError) as error:   # no tty module / os.openpty (Windows), no free pty
-        out(f"demo: no pty for a fake button box here ({type(error).__name__}: {error}); "
+    except (AttributeError, OSError) as error:   # no os.openpty (Windows), no free pty
+        reason = f"{type(error).__name__}: {error}"
+    try:
+        return FakeBox(players=players, name="demo-box", tcp_port=0).start()
+    except OSError as error:
+        out(f"demo: no fake button box here ({reason}; TCP: {error}); "
             f"the players press through the board's inbox as keys instead")
         return None
 

@@ -16,10 +16,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from scoreboard import ROOT
+from scoreboard.folders import shipped
 from scoreboard.regulations import load_regulation
 
-DEMO_PLAN = ROOT / "assets" / "demo" / "plan.json"
+DEMO_PLAN = shipped("assets", "demo", "plan.json")
 NAMES = ("Анна Петрова", "Борис Кузнецов", "Вера Смирнова-Оболенская", "Григорий Ли")
 DEFAULT_STAGE = {"novosibirsk-2007": "1/9", "america-2005": "final", "samara-2003": "cup"}
 

@@ -5,14 +5,14 @@ import argparse
 import os
 import select
 import sys
-import termios
+import tempfile
 import time
-import tty
+from collections.abc import Iterator
 
 from scoreboard.links import Inbox, Links
 from scoreboard.links.serial.fake_box import FakeBox
 
-DEFAULT_LINK = "/tmp/scoreboard-fakebox"
+DEFAULT_LINK = os.path.join(tempfile.gettempdir(), "scoreboard-fakebox")
 
 
 def parse_script(text: str, name: str = "script") -> list[tuple[float, int]]:
@@ -74,17 +74,35 @@ def run_script(box: FakeBox, presses: list[tuple[float, int]], zero_us: int | No
     return lost
 
 
-def _interactive(box: FakeBox) -> None:
-    print("keys 1-9 press a button, u unplugs/plugs the box, q quits", file=sys.stderr)
+def _keys() -> Iterator[str]:
+    """Each key the operator types, as typed (no Enter): the terminal in cbreak mode on Unix, the console on Windows."""
+    try:
+        import termios  # lazy: Unix-only (Windows reads its console through msvcrt)
+        import tty  # lazy: Unix-only
+    except ImportError:
+        import msvcrt  # lazy: Windows-only
+        while True:
+            if msvcrt.kbhit():
+                yield msvcrt.getwch()
+            else:
+                time.sleep(0.05)
     fd = sys.stdin.fileno()
     saved = termios.tcgetattr(fd)
-    plugged = True
     try:
         tty.setcbreak(fd)
         while True:
-            if not select.select([fd], [], [], 0.2)[0]:
-                continue
-            key = os.read(fd, 1).decode("ascii", "replace")
+            if select.select([fd], [], [], 0.2)[0]:
+                yield os.read(fd, 1).decode("ascii", "replace")
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
+def _interactive(box: FakeBox) -> None:
+    print("keys 1-9 press a button, u unplugs/plugs the box, q quits", file=sys.stderr)
+    plugged = True
+    keys = _keys()
+    try:
+        for key in keys:
             if key == "q":
                 return
             if key == "u":
@@ -97,7 +115,7 @@ def _interactive(box: FakeBox) -> None:
                 else:
                     dropped(int(key), f"at box time {box.now_us()} µs")
     finally:
-        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        keys.close()                  # the terminal back as it was
 
 
 def fake_box(args: argparse.Namespace) -> int:
@@ -192,7 +210,7 @@ def register(subparsers) -> None:
     check = subparsers.add_parser("box-check", help="open a button box and print its presses and health",
                                   description="Opens the box as the board does (handshake, PING, clock "
                                               "mapping) and prints every press and the link's state.")
-    check.add_argument("port", help="serial URL: /dev/ttyUSB0, hwgrep://VID:PID, socket://host:port, a pty")
+    check.add_argument("port", help="serial URL: /dev/ttyUSB0, COM3, hwgrep://VID:PID, socket://host:port, a pty")
     check.add_argument("--digits", action="store_true", help="one-digit box")
     check.add_argument("--baud", type=int, default=115200)
     check.add_argument("--seconds", type=float, default=0, help="stop after this long (0: until Ctrl-C)")

@@ -1,4 +1,4 @@
-"""The `[osc]` and `[buttons]` sections of config/scoreboard.toml: defaults, checking, resolving.
+"""The `[osc]` and `[buttons]` sections of the board's config (scoreboard.toml): defaults, checking, resolving.
 
 `validate(config)` returns every problem as "section.key: reason" and changes nothing; `resolve(config)`
 returns the sections with defaults filled in (call it only on a config that validated). docs/LINKS.md lists
@@ -109,7 +109,7 @@ def _check_buttons(section: dict, errors: list[str]) -> None:
         errors.append(f"buttons.{key}: {reason}")
 
     if "port" in section and not isinstance(section["port"], str):
-        bad("port", f"expected a serial URL string such as /dev/ttyUSB0, got {section['port']!r}")
+        bad("port", f"expected a serial port or URL string such as /dev/ttyUSB0 or COM3, got {section['port']!r}")
     if "baud" in section:
         baud = section["baud"]
         if not isinstance(baud, int) or isinstance(baud, bool) or not 300 <= baud <= 4_000_000:

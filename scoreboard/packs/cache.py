@@ -4,7 +4,8 @@ Layout: `<root>/<sha256 of the pack>/<n>-<safe name>`. The cache chooses every f
 plus the media's base name stripped to safe characters), so no name inside a pack can point a write anywhere
 else; the final path is still checked to resolve inside the pack's folder, and a symlink planted in the cache
 is refused. Files are written to a temporary name and renamed, so a crash never leaves half a file behind.
-The root is `$SVOYA_PACK_CACHE`, else `$XDG_CACHE_HOME/svoya-scoreboard/packs`, else `~/.cache/…`.
+The root is `$SVOYA_PACK_CACHE`, else packs/ in the platform's cache folder (scoreboard/folders.py: on Linux
+`$XDG_CACHE_HOME/svoya-scoreboard/packs`, else `~/.cache/…`).
 """
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ import os
 import re
 import unicodedata
 from pathlib import Path
+
+from scoreboard.folders import cache_folder
 
 from .errors import PackError
 
@@ -23,8 +26,7 @@ def default_root() -> Path:
     explicit = os.environ.get("SVOYA_PACK_CACHE")
     if explicit:
         return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "svoya-scoreboard" / "packs"
+    return cache_folder() / "packs"
 
 
 def safe_name(name: str, limit: int = NAME_LIMIT) -> str:

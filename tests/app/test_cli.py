@@ -87,12 +87,29 @@ def test_theme_check_exit_status(tmp_path):
     assert result.returncode == 1 and "theme.toml: colors.text: expected a colour" in result.stdout
 
 
-def test_config_init_then_check(tmp_path):
-    """GIVEN an empty folder WHEN `config init` then `config check` run THEN the file is written and checks clean."""
-    assert scoreboard("config", "init", cwd=tmp_path).returncode == 0
-    assert (tmp_path / "config" / "scoreboard.toml").is_file()
-    assert scoreboard("config", "check", cwd=tmp_path).returncode == 0
-    assert scoreboard("config", "init", cwd=tmp_path).returncode == 1   # never overwrites silently
+def test_config_init_then_check_then_run_use_the_platforms_config_folder(tmp_path):
+    """Issue 25 item 2. GIVEN a user with no config (XDG folders in a temporary home) and a working folder
+    WHEN `run` starts, then `config init`, `config check` and `config init` again run there
+    THEN `run` says in one line what to do, naming the file; `config init` writes that file in the platform's config
+    folder (nothing in the working folder) with its packs/themes/regulations folders beside, says where, checks
+    clean, and is never overwritten silently; `SCOREBOARD_CONFIG` moves it."""
+    home = {name: str(tmp_path / name) for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME")}
+    work = tmp_path / "work"
+    work.mkdir()
+    expected = tmp_path / "XDG_CONFIG_HOME" / "svoya-scoreboard" / "scoreboard.toml"
+    run = scoreboard("run", cwd=work, env_extra=home)
+    assert run.returncode == 2 and run.stderr.count("\n") == 1
+    assert "config init" in run.stderr and str(expected) in run.stderr
+    done = scoreboard("config", "init", cwd=work, env_extra=home)
+    assert done.returncode == 0 and str(expected) in done.stdout
+    assert expected.is_file() and list(work.iterdir()) == []
+    assert (tmp_path / "XDG_DATA_HOME" / "svoya-scoreboard" / "packs").is_dir()
+    assert (expected.parent / "themes").is_dir() and (expected.parent / "regulations").is_dir()
+    assert scoreboard("config", "check", cwd=work, env_extra=home).returncode == 0
+    assert scoreboard("config", "init", cwd=work, env_extra=home).returncode == 1   # never overwrites silently
+    elsewhere = tmp_path / "etc" / "board.toml"
+    assert scoreboard("config", "init", cwd=work, env_extra=dict(home, SCOREBOARD_CONFIG=str(elsewhere))).returncode == 0
+    assert elsewhere.is_file()
 
 
 def test_windowed_demo_plays_to_the_end_in_real_time(capsys):

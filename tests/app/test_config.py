@@ -1,11 +1,14 @@
-"""config/scoreboard.toml: defaults, every problem at once (file, key, reason), and `config init`."""
+"""The board's config (scoreboard.toml): defaults, every problem at once (file, key, reason), and `config init`."""
 import tomllib
 
 import pytest
 
-from scoreboard.app.config import (DEFAULT_PATH, SCREEN_DEFAULTS, default_config, default_screens, default_text,
+from scoreboard.app.config import (SCREEN_DEFAULTS, default_config, default_screens, default_text,
                                        load_config, surroundings, write_default)
 from scoreboard.display.screens import Display
+from tests.conftest import ROOT
+
+SAMPLE = ROOT / "config" / "scoreboard.toml"    # the checkout's sample of what `config init` writes
 
 
 def test_config_init_writes_a_file_that_loads_clean(tmp_path):
@@ -29,8 +32,7 @@ def test_config_init_writes_a_file_that_loads_clean(tmp_path):
 def test_shipped_config_is_what_config_init_writes():
     """GIVEN the repository's config/scoreboard.toml WHEN compared with what `config init` writes for one display
     THEN they are the same text, but for the passcode, which is never shipped (each board makes its own)."""
-    from scoreboard import ROOT
-    shipped = (ROOT / DEFAULT_PATH).read_text(encoding="utf-8")
+    shipped = SAMPLE.read_text(encoding="utf-8")
     assert shipped == default_text(None, passcode="")
 
 
@@ -130,7 +132,36 @@ def test_missing_or_broken_file_is_reported(tmp_path):
 def test_shipped_config_only_lacks_its_passcode():
     """GIVEN the repository's config/scoreboard.toml WHEN loaded THEN its one problem is the passcode no shipped file
     has (the board refuses to listen on the network without one), and it shows the audience alone."""
-    from scoreboard import ROOT
-    config, problems = load_config(ROOT / DEFAULT_PATH)
+    config, problems = load_config(SAMPLE)
     assert [p.key for p in problems] == ["osc.passcode"]
     assert [s["role"] for s in config["screens"]] == ["audience"]
+
+
+def test_the_clubs_own_themes_and_regulations_are_found_in_its_config_folder(tmp_path, monkeypatch):
+    """Issue 25 item 2. GIVEN a club's config folder ($SCOREBOARD_CONFIG's) holding its own regulation
+    (regulations/club-2024.toml) and theme (themes/ours/theme.toml)
+    WHEN the board looks them up by name — the regulations known, a new game, the theme, the config naming both
+    THEN they are found beside the shipped ones (which still come first), and the config checks clean."""
+    from scoreboard.app.config import check_config
+    from scoreboard.display.theme.load import known_themes, load_theme
+    from scoreboard.engine.commands import make
+    from scoreboard.regulations import known_regulations
+    from scoreboard.session import Session
+    club = tmp_path / "club"
+    (club / "regulations").mkdir(parents=True)
+    (club / "themes" / "ours").mkdir(parents=True)
+    text = (ROOT / "config" / "regulations" / "samara-2003.toml").read_text(encoding="utf-8")
+    (club / "regulations" / "club-2024.toml").write_text(text.replace('name = "samara-2003"', 'name = "club-2024"'),
+                                                         encoding="utf-8")
+    (club / "themes" / "ours" / "theme.toml").write_text('[meta]\nname = "Наш клуб"\n', encoding="utf-8")
+    monkeypatch.setenv("SCOREBOARD_CONFIG", str(club / "scoreboard.toml"))
+    assert known_regulations() == ["america-2005", "club-2024", "novosibirsk-2007", "samara-2003"]
+    session = Session()
+    session.submit(make(0, "/sg/game/new", "club-2024", "cup"))
+    assert session.snapshot()["regulation"] == "club-2024"
+    assert "ours" in known_themes() and "classic" in known_themes()
+    theme = load_theme("ours")
+    assert theme.name == "Наш клуб" and theme.folder == club / "themes" / "ours" and theme.problems == []
+    _, problems = check_config({"board": {"theme": "ours", "regulation": "club-2024"}, "osc": {"bind": "127.0.0.1"}},
+                               "club.toml")
+    assert problems == []

@@ -141,14 +141,28 @@ def test_the_story_does_not_depend_on_the_speed(tmp_path, novosibirsk):
     assert slow.final["players"] == fast.final["players"]
 
 
-def test_without_a_pty_the_players_press_through_the_inbox(tmp_path, monkeypatch):
-    """GIVEN a system where no pty can be opened WHEN the demo runs THEN it says so, the players press through the
-    board's inbox as keys, and the game still ends."""
+def test_without_a_pty_the_box_is_on_tcp_and_without_any_box_the_players_press_through_the_inbox(tmp_path,
+                                                                                                   monkeypatch):
+    """Issue 25 item 4. GIVEN a system where no pty can be opened (Windows) WHEN the demo runs THEN its fake box
+    listens on a loopback TCP port and the presses go through the board's serial reader; GIVEN no box at all THEN it
+    says so, the players press through the board's inbox as keys, and the game still ends."""
+    from scoreboard.demo import show
+
     def no_pty():
         raise OSError("out of pty devices")
     monkeypatch.setattr(os, "openpty", no_pty)
-    result, text, _ = demo(tmp_path, "samara-2003", frames=False)
-    assert "no pty for a fake button box here" in text
+    (tmp_path / "tcp").mkdir()
+    (tmp_path / "none").mkdir()
+    result, text, _ = demo(tmp_path / "tcp", "samara-2003", frames=False)
+    assert result.box_url.startswith("socket://127.0.0.1:") and result.final["game_over"]
+    assert result.drained["serial"] == len(result.presses) > 0 and "keys" not in result.drained
+
+    class NoBox(show.FakeBox):
+        def start(self):
+            raise OSError("no box here")
+    monkeypatch.setattr(show, "FakeBox", NoBox)
+    result, text, _ = demo(tmp_path / "none", "samara-2003", frames=False)
+    assert "no fake button box here" in text
     assert result.box_url is None and result.final["game_over"]
     assert result.drained["keys"] == len(result.presses) > 0 and "serial" not in result.drained
 

@@ -9,7 +9,8 @@ import pytest
 
 from scoreboard.display import compose
 from scoreboard.display.media import files as media
-from scoreboard.display.theme.load import ROOT, load_theme
+from scoreboard.display.theme.load import load_theme
+from tests.conftest import ROOT
 from scoreboard.engine.commands import make
 from scoreboard.session import Session
 

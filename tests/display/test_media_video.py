@@ -14,7 +14,8 @@ from scoreboard.bench import clips
 from scoreboard.display import compose
 from scoreboard.display.media import decoder, files as media
 from scoreboard.display.media.sounds import Sounds
-from scoreboard.display.theme.load import ROOT, load_theme
+from scoreboard.display.theme.load import load_theme
+from tests.conftest import ROOT
 from scoreboard.display.media.video import PLAYER
 from scoreboard.engine.commands import Refused, make
 from scoreboard.session import Session

@@ -286,7 +286,7 @@ def test_a_png_with_alpha_is_drawn_in_the_screen_s_channel_order_with_the_same_p
     THEN it keeps its alpha and takes the screen's channel order (so the blend is SDL's fast path, not the generic
     one, 30× slower), and the screen shows exactly the pixels a blit of the loaded PNG gives."""
     from scoreboard.display.render.canvas import _alpha_like
-    from scoreboard.display.theme.load import ROOT
+    from tests.conftest import ROOT
     logo = pygame.image.load(str(ROOT / "assets" / "logo" / "logo.png"))
     screen = pygame.Surface((logo.get_width() + 20, logo.get_height() + 20), 0, 32)
     assert screen.get_masks()[:3] == (0xFF0000, 0xFF00, 0xFF) and logo.get_masks()[0] != 0xFF0000

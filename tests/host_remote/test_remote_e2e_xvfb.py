@@ -17,7 +17,7 @@ from pathlib import Path
 import pygame
 
 from scoreboard.links.osc.client import OscClient
-from scoreboard import ROOT
+from tests.conftest import ROOT
 from scoreboard.bench.real_board import board_toml, free_port
 from tests.conftest import xvfb
 

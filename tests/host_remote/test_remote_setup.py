@@ -12,7 +12,7 @@ import pytest
 from host_remote.app import RemoteApp
 from scoreboard.bench.remote_harness import PASSCODE, BoardLoop
 from host_remote.setup_model import MAX_NAME, Draft, parse_catalog
-from scoreboard import ROOT
+from tests.conftest import ROOT
 from scoreboard.app.setup_catalog import Catalog, PackShelf
 
 SAMPLE = ROOT / "assets" / "packs" / "sample.toml"

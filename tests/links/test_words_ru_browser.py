@@ -2,6 +2,8 @@
 pygame remote uses — checked in a real Chromium, so a pattern JavaScript reads differently from Python fails here."""
 from __future__ import annotations
 
+from importlib import metadata
+
 import pytest
 
 from scoreboard.links import words_ru
@@ -15,7 +17,7 @@ def test_the_page_says_every_board_reason_as_the_python_remote_does(web_board, t
     """GIVEN the board's page in a real Chromium (its /words.js and strings.js as served)
     WHEN every reason the engine, the session and the links can give (sampled) is put into words by the page
     THEN the page's Russian is exactly the table's, in English mode the board's own words are kept, and a reason the
-    table does not know is shown as the board said it."""
+    table does not know is shown as the board said it; the page shows the board's version (issue 25 item 3)."""
     need("chromium", "chromium-driver")
     pytest.importorskip("selenium")
     links, _, _ = web_board
@@ -27,9 +29,11 @@ def test_the_page_says_every_board_reason_as_the_python_remote_does(web_board, t
             "return arguments[0].map(([kind, text]) => [boardWords(kind + 's', text, 'ru'),"
             " boardWords(kind + 's', text, 'en')]);", samples)
         unknown = driver.execute_script("return boardWords('refusals', 'a reason nobody wrote', 'ru');")
+        shown = driver.execute_script("return document.getElementById('version').textContent;")
     finally:
         driver.quit()
     for (kind, text), (ru, en) in zip(samples, said):
         assert ru == getattr(words_ru, kind)(text), (text, ru)
         assert en == text
     assert unknown == "табло отказало: a reason nobody wrote"
+    assert shown == f"svoya-scoreboard {metadata.version('svoya-scoreboard')}"

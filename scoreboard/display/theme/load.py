@@ -16,12 +16,12 @@ from typing import Any
 
 import pygame
 
-from scoreboard import ROOT
+from scoreboard.folders import own_themes, shipped
 from scoreboard.display.theme.builtin import BUILTIN_STRINGS, BUILTIN_STRINGS_EN, BUILTIN_VALUES
 from scoreboard.display.theme.fontcover import NotAFont, missing
 
-THEMES_DIR = ROOT / "themes"
-ASSETS_DIR = ROOT / "assets"
+THEMES_DIR = shipped("themes")
+ASSETS_DIR = shipped("assets")
 DEFAULT_DIR = THEMES_DIR / "default"
 # The theme `run`, `demo`, `screenshot` and `follow` use when none is named (the base every theme lays over is
 # `default`; this is the look a club sees first).
@@ -280,8 +280,26 @@ def _overlay(raw: dict, folder: Path, values: dict, strings: dict, problems: lis
                 files.append(Path(converted))
 
 
+def theme_folder(name_or_dir: str | Path) -> Path:
+    """A theme's folder: a folder named as it is, else a shipped theme of that name, else the club's own (the config
+    folder's themes/). A name found nowhere gives the folder as named (its problems then say it is missing)."""
+    folder = Path(name_or_dir).expanduser()
+    if folder.is_dir():
+        return folder
+    for place in (THEMES_DIR, own_themes()):
+        if (place / str(name_or_dir) / "theme.toml").is_file():
+            return place / str(name_or_dir)
+    return folder
+
+
+def known_themes() -> list[str]:
+    """The theme names `--theme NAME` and board.theme find: the shipped ones and the club's own."""
+    return sorted({p.name for place in (THEMES_DIR, own_themes()) if place.is_dir() for p in place.iterdir()
+                   if (p / "theme.toml").is_file()})
+
+
 def load_theme(name_or_dir: str | Path | None = None) -> Theme:
-    """The default theme with `name_or_dir` (a name under themes/ or a folder) laid over it. Never raises."""
+    """The default theme with `name_or_dir` (a folder, or a name: `theme_folder`) laid over it. Never raises."""
     problems: list[Problem] = []
     values: dict[str, dict[str, Any]] = {section: {} for section in SCHEMA}
     strings: dict[str, dict[str, str]] = {"ru": {}, "en": {}}
@@ -293,9 +311,7 @@ def load_theme(name_or_dir: str | Path | None = None) -> Theme:
     _fill_builtin(values, strings)
     folder = DEFAULT_DIR
     if name_or_dir not in (None, "", "default"):
-        folder = Path(name_or_dir)
-        if not folder.is_dir() and (THEMES_DIR / str(name_or_dir)).is_dir():
-            folder = THEMES_DIR / str(name_or_dir)
+        folder = theme_folder(name_or_dir)
         files.append(folder / "theme.toml")
         raw = _read(folder, problems)
         if raw is not None:

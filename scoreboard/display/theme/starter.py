@@ -5,7 +5,7 @@ import re
 from pathlib import Path
 
 from scoreboard.display.theme.builtin import BUILTIN_STRINGS
-from scoreboard.display.theme.load import load_theme
+from scoreboard.display.theme.load import ASSETS_DIR, load_theme
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,40}$")
 
@@ -23,6 +23,13 @@ def _toml_value(value) -> str:
     return repr(value)
 
 
+def _as_asset(value: str) -> str:
+    """A shipped file as `assets:…` (where the wheel or the checkout keeps it, any platform); any other as it is."""
+    path = Path(value).resolve()
+    return "assets:" + path.relative_to(ASSETS_DIR.resolve()).as_posix() if path.is_relative_to(ASSETS_DIR.resolve()) \
+        else value
+
+
 def starter_text(name: str) -> str:
     base = load_theme(None)
     lines = [f"# Theme {name!r}: laid over the default theme; uncomment and change only what you need.",
@@ -37,8 +44,7 @@ def starter_text(name: str) -> str:
         lines.append(f"[{section}]")
         for key, value in base.values[section].items():
             if section in ("fonts", "images", "sounds") and isinstance(value, str) and value:
-                value = "assets:" + Path(value).resolve().relative_to(Path(base.folder).parents[1] / "assets").as_posix() \
-                    if "/assets/" in value else value
+                value = _as_asset(value)
             lines.append(f"# {key} = {_toml_value(value)}")
         if section == "images":
             lines.append('#   (a picture next to this file: logo = "logo.png"; "" switches one off)')

@@ -20,7 +20,6 @@ import select
 import socket
 import threading
 import time
-import tty
 from typing import Callable, Optional
 
 U32 = 2**32
@@ -74,6 +73,10 @@ class FakeBox:
     def plug(self) -> None:
         """Power up: a fresh pty behind the symlink (or a listening socket), then HELLO."""
         if self.link is not None:
+            try:
+                import tty  # lazy: Unix-only: a pty box needs it; a TCP box works everywhere
+            except ImportError:
+                raise OSError("no pseudo-terminals on this system: use a TCP box (fake-box --tcp PORT)") from None
             master, slave = os.openpty()
             tty.setraw(slave)                   # no echo, no line discipline: bytes pass as they are
             temp = f"{self.link}.{os.getpid()}.tmp"

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from aiohttp import WSMsgType, web
 
+from scoreboard import DISTRIBUTION, version
 from scoreboard.links import words_ru
 from scoreboard.links.web import guard
 
@@ -53,7 +54,10 @@ HEADERS = {
 }
 
 WORDS_JS = f"// The board's words in Russian (scoreboard/links/words_ru.py).\nconst BOARD_WORDS = " \
-           f"{json.dumps(words_ru.for_the_page(), ensure_ascii=False)};\n"
+           f"{json.dumps(words_ru.for_the_page(), ensure_ascii=False)};\n" \
+           f"// The board's version (issue 25 item 3), shown under the connect form.\n" \
+           f"document.addEventListener('DOMContentLoaded', () => {{ document.getElementById('version').textContent = " \
+           f"{json.dumps(f'{DISTRIBUTION} {version()}')}; }});\n"
 
 
 def page_files() -> dict[str, Path]:
