@@ -269,7 +269,7 @@ class Osc:
         self.seen = seen
         self.send("/sg/auth/connect", "host", bnonce, cnonce,
                   osc_auth.connect_proof(passcode, "host", bnonce, cnonce, seen))
-        self.sid, snonce = self.expect("/sg/connected")
+        self.sid, snonce = self.expect("/sg/connected")[:2]
         self.key = osc_auth.session_key(passcode, self.sid, snonce, cnonce)
         # ping as the real client does (osc_client.KEEPALIVE): the board drops a session idle for 30 s, and a test
         # may spend that long in the browser before its first press
@@ -389,7 +389,7 @@ class Socket:
         cnonce = osc_auth.new_nonce()
         await self.send("/sg/auth/connect", "host", bnonce, cnonce,
                         osc_auth.connect_proof(PASSCODE, "host", bnonce, cnonce, self.seen))
-        self.sid, snonce = await self.until("/sg/connected")
+        self.sid, snonce = (await self.until("/sg/connected"))[:2]
         self.key = osc_auth.session_key(PASSCODE, self.sid, snonce, cnonce)
         return self
 

@@ -55,6 +55,7 @@ MAX_RETRY = 0.4         # the backoff ceiling: on a LAN a tap must not wait a se
 QUIET_AFTER = 2.5       # the board pushes state once a second: this much silence is suspicious
 LOST_AFTER = 5.0        # ... and this much means the link is gone
 KEEPALIVE = 5.0         # /sg/ping this often: the board expires sessions idle for 30 s (docs/LINKS.md)
+DOUBT_FOR = 1.0         # a signed session told «not connected» (unsigned: anyone can send it) checks for this long
 AUTH_MODES = ("auto", "on", "off")
 
 
@@ -127,6 +128,7 @@ class OscClient(Receiver):
         self._connect_delay = first_retry
         self._question_rev = -1
         self._sync: list | None = None  # after an ok ack: [rev at ack, next ask, delay, asks left]
+        self._doubt: float | None = None    # when an unsigned «not connected» came to a signed session
         self.on_connection_lost = on_connection_lost    # called on the reader's thread when it dies
         self._lost_reason = ""
         self._routes = self._answers()  # the board's answers → their handlers (osc/client_rx.py)
@@ -264,8 +266,14 @@ class OscClient(Receiver):
     def close(self) -> None:
         with self._lock:
             live = self._state in ("connected", "retrying")
+            packet = build_message("/sg/disconnect", ())
+            if live and self._key is not None:      # a signed session ends by a signed disconnect only
+                self._next_id += 1
+                mac = osc_auth.command_mac(self._key, self.session, self._next_id, "/sg/disconnect",
+                                           self._handshake.peer, ())
+                packet = build_message(sig_address("/sg/disconnect"), (self.session, self._next_id, mac))
         if live:
-            self._transmit(build_message("/sg/disconnect", ()))
+            self._transmit(packet)
         self._reader.stop()
         self._sock.close()
         with self._lock:
@@ -368,10 +376,14 @@ class OscClient(Receiver):
                     # One who just watches sends nothing; without this the board would expire the session.
                     due.append(build_message("/sg/ping", ()))
                 silent = now - self._last_heard
-                if silent >= self.lost_after:
+                # No signed word from the board since an unsigned «not connected» (osc/client_rx.py): it was true.
+                doubted = self._doubt is not None and now - self._doubt >= DOUBT_FOR
+                if silent >= self.lost_after or doubted:
                     self._lose(now)
                     wake = now
                 else:
+                    if self._doubt is not None:
+                        wake = min(wake, self._doubt + DOUBT_FOR)
                     self._set_state("retrying" if overdue or silent >= self.quiet_after else "connected")
         for packet in due:
             self._transmit(packet)
@@ -379,6 +391,7 @@ class OscClient(Receiver):
 
     def _lose(self, now: float) -> None:
         """Caller holds the lock: the session is gone or in doubt; connect again (a fresh handshake)."""
+        self._doubt = None
         self._connect_delay, self._connect_next = self.first_retry, now
         self._handshake.restart()
         self._set_state("lost")

@@ -9,6 +9,11 @@ expires idle sessions. Bundle time tags are ignored (strict timing off): everyth
 Nothing from the network is trusted: a datagram that does not parse, a sender without a session, a `view`
 session that commands, an internal address (`/sg/clock`) or bad arguments are counted and answered or
 dropped, and never reach the game. The messages are listed in docs/LINKS.md.
+
+Every stranger is budgeted (osc/intake.py): a UDP datagram from a session is handled as it is read; a stranger's
+waits in the bounded intake with the TCP and WebSocket packets, sessions' first, a few strangers' messages a turn.
+A stranger's packet gets at most STRANGER_MESSAGES messages read and one reply; bad input is logged once a minute
+per source with a count (osc/quiet.py), never a line per packet.
 """
 from __future__ import annotations
 
@@ -17,7 +22,6 @@ import select
 import socket
 import threading
 import time
-from collections import deque
 from typing import Callable, Optional
 
 from pythonosc.osc_packet import OscPacket
@@ -25,6 +29,8 @@ from pythonosc.osc_packet import OscPacket
 from scoreboard.links.inbox import Inbox
 from scoreboard.links.osc.dispatch import BoardDispatch
 from scoreboard.links.osc.feedback import Feedback
+from scoreboard.links.osc.intake import FULL, PEER, QUEUED, REFUSED, STRANGER_MESSAGES, Intake, elements
+from scoreboard.links.osc.quiet import QuietLog
 from scoreboard.links.osc.sessions import SessionTable
 from scoreboard.links.osc.tcp import CONNECT_WITHIN, SlipServer
 
@@ -33,7 +39,8 @@ log = logging.getLogger("scoreboard.links.osc")
 RECEIVE_BUFFER = 2 << 20      # bytes of UDP receive buffer asked for
 COUNTERS = ("packets", "bad_packets", "unauthorized", "denied", "bad_commands", "internal_refused",
             "view_refused", "duplicates", "commands", "acks_sent", "states_sent", "send_errors",
-            "state_too_big", "forged", "unsigned_refused")
+            "state_too_big", "forged", "unsigned_refused", "state_shortened", "stale", "replies_withheld",
+            "over_budget", "intake_full")
 
 
 class _QuietPythonOsc(logging.Filter):
@@ -70,7 +77,8 @@ class OscServer:
         # Other stream transports (the web remote's WebSockets): each has send(addr, dgram) -> bool and feeds
         # its frames through feed(), so they are handled on this server's thread like UDP and TCP.
         self._streams: list = []
-        self._fed: deque = deque()
+        self.intake = Intake()              # what waits for this thread: streams' packets, UDP strangers'
+        self.quiet = QuietLog(log)
         self._sock: Optional[socket.socket] = None
         self._thread: Optional[threading.Thread] = None
         self._running = False
@@ -106,8 +114,8 @@ class OscServer:
         if self.config.get("tcp"):
             try:
                 self._tcp = SlipServer(self.config["bind"], sock.getsockname()[1],
-                                       2 * int(self.config["max_sessions"]), self.handle_datagram,
-                                       lambda: self._count("bad_packets"), self._tcp_closed)
+                                       2 * int(self.config["max_sessions"]), self.feed,
+                                       lambda addr: self._bad(addr, "a broken SLIP frame"), self._tcp_closed)
             except OSError:
                 sock.close()
                 raise
@@ -172,14 +180,16 @@ class OscServer:
                     self.feedback.push_all()
             if self._sock in readable:
                 self._receive_some()
-            self._handle_fed()
             for stream in readable:
                 if stream not in (self._sock, self._wake_r):
                     try:
                         self._tcp.readable(stream)
-                    except Exception:           # as for datagrams: a bug must not end the server
-                        log.exception("OSC tcp data crashed the handler")
+                    except Exception as error:  # as for datagrams: a bug must not end the server
+                        self.quiet.crash(str(self._tcp.peer_of(stream)), "tcp data", error)
                         self._count("bad_packets")
+            self._handle_fed()
+            if self._tcp is not None:
+                self._tcp.resume()              # streams held back for want of room, read again once there is
             now = self.monotonic()
             if now >= next_push:
                 next_push = now + interval
@@ -191,7 +201,8 @@ class OscServer:
                 self.feedback.push_all()
 
     def _receive_some(self, limit: int = 256) -> None:
-        """Handle what is queued (up to `limit` datagrams, so pushes and expiry still get their turn)."""
+        """Read what is queued (up to `limit` datagrams, so pushes and expiry still get their turn): a session's
+        datagram is handled at once, a stranger's waits its turn in the intake (dropped when there is no room)."""
         for _ in range(limit):
             try:
                 data, addr = self._sock.recvfrom(65_535)
@@ -199,11 +210,18 @@ class OscServer:
                 return
             except OSError:
                 return        # e.g. ICMP port unreachable surfacing on some platforms: keep serving
-            try:
-                self.handle_datagram(data, addr)
-            except Exception:                   # a bug here must never take the board's remote control down
-                log.exception("OSC datagram from %s crashed the handler", addr)
-                self._count("bad_packets")
+            if self._has_session(addr):
+                self._handle_safely(data, addr)
+            elif self.intake.offer(data, addr, False) is not QUEUED:
+                self._count("packets")          # read, counted, dropped: no room for this stranger now
+                self._count("intake_full")
+
+    def _handle_safely(self, data: bytes, addr: tuple) -> None:
+        try:
+            self.handle_datagram(data, addr)
+        except Exception as error:          # a bug here must never take the board's remote control down
+            self.quiet.crash(addr[0], "a packet", error)
+            self._count("bad_packets")
 
     # --- other transports ---------------------------------------------------------------------------
     def attach_stream(self, stream) -> None:
@@ -211,10 +229,28 @@ class OscServer:
         returns True when `addr` is its peer. Its frames come in through `feed`."""
         self._streams.append(stream)
 
-    def feed(self, data: bytes, addr: tuple) -> None:
-        """A frame from a stream peer (any thread): handled on the server thread, in arrival order."""
-        self._fed.append((data, addr))
-        self._wake()
+    def feed(self, data: bytes, addr: tuple):
+        """A packet from a stream peer (any thread), handled on the server thread in its turn (osc/intake.py):
+        QUEUED (True); FULL (False: this peer's budget is full now — stop reading it and offer it again later);
+        REFUSED (None: more than its whole budget — close the stream)."""
+        trusted = self._has_session(addr)
+        count = elements(data, PEER[trusted])
+        if not trusted and count > STRANGER_MESSAGES:
+            self._count("over_budget")
+            self.quiet.note(str(addr[0]), "packets of more messages than a stranger may send")
+            return REFUSED
+        verdict = self.intake.offer(data, addr, trusted, count)
+        if verdict is QUEUED:
+            self._wake()
+        elif verdict is FULL:
+            self._count("intake_full")
+        else:
+            self._count("over_budget")
+        return verdict
+
+    def room(self, addr: tuple) -> bool:
+        """Would a one-message packet of `addr` be queued now (a stream's back-pressure)?"""
+        return self.intake.room(addr, self._has_session(addr))
 
     def allowed(self, ip: str) -> bool:
         """May this address try to connect at all (the `allow` list)?"""
@@ -224,22 +260,23 @@ class OscServer:
         with self._lock:
             return self.table.lookup(addr, self.monotonic()) is not None
 
-    def count_bad(self) -> None:
-        """A transport dropped something that was not an OSC packet (counted like a bad datagram)."""
-        self._count("bad_packets")
+    def _has_session(self, addr: tuple) -> bool:
+        """A look without refreshing the session's idle timer (the intake's sorting)."""
+        with self._lock:
+            return addr in self.table.by_addr
 
-    def _handle_fed(self, limit: int = 256) -> None:
-        for _ in range(limit):
-            try:
-                data, addr = self._fed.popleft()
-            except IndexError:
-                return
-            try:
-                self.handle_datagram(data, addr)
-            except Exception:                   # as for datagrams: a bug must not end the server
-                log.exception("OSC frame from %s crashed the handler", addr)
-                self._count("bad_packets")
-        if self._fed:
+    def count_bad(self, source: str = "?") -> None:
+        """A transport dropped something that was not an OSC packet (counted like a bad datagram)."""
+        self._bad((source,), "a packet that is not OSC")
+
+    def _bad(self, addr: tuple, what: str) -> None:
+        self._count("bad_packets")
+        self.quiet.note(str(addr[0]), what)
+
+    def _handle_fed(self) -> None:
+        for data, addr in self.intake.take():
+            self._handle_safely(data, addr)
+        if len(self.intake):
             self._wake()                        # more than one turn's worth: come back after the others
 
     # --- receiving ----------------------------------------------------------------------------------
@@ -249,13 +286,23 @@ class OscServer:
         if not self.table.allowed(addr[0]):
             self._count("unauthorized")
             return
+        stranger = not self._has_session(addr)
+        if stranger and elements(data, STRANGER_MESSAGES) > STRANGER_MESSAGES:
+            self._count("over_budget")          # a stranger needs one message at a time: no fan-out of work
+            self.quiet.note(str(addr[0]), "packets of more messages than a stranger may send")
+            return
         try:
             messages = [timed.message for timed in OscPacket(data).messages]
         except Exception:
-            self._count("bad_packets")
+            self._bad(addr, "packets that do not parse")
             return
-        for message in messages:
-            self.dispatch.handle(message, addr)
+        # No amplification: one short reply at most to a stranger's packet, whatever it holds (a spoofed source).
+        self.dispatch.stranger_replies(1 if stranger else None)
+        try:
+            for message in messages:
+                self.dispatch.handle(message, addr)
+        finally:
+            self.dispatch.stranger_replies(None)
 
     # --- state ------------------------------------------------------------------------------------
     def publish(self, snapshot: dict, host_question: Optional[dict]) -> None:
@@ -294,4 +341,6 @@ class OscServer:
             counts = dict(self.counts)
             counts["sessions"] = len(self.table.by_addr)
             counts["host_sessions"] = sum(1 for s in self.table.by_addr.values() if s.is_host)
+        counts["waiting"] = self.intake.held()
+        counts["shortened"] = self.feedback.shortened   # "" or what the UDP remotes get shortened (host's screen)
         return counts

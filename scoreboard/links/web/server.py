@@ -38,6 +38,7 @@ TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=u
          ".json": "application/json", ".webmanifest": "application/manifest+json"}
 MAX_MESSAGE = 16_384          # bytes: the longest command a page sends (a pack path and its topics) is far below
 QUEUE = 256                   # messages waiting for a slow client; past it new ones are dropped (acks are retried)
+STALLED = 5.0                 # seconds a peer's packet may wait for room in the OSC server's intake before it is closed
 TOKEN = re.compile(r"[A-Za-z0-9_-]{8,64}")
 HEADERS = {
     "Cache-Control": "no-store",          # nothing of the game, answers least of all, stays in a browser's cache
@@ -194,7 +195,8 @@ class WebRemote:
         try:
             async for message in ws:
                 if message.type == WSMsgType.BINARY:
-                    self.osc.feed(bytes(message.data), addr)
+                    if not await self._hand_over(bytes(message.data), addr):
+                        break
                 elif message.type == WSMsgType.ERROR:
                     self.osc.count_bad()              # e.g. a message over MAX_MESSAGE: aiohttp closes with 1009
                     break
@@ -209,6 +211,20 @@ class WebRemote:
             if ws.exception() is not None or ws.close_code == 1009:
                 self.osc.count_bad()
         return ws
+
+    async def _hand_over(self, data: bytes, addr: tuple) -> bool:
+        """Give one packet to the OSC server (osc/intake.py); False: close this socket. While this peer's budget is
+        full the socket is not read (aiohttp then stops reading the connection: back-pressure) — past STALLED
+        seconds, or for a packet larger than the peer may ever send, it is closed."""
+        waited = 0.0
+        while True:
+            verdict = self.osc.feed(data, addr)
+            if verdict is True:
+                return True
+            if verdict is None or waited >= STALLED:
+                return False
+            await asyncio.sleep(0.01)
+            waited += 0.01
 
     async def _close_without_session(self, peer: _Peer, addr: tuple) -> None:
         await asyncio.sleep(float(self.config["connect_within"]))
