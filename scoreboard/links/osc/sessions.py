@@ -191,29 +191,31 @@ class SessionTable:
 
 class Brake:
     """Wrong passcodes per key ((ip, mode)): past MAX_FAILS within FAIL_WINDOW, one evaluated try a second.
-    At most BRAKE_KEPT keys are remembered, the least recently failing forgotten first (never the whole table)."""
+    Keys still counting and keys braked are kept apart, each at most `kept`, the least recently failing forgotten
+    first (never a whole table): a scanner's single failures from many addresses never free a braked guesser."""
 
     def __init__(self, kept: int = BRAKE_KEPT):
         self.kept = kept
-        self._fails: OrderedDict = OrderedDict()       # key -> [times of wrong passcodes within FAIL_WINDOW]
-        self._last_try: OrderedDict = OrderedDict()    # key -> when its last braked try was evaluated
+        self._counting: OrderedDict = OrderedDict()    # key -> [times of wrong passcodes], fewer than MAX_FAILS
+        self._braked: OrderedDict = OrderedDict()      # key -> the same, MAX_FAILS or more
+        self._last_try: OrderedDict = OrderedDict()    # braked key -> when its last try was evaluated
+
+    def _recent(self, key: tuple, now: float) -> list[float]:
+        return [t for t in self._braked.get(key) or self._counting.get(key) or () if now - t < FAIL_WINDOW]
 
     def check(self, key: tuple, now: float) -> None:
         """Raise Denied when `key` is braked and has had its try this second."""
-        fails = [t for t in self._fails.get(key, ()) if now - t < FAIL_WINDOW]
-        if not fails:
-            self._fails.pop(key, None)
-            return
-        self._fails[key] = fails
-        if len(fails) < MAX_FAILS:
+        if len(self._recent(key, now)) < MAX_FAILS:
             return
         if now - self._last_try.get(key, -1e9) < THROTTLED_EVERY:
             raise Denied("too many wrong passcodes from this address: one try a second")
         self._remember(self._last_try, key, now)
 
     def failed(self, key: tuple, now: float) -> None:
-        fails = [t for t in self._fails.get(key, ()) if now - t < FAIL_WINDOW] + [now]
-        self._remember(self._fails, key, fails)
+        fails = self._recent(key, now) + [now]
+        self._counting.pop(key, None)
+        self._braked.pop(key, None)
+        self._remember(self._braked if len(fails) >= MAX_FAILS else self._counting, key, fails)
 
     def _remember(self, table: OrderedDict, key: tuple, value) -> None:
         table[key] = value
@@ -222,7 +224,7 @@ class Brake:
             table.popitem(last=False)
 
     def __len__(self) -> int:
-        return len(self._fails)
+        return len(self._counting) + len(self._braked)
 
 
 def _same(given: str, expected: str) -> bool:
