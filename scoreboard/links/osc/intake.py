@@ -9,13 +9,16 @@ at a time (`take`). Nothing here grows without a bound:
   `FULL` (a stream is then not read — back-pressure — and a UDP datagram is dropped, as a full socket would), one
   that can never fit (more messages than a stranger's whole budget) is `REFUSED` (a stream is closed);
 - peers with a live session are taken first; strangers (the connects of a new remote among them) take a bounded
-  share of each turn, one packet per peer in turn, so that one flooding peer cannot starve another.
+  share of each turn, one packet per peer in turn, so that one flooding peer cannot starve another, and at most
+  STRANGERS_A_SECOND messages a second in all (a token bucket): whatever the flood, strangers cost the board a
+  bounded share of one core, and the frames and the sessions keep the rest.
 Peers are addresses: `(ip, port)` for UDP, `(ip, port, "tcp")`, `(ip, token, "ws")`.
 """
 from __future__ import annotations
 
 import struct
 import threading
+import time
 from collections import OrderedDict, deque
 
 QUEUED, FULL, REFUSED = True, False, None     # what `offer` answers
@@ -27,6 +30,7 @@ PEER_BYTES = {True: 1 << 20, False: 32 << 10}
 TOTAL = {True: 4096, False: 256}
 TOTAL_BYTES = {True: 8 << 20, False: 2 << 20}
 STRANGERS_A_TURN = 32       # stranger messages handled per turn of the server's loop, after every session's
+STRANGERS_A_SECOND = 2000   # ... and per second in all (a hello or a connect costs 20–50 µs: ≤ 10 % of a core)
 
 BUNDLE = b"#bundle\x00"
 
@@ -57,7 +61,9 @@ def elements(data: bytes, limit: int = 1 << 30) -> int:
 class Intake:
     """Thread-safe: any thread offers, the server's thread takes."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock=time.monotonic, rate: float = STRANGERS_A_SECOND) -> None:
+        self._clock, self.rate = clock, rate
+        self._tokens, self._filled = float(STRANGERS_A_TURN), clock()
         self._lock = threading.Lock()
         # per kind (True: sessions, False: strangers): peer -> deque of (data, messages); peers with packets waiting,
         # in the order they are served (a peer goes to the back after each packet taken)
@@ -66,6 +72,7 @@ class Intake:
         self._totals = {True: [0, 0], False: [0, 0]}
         self.refused = 0        # packets refused for good, and dropped for want of room
         self.full = 0
+        self.strangers_full = False     # a hint read without the lock: a UDP flood's datagrams dropped cheaply
 
     def offer(self, data: bytes, addr: tuple, trusted: bool, count: int | None = None):
         """Queue one packet of `addr` (`trusted`: it has a live session): QUEUED, FULL (no room now) or REFUSED."""
@@ -80,6 +87,8 @@ class Intake:
             if (held[0] + count > PEER[trusted] or held[1] + len(data) > PEER_BYTES[trusted]
                     or total[0] + count > TOTAL[trusted] or total[1] + len(data) > TOTAL_BYTES[trusted]):
                 self.full += 1
+                if not trusted:
+                    self.strangers_full = total[0] + PEER[False] > TOTAL[False]
                 return FULL
             self._held[addr] = [held[0] + count, held[1] + len(data)]
             total[0] += count
@@ -98,6 +107,10 @@ class Intake:
         turn: [(data, addr)] in the order to handle them."""
         out: list[tuple[bytes, tuple]] = []
         with self._lock:
+            now = self._clock()
+            self._tokens = min(float(STRANGERS_A_TURN), self._tokens + (now - self._filled) * self.rate)
+            self._filled = now
+            strangers = min(strangers, int(self._tokens))
             for trusted, budget in ((True, sessions), (False, strangers)):
                 waiting = self._waiting[trusted]
                 while waiting and budget > 0:
@@ -116,7 +129,17 @@ class Intake:
                     else:
                         del waiting[addr]
                     out.append((data, addr))
+                    if not trusted:
+                        self._tokens -= count
+            self.strangers_full = self._totals[False][0] + PEER[False] > TOTAL[False]
         return out
+
+    def waiting(self) -> tuple[bool, float]:
+        """(a session's packet waits, seconds until a stranger's may be taken; 0: now, inf: none waits)."""
+        with self._lock:
+            if not self._waiting[False]:
+                return bool(self._waiting[True]), float("inf")
+            return bool(self._waiting[True]), max(0.0, (1.0 - self._tokens) / self.rate)
 
     def __len__(self) -> int:
         with self._lock:

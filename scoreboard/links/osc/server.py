@@ -78,6 +78,7 @@ class OscServer:
         # its frames through feed(), so they are handled on this server's thread like UDP and TCP.
         self._streams: list = []
         self.intake = Intake()              # what waits for this thread: streams' packets, UDP strangers'
+        self._intake_due = float("inf")     # seconds until strangers' packets may be taken again
         self.quiet = QuietLog(log)
         self._sock: Optional[socket.socket] = None
         self._thread: Optional[threading.Thread] = None
@@ -164,7 +165,7 @@ class OscServer:
         interval = float(self.config["state_interval"])
         next_push = self.monotonic() + interval
         while self._running:
-            timeout = min(0.1, max(0.0, next_push - self.monotonic()))
+            timeout = min(0.1, max(0.0, next_push - self.monotonic()), self._intake_due)
             try:
                 streams = self._tcp.sockets() if self._tcp is not None else []
                 readable, _, _ = select.select([self._sock, self._wake_r, *streams], [], [], timeout)
@@ -212,7 +213,7 @@ class OscServer:
                 return        # e.g. ICMP port unreachable surfacing on some platforms: keep serving
             if self._has_session(addr):
                 self._handle_safely(data, addr)
-            elif self.intake.offer(data, addr, False) is not QUEUED:
+            elif self.intake.strangers_full or self.intake.offer(data, addr, False) is not QUEUED:
                 self._count("packets")          # read, counted, dropped: no room for this stranger now
                 self._count("intake_full")
 
@@ -261,9 +262,9 @@ class OscServer:
             return self.table.lookup(addr, self.monotonic()) is not None
 
     def _has_session(self, addr: tuple) -> bool:
-        """A look without refreshing the session's idle timer (the intake's sorting)."""
-        with self._lock:
-            return addr in self.table.by_addr
+        """A look without refreshing the session's idle timer (the intake's sorting). No lock: one dict look-up is
+        atomic, and a session opened or ended meanwhile only sorts this one packet to the other queue."""
+        return addr in self.table.by_addr
 
     def count_bad(self, source: str = "?") -> None:
         """A transport dropped something that was not an OSC packet (counted like a bad datagram)."""
@@ -276,8 +277,10 @@ class OscServer:
     def _handle_fed(self) -> None:
         for data, addr in self.intake.take():
             self._handle_safely(data, addr)
-        if len(self.intake):
+        sessions, strangers_in = self.intake.waiting()
+        if sessions:
             self._wake()                        # more than one turn's worth: come back after the others
+        self._intake_due = strangers_in         # strangers wait for their share of the next second
 
     # --- receiving ----------------------------------------------------------------------------------
     def handle_datagram(self, data: bytes, addr: tuple[str, int]) -> None:

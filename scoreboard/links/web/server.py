@@ -192,10 +192,12 @@ class WebRemote:
             await old.ws.close(message=b"replaced")
         writer = asyncio.create_task(self._write(peer))
         watchdog = asyncio.create_task(self._close_without_session(peer, addr))
+        refused = False
         try:
             async for message in ws:
                 if message.type == WSMsgType.BINARY:
                     if not await self._hand_over(bytes(message.data), addr):
+                        refused = True
                         break
                 elif message.type == WSMsgType.ERROR:
                     self.osc.count_bad()              # e.g. a message over MAX_MESSAGE: aiohttp closes with 1009
@@ -210,6 +212,9 @@ class WebRemote:
                     del self.peers[addr]
             if ws.exception() is not None or ws.close_code == 1009:
                 self.osc.count_bad()
+            if refused and request.transport is not None:
+                # Cut at once: a polite close would wait for the flooder's close frame while reading its data.
+                request.transport.abort()
         return ws
 
     async def _hand_over(self, data: bytes, addr: tuple) -> bool:
