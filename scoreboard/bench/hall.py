@@ -28,6 +28,8 @@ import threading
 import time
 from pathlib import Path
 
+from pythonosc.osc_message import OscMessage
+
 from scoreboard.bench.figures import percentile, percentiles
 from scoreboard.bench.real_board import real_board
 from scoreboard.bench.xdisplay import NoXvfb
@@ -118,7 +120,6 @@ async def _ws_connect(web_port: int, limit: float = 30.0) -> float | None:
     """A host's authenticated connect over the page's WebSocket (the page's way, in Python); None: not within
     `limit` seconds (refused slots are retried every 0.1 s, as the page's reconnect does at best)."""
     import aiohttp  # lazy: only this phase speaks WebSocket
-    from pythonosc.osc_message import OscMessage
     handshake, started = osc_auth.ClientHandshake(PASSCODE, "host"), time.perf_counter()
     async with aiohttp.ClientSession() as http:
         while time.perf_counter() - started < limit:
