@@ -323,7 +323,7 @@ class OscServer:
         if sock is None:
             return
         tcp = self._tcp
-        if tcp is not None and tcp.send(addr, dgram):
+        if tcp is not None and tcp.send(addr, dgram, self._has_session(addr)):
             return
         for stream in self._streams:
             if stream.send(addr, dgram):

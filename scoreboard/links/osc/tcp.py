@@ -133,8 +133,10 @@ class SlipServer:
         self.conns[addr] = _Conn(sock, time.monotonic())
         self._by_sock[sock] = addr
 
-    def send(self, addr: tuple, dgram: bytes) -> bool:
-        """Send to a TCP peer; False if `addr` is not one (the caller uses UDP)."""
+    def send(self, addr: tuple, dgram: bytes, patient: bool = True) -> bool:
+        """Send to a TCP peer; False if `addr` is not one (the caller uses UDP). `patient`: a full send buffer may
+        hold the server's thread up to SEND_WAIT (a session's peer); else a peer that does not read is cut at once (a
+        stranger that floods without reading must never stall the thread that serves the host)."""
         conn = self.conns.get(addr)
         if conn is None:
             return False
@@ -147,7 +149,7 @@ class SlipServer:
                         data = data[sent:]
                     except BlockingIOError:
                         # A client that stops reading must not hold the board: wait a little, then give up.
-                        if not select.select([], [conn.sock], [], SEND_WAIT)[1]:
+                        if not select.select([], [conn.sock], [], SEND_WAIT if patient else 0)[1]:
                             raise OSError("client is not reading")
             except OSError as error:
                 log.info("OSC tcp client %s:%d dropped: %s", addr[0], addr[1], error)
