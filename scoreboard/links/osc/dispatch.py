@@ -43,7 +43,7 @@ class BoardDispatch:
 
     def __init__(self, config: dict, table: SessionTable, lock: threading.Lock, inbox: Inbox,
                  clock: Callable[[], float], monotonic: Callable[[], float], feedback: Feedback,
-                 count: Callable[[str], None]):
+                 count: Callable[[str], None], note: Callable[[str, str], object] = lambda source, what: None):
         self.config = config
         self.table = table
         self._lock = lock                   # the server's: the session table and its sessions' records
@@ -52,6 +52,7 @@ class BoardDispatch:
         self.monotonic = monotonic          # session idle timers, challenge ages
         self.feedback = feedback
         self._count = count
+        self._note = note                   # osc/quiet.py: bad input logged once a minute per source and kind
         self.replies_left: Optional[int] = None    # while a stranger's datagram is handled: replies it may still get
         self._challenger = osc_auth.Challenger(monotonic)
         self._told: dict[tuple, float] = {}     # when each stranger was last told "not connected"
@@ -169,6 +170,7 @@ class BoardDispatch:
                 or not osc_auth.same(params[-1], osc_auth.command_mac(session.key, session.sid, params[1], address,
                                                                     osc_auth.peer_text(addr), params[2:-1]))):
             self._count("forged")
+            self._note(str(addr[0]), "signed messages whose MAC does not check")
             self.feedback.error(session, address, "bad signature")
             return
         if address in SIGNED_SESSION_ADDRESSES:
@@ -191,6 +193,7 @@ class BoardDispatch:
                 session = self.table.connect(addr, passcode, role, now, "plain" if auth is None else "auth")
         except Denied as refusal:
             self._count("denied")
+            self._note(str(addr[0]), f"connects refused ({str(refusal).split(':')[0]})")
             # The authenticated connect's refusal names its cnonce: a client ignores a spoofed «wrong passcode».
             self._send(build("/sg/denied", str(refusal), *([auth[0]] if auth is not None else [])), addr)
             return

@@ -70,8 +70,9 @@ class OscServer:
         self.counts = dict.fromkeys(COUNTERS, 0)
         self._lock = threading.Lock()        # sessions, counters and the latest state
         self.feedback = Feedback(self.table, self._lock, self._send, self._count)
+        self.quiet = QuietLog(log)
         self.dispatch = BoardDispatch(osc_config, self.table, self._lock, inbox, clock, monotonic, self.feedback,
-                                      self._count)
+                                      self._count, self.quiet.note)
         self._wake_r = self._wake_w = None
         self._tcp = None                    # SlipServer when osc.tcp: SLIP-framed clients on the same port
         # Other stream transports (the web remote's WebSockets): each has send(addr, dgram) -> bool and feeds
@@ -79,7 +80,6 @@ class OscServer:
         self._streams: list = []
         self.intake = Intake()              # what waits for this thread: streams' packets, UDP strangers'
         self._intake_due = float("inf")     # seconds until strangers' packets may be taken again
-        self.quiet = QuietLog(log)
         self._sock: Optional[socket.socket] = None
         self._thread: Optional[threading.Thread] = None
         self._running = False
@@ -203,19 +203,26 @@ class OscServer:
 
     def _receive_some(self, limit: int = 256) -> None:
         """Read what is queued (up to `limit` datagrams, so pushes and expiry still get their turn): a session's
-        datagram is handled at once, a stranger's waits its turn in the intake (dropped when there is no room)."""
-        for _ in range(limit):
-            try:
-                data, addr = self._sock.recvfrom(65_535)
-            except BlockingIOError:
-                return
-            except OSError:
-                return        # e.g. ICMP port unreachable surfacing on some platforms: keep serving
-            if self._has_session(addr):
-                self._handle_safely(data, addr)
-            elif self.intake.strangers_full or self.intake.offer(data, addr, False) is not QUEUED:
-                self._count("packets")          # read, counted, dropped: no room for this stranger now
-                self._count("intake_full")
+        datagram is handled at once, a stranger's waits its turn in the intake (dropped when there is no room: the
+        cheapest path of all, for a flood's sake)."""
+        sessions, intake, dropped = self.table.by_addr, self.intake, 0
+        try:
+            for _ in range(limit):
+                try:
+                    data, addr = self._sock.recvfrom(65_535)
+                except BlockingIOError:
+                    return
+                except OSError:
+                    return    # e.g. ICMP port unreachable surfacing on some platforms: keep serving
+                if addr in sessions:
+                    self._handle_safely(data, addr)
+                elif intake.strangers_full or intake.offer(data, addr, False) is not QUEUED:
+                    dropped += 1
+        finally:
+            if dropped:                 # read, counted, dropped: no room for strangers now
+                with self._lock:
+                    self.counts["packets"] += dropped
+                    self.counts["intake_full"] += dropped
 
     def _handle_safely(self, data: bytes, addr: tuple) -> None:
         try:
