@@ -192,3 +192,28 @@ def test_issue24_1_the_host_is_served_while_a_udp_stranger_floods(hall):
         host.close()
         for sock in socks:
             sock.close()
+
+
+def test_issue24_9_bad_input_is_one_line_a_minute_with_the_count_and_one_traceback_per_place(caplog):
+    """Issue 24 item 9: GIVEN the OSC server's quiet log on a fake clock WHEN one source sends 1,000 bad packets in a
+    minute, then one more after it, and a handler crashes 1,000 times at one place THEN the log holds the first bad
+    packet, then «1000 more» a minute later — two lines — and one traceback for the crashes (they are counted, as bad
+    input, the same way). (Today's server logged a traceback for every crashing packet.)"""
+    from scoreboard.links.osc.quiet import QuietLog
+    now = [0.0]
+    quiet = QuietLog(logging.getLogger("scoreboard.links.osc.test"), clock=lambda: now[0])
+    caplog.set_level(logging.DEBUG, logger="scoreboard.links.osc.test")
+    for i in range(1000):
+        now[0] = i * 0.059
+        quiet.note("10.0.0.7", "packets that do not parse")
+    now[0] = 60.5
+    quiet.note("10.0.0.7", "packets that do not parse")
+    for _ in range(1000):
+        try:
+            {}["missing"]
+        except KeyError as error:
+            quiet.crash("10.0.0.7", "a packet", error)
+    lines = [r.getMessage() for r in caplog.records]
+    assert lines[:2] == ["OSC: packets that do not parse from 10.0.0.7 (the same again is logged once a minute)",
+                         "OSC: packets that do not parse from 10.0.0.7: 1000 more in the last 60 s"]
+    assert sum(1 for r in caplog.records if r.exc_info) == 1 and len(lines) == 4

@@ -9,6 +9,7 @@ bad input. At most `kept` sources are remembered, the oldest forgotten first.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 import traceback
 from collections import OrderedDict
@@ -24,9 +25,14 @@ class QuietLog:
         self.log, self.every, self.kept, self.clock = log, every, kept, clock
         self._seen: OrderedDict = OrderedDict()     # (source, what) -> [last logged at, count since]
         self._traced: set = set()                   # (exception type, file, line) whose traceback was logged
+        self._lock = threading.Lock()               # the OSC server's thread and the page's server both note
 
     def note(self, source: str, what: str) -> bool:
         """Count one `what` from `source`; True when it was logged now."""
+        with self._lock:
+            return self._note(source, what)
+
+    def _note(self, source: str, what: str) -> bool:
         key, now = (source, what), self.clock()
         entry = self._seen.get(key)
         if entry is None:
