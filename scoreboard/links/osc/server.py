@@ -32,7 +32,8 @@ from scoreboard.links.osc.feedback import Feedback
 from scoreboard.links.osc.intake import FULL, PEER, QUEUED, REFUSED, STRANGER_MESSAGES, Intake, elements
 from scoreboard.links.osc.quiet import QuietLog
 from scoreboard.links.osc.sessions import SessionTable
-from scoreboard.links.osc.tcp import CONNECT_WITHIN, SlipServer
+from scoreboard.links.osc import tcp as osc_tcp
+from scoreboard.links.osc.tcp import SlipServer
 
 log = logging.getLogger("scoreboard.links.osc")
 
@@ -198,7 +199,7 @@ class OscServer:
                     for session in self.table.expire(now):
                         log.info("OSC session %d (%s) expired", session.sid, session.role)
                 if self._tcp is not None:
-                    self._tcp.close_idle(self.has_session, CONNECT_WITHIN)
+                    self._tcp.close_idle(self.has_session, osc_tcp.CONNECT_WITHIN)   # read now: tests shorten it
                 self.feedback.push_all()
 
     def _receive_some(self, limit: int = 256) -> None:
