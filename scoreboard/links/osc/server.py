@@ -191,7 +191,7 @@ class OscServer:
                         self._count("bad_packets")
             self._handle_fed()
             if self._tcp is not None:
-                self._tcp.resume()              # streams held back for want of room, read again once there is
+                self._tcp.resume(self.room)     # streams held back for want of room, read again once there is
             now = self.monotonic()
             if now >= next_push:
                 next_push = now + interval
@@ -243,6 +243,9 @@ class OscServer:
         QUEUED (True); FULL (False: this peer's budget is full now — stop reading it and offer it again later);
         REFUSED (None: more than its whole budget — close the stream)."""
         trusted = self._has_session(addr)
+        if not trusted and self.intake.strangers_full:
+            self._count("intake_full")
+            return FULL                         # the cheapest answer to a flood: nothing decoded, nothing counted
         count = elements(data, PEER[trusted])
         if not trusted and count > STRANGER_MESSAGES:
             self._count("over_budget")

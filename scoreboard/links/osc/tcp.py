@@ -62,10 +62,10 @@ class SlipServer:
     def peer_of(self, sock: socket.socket) -> tuple | None:
         return self._by_sock.get(sock)
 
-    def resume(self) -> None:
-        """Offer the held connections' waiting frames again (the server's turn)."""
+    def resume(self, room: Callable[[tuple], bool]) -> None:
+        """Offer the held connections' waiting frames again (the server's turn), those `room(addr)` has room for."""
         for addr, conn in list(self.conns.items()):
-            if conn.held:
+            if conn.held and room(addr):
                 conn.held = False
                 self._frames(addr, conn)
 
