@@ -207,6 +207,9 @@ class BoardDispatch:
                     snonce = osc_auth.new_nonce()
                     session.key = osc_auth.session_key(auth[1], session.sid, snonce, auth[0])
                     session.nonces = (auth[0], snonce)
+                    # A new key: nothing signed with the old one checks any more, so the stale-id floor starts again
+                    # (a restarted remote at the same address counts its ids from a new start).
+                    session.floor = -2**63
                 mac = osc_auth.connected_mac(session.key, session.sid, snonce)
             self._send(build("/sg/connected", session.sid, snonce, mac), addr)
         else:
