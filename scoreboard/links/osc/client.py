@@ -195,6 +195,9 @@ class OscClient(Receiver):
             self._connect_delay, self._connect_next = self.first_retry, 0.0
             self._handshake.restart()
             self._set_state("connecting")
+            # The first try at once: the reader may sleep up to a quarter of a second before its next turn.
+            self._transmit(self._connect_packet())
+            self._connect_next = self._clock() + self._connect_delay
             if timeout is None:
                 return None
             end = time.monotonic() + timeout
