@@ -269,12 +269,9 @@ class OscClient(Receiver):
     def close(self) -> None:
         with self._lock:
             live = self._state in ("connected", "retrying")
-            packet = build_message("/sg/disconnect", ())
-            if live and self._key is not None:      # a signed session ends by a signed disconnect only
-                self._next_id += 1
-                mac = osc_auth.command_mac(self._key, self.session, self._next_id, "/sg/disconnect",
-                                           self._handshake.peer, ())
-                packet = build_message(sig_address("/sg/disconnect"), (self.session, self._next_id, mac))
+            self._next_id += 1                      # a signed session ends by a signed disconnect only
+            packet = self._signed("/sg/disconnect", self._next_id, ()) if self._key is not None else \
+                build_message("/sg/disconnect", ())
         if live:
             self._transmit(packet)
         self._reader.stop()
@@ -302,14 +299,15 @@ class OscClient(Receiver):
     def _packet(self, item: _Pending) -> bytes:
         """Caller holds the lock. Signed with the session's key in the authenticated mode."""
         if item.gen != self._gen:
-            if self._key is None:
-                item.packet = build_message(cmd_address(item.address), (item.id, *item.args))
-            else:
-                mac = osc_auth.command_mac(self._key, self.session, item.id, item.address, self._handshake.peer,
-                                           item.args)
-                item.packet = build_message(sig_address(item.address), (self.session, item.id, *item.args, mac))
+            item.packet = build_message(cmd_address(item.address), (item.id, *item.args)) if self._key is None \
+                else self._signed(item.address, item.id, item.args)
             item.gen = self._gen
         return item.packet
+
+    def _signed(self, address: str, cid: int, args: tuple) -> bytes:
+        """Caller holds the lock: `/sg/sig/…` of this session, signed with its key."""
+        mac = osc_auth.command_mac(self._key, self.session, cid, address, self._handshake.peer, args)
+        return build_message(sig_address(address), (self.session, cid, *args, mac))
 
     def _connect_packet(self) -> bytes:
         if self._plain:
