@@ -91,9 +91,10 @@ def error_mac(key: bytes, sid: int, address: str, reason: str) -> bytes:
     return _mac(key, "sg-error", str(sid), address, reason)[:MAC_BYTES]
 
 
-def connected_mac(key: bytes, sid: int, snonce: str) -> bytes:
-    """The board's `/sg/connected sid snonce mac`: it shows the board knew the passcode (the client's key checks)."""
-    return _mac(key, "sg-connected", str(sid), snonce)[:MAC_BYTES]
+def connected_mac(key: bytes, sid: int, snonce: str, port: int | None = None) -> bytes:
+    """The board's `/sg/connected sid snonce [port] mac`: it shows the board knew the passcode (the client's key
+    checks); `port`, the sessions' own UDP port, is told UDP sessions only."""
+    return _mac(key, "sg-connected", str(sid), snonce, *([] if port is None else [str(port)]))[:MAC_BYTES]
 
 
 def same(given: Any, expected: bytes) -> bool:

@@ -27,6 +27,11 @@ A reconnect that gets a *new* session id cannot know whether pending commands we
 ack may be what was lost), so those are not re-sent: they are reported `unknown`. Re-sending could apply a command
 twice, which is the one thing the protocol exists to prevent. The same session (the board kept it) gets them again,
 signed with the new handshake's key.
+
+The sessions' own port: a signed session is told a second board port in `/sg/connected` (osc/server.py: a flood on
+the well-known port must not drown the host's datagrams). The client probes it with a ping and sends there only once
+the board answered from it (a relay or NAT in between never does: the client stays on the well-known port); a
+command unacked after four sends goes back to the well-known port. Connects always go to the well-known port.
 """
 from __future__ import annotations
 
@@ -129,6 +134,8 @@ class OscClient(Receiver):
         self._question_rev = -1
         self._sync: list | None = None  # after an ok ack: [rev at ack, next ask, delay, asks left]
         self._doubt: float | None = None    # when an unsigned «not connected» came to a signed session
+        self._port: int | None = None       # the sessions' own board port, told by the board (see above)
+        self._use_port = False              # ... and the board answered from it: commands go there
         self.on_connection_lost = on_connection_lost    # called on the reader's thread when it dies
         self._lost_reason = ""
         self._routes = self._answers()  # the board's answers → their handlers (osc/client_rx.py)
@@ -196,7 +203,7 @@ class OscClient(Receiver):
             self._handshake.restart()
             self._set_state("connecting")
             # The first try at once: the reader may sleep up to a quarter of a second before its next turn.
-            self._transmit(self._connect_packet())
+            self._transmit(self._connect_packet(), main=True)
             self._connect_next = self._clock() + self._connect_delay
             if timeout is None:
                 return None
@@ -314,9 +321,11 @@ class OscClient(Receiver):
             return build_message("/sg/connect", (self.passcode, self.role))
         return build_message(*self._handshake.message())
 
-    def _transmit(self, packet: bytes) -> None:
+    def _transmit(self, packet: bytes, main: bool = False) -> None:
+        """Send to the board: to the sessions' own port once it answered from there, unless `main` (a connect)."""
+        to = (self.board[0], self._port) if self._use_port and not main else self.board
         try:
-            self._sock.sendto(packet, self.board)
+            self._sock.sendto(packet, to)
             self._last_sent = self._clock()
         except OSError:
             pass  # no route right now (or closed): the retry clock tries again
@@ -347,7 +356,7 @@ class OscClient(Receiver):
             wake = now + 0.25
             if self._state in ("connecting", "lost"):
                 if now >= self._connect_next:
-                    due.append(self._connect_packet())
+                    self._transmit(self._connect_packet(), main=True)
                     self._connect_next = now + self._connect_delay
                     self._connect_delay = min(self._connect_delay * 2, self.max_retry)
                 wake = min(wake, self._connect_next)
@@ -361,6 +370,8 @@ class OscClient(Receiver):
                         item.delay = min(item.delay * 2, item.cap)
                         item.next_send = now + item.delay * random.uniform(0.8, 1.2)
                     overdue = overdue or item.attempts > 2
+                    if item.attempts >= 4 and self._use_port:     # the sessions' port stopped answering
+                        self._use_port = False
                     if item.retry:
                         wake = min(wake, item.next_send)
                 if self._sync is not None:

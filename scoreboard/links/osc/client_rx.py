@@ -49,10 +49,13 @@ class Receiver:
 
     def datagram_received(self, data: bytes, sender: tuple) -> None:
         """The reader's call for each datagram."""
-        # Only the board may steer the client: a datagram from anyone else is dropped.
+        # Only the board may steer the client: a datagram from anyone else is dropped. The board's second port
+        # (the sessions' own, osc/client.py) counts once told; its first answer means the path works both ways.
         if (sender[0], sender[1]) != self.board:
-            self._ignore()
-            return
+            if self._port is None or (sender[0], sender[1]) != (self.board[0], self._port):
+                self._ignore()
+                return
+            self._use_port = True
         try:
             message = OscMessage(data)
         except (ParseError, IndexError, ValueError, TypeError, UnicodeDecodeError):
@@ -103,12 +106,20 @@ class Receiver:
                     return False
                 self._heard()
                 return True         # a duplicate of the answer we already have
-            key = None
+            key = port = None
             if not self._plain:
                 key = self._handshake.key(sid, args[1] if len(args) > 1 else None)
-                if key is None or len(args) < 3 or not osc_auth.same(args[2], osc_auth.connected_mac(key, sid,
-                                                                                                   args[1])):
+                port = args[2] if len(args) == 4 and isinstance(args[2], int) and 0 < args[2] < 65536 else None
+                if key is None or len(args) < 3 or not osc_auth.same(args[-1], osc_auth.connected_mac(
+                        key, sid, args[1], port)):
                     return False    # not the answer to our handshake, or not from a board that knows the passcode
+                if port != self._port:
+                    self._port, self._use_port = port, False
+                if port is not None and not self._use_port:
+                    try:
+                        self._sock.sendto(build_message("/sg/ping", ()), (self.board[0], port))   # the probe
+                    except OSError:
+                        pass                # no route to it: the well-known port it stays
             if self.session is not None and sid != self.session:
                 # A new session cannot tell us what the old one applied: hand those back to the user.
                 unknown = list(self._pending.values())

@@ -54,6 +54,7 @@ class BoardDispatch:
         self._count = count
         self._note = note                   # osc/quiet.py: bad input logged once a minute per source and kind
         self.replies_left: Optional[int] = None    # while a stranger's datagram is handled: replies it may still get
+        self.session_port: Optional[int] = None    # the sessions' own UDP port (osc/server.py), told signed sessions
         self._challenger = osc_auth.Challenger(monotonic)
         self._told: dict[tuple, float] = {}     # when each stranger was last told "not connected"
         self.setup = None                   # the board's SetupDesk (app/setup_desk.py): /sg/setup/* (ext)
@@ -210,8 +211,10 @@ class BoardDispatch:
                     # A new key: nothing signed with the old one checks any more, so the stale-id floor starts again
                     # (a restarted remote at the same address counts its ids from a new start).
                     session.floor = -2**63
-                mac = osc_auth.connected_mac(session.key, session.sid, snonce)
-            self._send(build("/sg/connected", session.sid, snonce, mac), addr)
+                # A UDP session is told the sessions' own port, under the MAC (a forged port would lose its commands).
+                port = (self.session_port,) if self.session_port and len(addr) == 2 else ()
+                mac = osc_auth.connected_mac(session.key, session.sid, snonce, *port)
+            self._send(build("/sg/connected", session.sid, snonce, *port, mac), addr)
         else:
             self._send(build("/sg/connected", session.sid), addr)
         self.feedback.send_state(session)

@@ -14,6 +14,12 @@ Every stranger is budgeted (osc/intake.py): a UDP datagram from a session is han
 waits in the bounded intake with the TCP and WebSocket packets, sessions' first, a few strangers' messages a turn.
 A stranger's packet gets at most STRANGER_MESSAGES messages read and one reply; bad input is logged once a minute
 per source with a count (osc/quiet.py), never a line per packet.
+
+The sessions' own port: a UDP flood fills the well-known port's kernel queue, where the host's datagrams would wait
+(and be dropped) among the stranger's. So the board also listens on a second UDP port of the system's choosing,
+named to each signed session in its `/sg/connected`; the project's client sends there once it knows it, and the
+board answers a session from there once that session has spoken on it. Only sessions are read there (a stranger's
+datagram is dropped unread); the loop reads it first every turn.
 """
 from __future__ import annotations
 
@@ -82,6 +88,7 @@ class OscServer:
         self.intake = Intake()              # what waits for this thread: streams' packets, UDP strangers'
         self._intake_due = float("inf")     # seconds until strangers' packets may be taken again
         self._sock: Optional[socket.socket] = None
+        self._sessions_sock: Optional[socket.socket] = None     # the sessions' own port (above)
         self._thread: Optional[threading.Thread] = None
         self._running = False
 
@@ -113,6 +120,14 @@ class OscServer:
         except OSError:
             pass
         self._sock = sock
+        try:
+            self._sessions_sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            self._sessions_sock.bind((self.config["bind"], 0))
+            self._sessions_sock.setblocking(False)
+            self.dispatch.session_port = self._sessions_sock.getsockname()[1]
+        except OSError as error:         # the well-known port alone then: the clients fall back to it
+            log.warning("osc: no port of the sessions' own: %s", error)
+            self._sessions_sock = None
         if self.config.get("tcp"):
             try:
                 self._tcp = SlipServer(self.config["bind"], sock.getsockname()[1],
@@ -134,12 +149,12 @@ class OscServer:
         self._wake()
         if self._thread is not None:
             self._thread.join(timeout=2)
-        for sock in (self._sock, self._wake_r, self._wake_w):
+        for sock in (self._sock, self._sessions_sock, self._wake_r, self._wake_w):
             if sock is not None:
                 sock.close()
         if self._tcp is not None:
             self._tcp.close_all()
-        self._thread = self._sock = self._wake_r = self._wake_w = self._tcp = None
+        self._thread = self._sock = self._sessions_sock = self._wake_r = self._wake_w = self._tcp = None
 
     @property
     def started(self) -> bool:
@@ -169,7 +184,8 @@ class OscServer:
             timeout = min(0.1, max(0.0, next_push - self.monotonic()), self._intake_due)
             try:
                 streams = self._tcp.sockets() if self._tcp is not None else []
-                readable, _, _ = select.select([self._sock, self._wake_r, *streams], [], [], timeout)
+                ours = [self._sessions_sock] if self._sessions_sock is not None else []
+                readable, _, _ = select.select([*ours, self._sock, self._wake_r, *streams], [], [], timeout)
             except (OSError, ValueError):
                 return
             if self._wake_r in readable:
@@ -180,10 +196,12 @@ class OscServer:
                     pass
                 if self.feedback.take_dirty():
                     self.feedback.push_all()
+            if ours and ours[0] in readable:
+                self._receive_sessions()
             if self._sock in readable:
                 self._receive_some()
             for stream in readable:
-                if stream not in (self._sock, self._wake_r):
+                if stream not in (self._sock, self._wake_r, self._sessions_sock):
                     try:
                         self._tcp.readable(stream)
                     except Exception as error:  # as for datagrams: a bug must not end the server
@@ -224,6 +242,21 @@ class OscServer:
                 with self._lock:
                     self.counts["packets"] += dropped
                     self.counts["intake_full"] += dropped
+
+    def _receive_sessions(self, limit: int = 256) -> None:
+        """The sessions' own port: a session's datagram is handled (and its answers now leave from here); anyone
+        else's is dropped unread."""
+        for _ in range(limit):
+            try:
+                data, addr = self._sessions_sock.recvfrom(65_535)
+            except OSError:
+                return
+            session = self.table.by_addr.get(addr)
+            if session is None:
+                self._count("unauthorized")
+                continue
+            session.via_sessions_port = True
+            self._handle_safely(data, addr)
 
     def _handle_safely(self, data: bytes, addr: tuple) -> None:
         try:
@@ -341,6 +374,9 @@ class OscServer:
                 return
         if len(addr) != 2:
             return                              # a stream peer that has gone: never a UDP address
+        session = self.table.by_addr.get(addr)
+        if session is not None and session.via_sessions_port and self._sessions_sock is not None:
+            sock = self._sessions_sock          # the flow the client now uses, both ways
         try:
             sock.sendto(dgram, addr)
         except OSError:

@@ -54,6 +54,7 @@ class Session:
     key: Optional[bytes] = None        # the authenticated mode's session key (osc_auth); None: plain session
     nonces: Optional[tuple] = None     # (cnonce, snonce) of that key: a retried connect gets the same snonce
     floor: int = -2**63                # the highest id dropped from `results`: a signed id at or below it is stale
+    via_sessions_port: bool = False    # it has spoken on the sessions' own port (osc/server.py): answered from there
 
     @property
     def is_host(self) -> bool:
