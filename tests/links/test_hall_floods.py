@@ -220,3 +220,22 @@ def test_issue24_9_bad_input_is_one_line_a_minute_with_the_count_and_one_traceba
     assert lines[:2] == ["OSC: packets that do not parse from 10.0.0.7 (the same again is logged once a minute)",
                          "OSC: packets that do not parse from 10.0.0.7: 1000 more in the last 60 s"]
     assert sum(1 for r in caplog.records if r.exc_info) == 1 and len(lines) == 4
+
+
+def test_issue24_1_a_client_behind_a_relay_stays_on_the_well_known_port(hall):
+    """Issue 24 item 1 (the sessions' own port): GIVEN a signed host that reaches the board through a relay (as
+    through a NAT or a port forward: the board sees the relay's address) WHEN the board names its sessions' port
+    THEN the client's probe from its own address finds no session there and gets no answer, so the client keeps
+    the well-known port, and its commands are applied and acked as before."""
+    from scoreboard.bench.remote_harness import LossyRelay
+    links, board = hall
+    relay = LossyRelay(("127.0.0.1", links.osc.address[1]), drop=0.0, duplicate=0.0, max_delay=0.0)
+    host = OscClient("127.0.0.1", relay.address[1], PASS, auth="on", bind=("127.0.0.1", 0))
+    try:
+        host.connect(timeout=5.0)
+        assert host._port is not None
+        assert host.command("/sg/player/name", 2, "Через реле", timeout=5.0) == (True, None)
+        assert not host._use_port
+    finally:
+        host.close()
+        relay.close()
