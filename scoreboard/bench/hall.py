@@ -186,7 +186,7 @@ def measure(seconds: float, trials: int) -> dict:
                 _phase(real, host, None, 3.0)          # warm-up (fonts, the first frames): not reported
                 for kind in (None, *FLOODS):
                     phases[kind or "quiet"] = _phase(real, host, kind, seconds)
-                    phases[kind or "quiet"]["host_on_sessions_port"] = host._use_port   # (links/osc/client.py)
+                    phases[kind or "quiet"]["host_on_sessions_port"] = host.on_sessions_port   # (links/osc/client.py)
             finally:
                 host.close()
             for name, kind, over_ws in (("lockout_quiet", None, False), ("lockout", "spoof", False),

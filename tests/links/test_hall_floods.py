@@ -178,7 +178,7 @@ def test_issue24_1_the_host_is_served_while_a_udp_stranger_floods(hall):
     socks = [socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in range(50)]
     try:
         host.connect(timeout=5.0)
-        assert wait_until(lambda: host._use_port, 5.0)              # the board answered the probe from its port
+        assert wait_until(lambda: host.on_sessions_port, 5.0)              # the board answered the probe from its port
         hello, target, worst, peak = build("/sg/auth/hello"), ("127.0.0.1", links.osc.address[1]), 0.0, 0
         for i in range(20_000):
             socks[i % 50].sendto(hello, target)
@@ -235,7 +235,7 @@ def test_issue24_1_a_client_behind_a_relay_stays_on_the_well_known_port(hall):
         host.connect(timeout=5.0)
         assert host._port is not None
         assert host.command("/sg/player/name", 2, "Через реле", timeout=5.0) == (True, None)
-        assert not host._use_port
+        assert not host.on_sessions_port
     finally:
         host.close()
         relay.close()

@@ -175,6 +175,11 @@ class OscClient(Receiver):
             return self._key is not None
 
     @property
+    def on_sessions_port(self) -> bool:
+        """True while commands go to the board's sessions' own port (it answered from there)."""
+        return self._use_port
+
+    @property
     def peer(self) -> str | None:
         """How the board sees this client ("ip:port", from its challenge): part of every signature."""
         with self._lock:
