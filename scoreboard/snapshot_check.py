@@ -96,7 +96,7 @@ SNAPSHOT = {"phase!": OneOf(PHASES), "players!": ListOf(PLAYER), "rev": INT, "ti
 # `status` (the board's, not the engine's: docs/ENGINE_API.md); a missing status means unknown.
 BOX_STATUS = {"state!": OneOf(("online", "offline", "reconnecting", "none")), "since": Nullable(NUM), "detail": TEXT}
 JOURNAL_STATUS = {"ok!": BOOL, "error": Nullable(TEXT), "since": Nullable(NUM)}
-LINK_STATUS = {"name!": TEXT, "state!": OneOf(("ok", "retrying", "down")), "detail": TEXT}
+LINK_STATUS = {"name!": TEXT, "state!": OneOf(("ok", "retrying", "down", "warning")), "detail": TEXT}
 SNAPSHOT["status"] = {"box": BOX_STATUS, "journal": JOURNAL_STATUS, "links": ListOf(LINK_STATUS),
                       "alerts": ListOf(TEXT)}
 # `/sg/host/question` (host sessions only, docs/ENGINE_API.md `host_question()`): null between questions.

@@ -32,12 +32,17 @@ def _remote_web(args) -> int:
     return bench(args)
 
 
+def _hall(args) -> int:
+    from scoreboard.bench.hall import bench  # lazy: a bench loads only when it runs
+    return bench(args)
+
+
 def _tournament(args) -> int:
     from scoreboard.bench.tournament import run  # lazy: a bench loads only when it runs
     return run(args)
 
 
-BENCHES = {"display": _display, "engine": _engine, "links": _links, "media": _media, "packs": _packs,
+BENCHES = {"display": _display, "engine": _engine, "hall": _hall, "links": _links, "media": _media, "packs": _packs,
            "remote-web": _remote_web, "tournament": _tournament}
 
 

@@ -62,14 +62,14 @@ passcode = "{passcode}"
 
 
 def write_config(folder: Path, osc_port: int, passcode: str, web_port: int | None, box: str | None = None,
-                 journal_dir: Path | None = None) -> Path:
+                 journal_dir: Path | None = None, osc_extra: str = "") -> Path:
     """The benches' board: novosibirsk 1/9, one 1920×1080 audience window at 60 fps, OSC (and the page) on loopback,
     a view passcode, and the button box at `box` (events mode) if given; the journal in `journal_dir` (default:
     `folder`)."""
     path = folder / "scoreboard.toml"
     path.write_text(board_toml(journal=(journal_dir or folder) / "bench.sqlite", osc_port=osc_port,
                                passcode=passcode, fps=60, web_port=web_port,
-                               osc_extra=f'view_passcode = "{VIEW_PASSCODE}"\nadvertise = false',
+                               osc_extra=f'view_passcode = "{VIEW_PASSCODE}"\nadvertise = false\n{osc_extra}',
                                extra=f'\n[buttons]\nport = "{box}"\nmode = "events"\n' if box is not None else ""),
                     encoding="utf-8")
     return path
@@ -85,18 +85,19 @@ class RealBoard:
 
 @contextmanager
 def real_board(passcode: str, web: bool = False, box: str | None = None,
-               env: dict | None = None, journal_dir: Path | None = None) -> Iterator[RealBoard]:
-    """Start the board (its Python may be wrapped by SCOREBOARD_BENCH_PYTHON_ARGS, e.g. "-m cProfile -o F"), with
-    the button box at `box` and `env` added to its environment; stop it with SIGINT, as `systemctl stop` or Ctrl-C
-    would."""
+               env: dict | None = None, journal_dir: Path | None = None, osc_extra: str = "",
+               wrap: list[str] | None = None) -> Iterator[RealBoard]:
+    """Start the board (its Python may be wrapped by SCOREBOARD_BENCH_PYTHON_ARGS, e.g. "-m cProfile -o F", or by
+    `wrap`), with the button box at `box`, `osc_extra` lines in `[osc]` and `env` added to its environment; stop it
+    with SIGINT, as `systemctl stop` or Ctrl-C would."""
     with tempfile.TemporaryDirectory(prefix="real-board-") as tmp, virtual_display() as display:
         folder = Path(tmp)
         osc_port = free_port(socket.SOCK_DGRAM)
         web_port = free_port(socket.SOCK_STREAM) if web else None
-        config = write_config(folder, osc_port, passcode, web_port, box, journal_dir)
+        config = write_config(folder, osc_port, passcode, web_port, box, journal_dir, osc_extra)
         env = {**os.environ, **(env or {}), "DISPLAY": display, "SDL_AUDIODRIVER": "dummy"}
         env.pop("SDL_VIDEODRIVER", None)
-        wrap = os.environ.get("SCOREBOARD_BENCH_PYTHON_ARGS", "").split()
+        wrap = wrap or os.environ.get("SCOREBOARD_BENCH_PYTHON_ARGS", "").split()
         process = subprocess.Popen([sys.executable, *wrap, "-m", "scoreboard", "run", "--config", str(config)],
                                    env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         try:

@@ -105,6 +105,9 @@ class Links:
                     continue
             detail = f"{thread_name} restarted {restarts}×" if restarts else thread_name
             entries.append({"name": name, "state": "ok", "detail": detail})
+        shortened = self.osc.feedback.shortened if self.osc is not None else ""
+        if shortened:       # the UDP remotes get the state shortened: the host must know (issue 24 item 8)
+            entries.append({"name": "osc", "state": "warning", "detail": shortened})
         return entries
 
     def stop(self) -> None:

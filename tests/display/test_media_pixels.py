@@ -12,10 +12,11 @@ import pytest
 from scoreboard.app.config import check_config
 from scoreboard.display import compose
 from scoreboard.display.media import files as media
-from scoreboard.display.theme.load import ROOT, load_theme
+from scoreboard.display.theme.load import load_theme
 from scoreboard.engine.commands import make
 from scoreboard.packs import pictures
 from scoreboard.session import Session
+from tests.conftest import ROOT
 
 SAMPLE = ROOT / "assets" / "packs" / "sample.toml"
 FLAG = ROOT / "assets" / "packs" / "sample_media" / "flag.png"

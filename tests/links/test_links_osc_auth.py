@@ -18,7 +18,7 @@ def auth_connect(peer: RawPeer, passcode=PASS, role="host"):
     got = peer.receive(10.0, until=lambda m: of(m, "/sg/connected") or of(m, "/sg/denied"))
     if of(got, "/sg/denied"):
         return of(got, "/sg/denied")[0][0]
-    sid, snonce = of(got, "/sg/connected")[0]
+    sid, snonce = of(got, "/sg/connected")[0][:2]
     return sid, osc_auth.session_key(secret, sid, snonce, cnonce), seen_as
 
 
@@ -59,15 +59,15 @@ def test_proto2_forged_altered_and_replayed_signed_datagrams_are_refused(osc_boa
         bad = osc_auth.command_mac(b"0" * 32, sid, 8, "/sg/player/name", seen_as, (1, "Взлом"))
         peer.send("/sg/sig/player/name", sid, 8, 1, "Взлом", bad)                         # forged
         got = peer.receive(10.0, until=lambda m: len(of(m, "/sg/error")) == 2)
-        assert of(got, "/sg/error") == [["/sg/player/name", "bad signature"]] * 2
-        peer.send("/sg/disconnect")
+        assert [e[:2] for e in of(got, "/sg/error")] == [["/sg/player/name", "bad signature"]] * 2
+        peer.send("/sg/sig/disconnect", sid, 9, osc_auth.command_mac(key, sid, 9, "/sg/disconnect", seen_as, ()))
         again = auth_connect(peer)
         assert isinstance(again, tuple), again
         sid2 = again[0]
         assert sid2 != sid
         peer.send("/sg/sig/player/name", sid, 7, 1, "Вера", mac)                          # replay, old session
         got = peer.receive(10.0, until=lambda m: of(m, "/sg/error"))
-        assert of(got, "/sg/error") == [["/sg/player/name", "bad signature"]]
+        assert [e[:2] for e in of(got, "/sg/error")] == [["/sg/player/name", "bad signature"]]
         assert not any(c.address == "/sg/player/name" for c in board.applied)
         assert links.osc.status()["forged"] == 3
     finally:
@@ -150,12 +150,12 @@ def test_proto2_a_retried_auth_connect_keeps_the_key_and_a_new_handshake_re_keys
             peer.send("/sg/auth/connect", "host", bnonce, cnonce, proof, salt)
             answers += of(peer.receive(10.0, until=lambda m: of(m, "/sg/connected")), "/sg/connected")
         assert answers[0] == answers[1]
-        sid, snonce = answers[0]
+        sid, snonce = answers[0][:2]
         old_key = osc_auth.session_key(secret, sid, snonce, cnonce)
         again = auth_connect(peer)                                   # a new handshake: a new cnonce
         assert isinstance(again, tuple) and again[0] == sid and again[1] != old_key
         signed(peer, sid, old_key, seen_as, 11, "/sg/player/name", 1, "Старый")
-        assert of(peer.receive(10.0, until=lambda m: of(m, "/sg/error")), "/sg/error") == [
+        assert [e[:2] for e in of(peer.receive(10.0, until=lambda m: of(m, "/sg/error")), "/sg/error")] == [
             ["/sg/player/name", "bad signature"]]
         signed(peer, sid, again[1], seen_as, 12, "/sg/player/name", 1, "Новый")
         assert [a[:2] for a in of(peer.receive(10.0, until=lambda m: of(m, "/sg/ack")), "/sg/ack")] == [[12, "ok"]]

@@ -276,7 +276,7 @@ class Osc:
         self.seen = seen
         self.send("/sg/auth/connect", "host", bnonce, cnonce,
                   osc_auth.connect_proof(secret, "host", bnonce, cnonce, seen), salt)
-        self.sid, snonce = self.expect("/sg/connected")
+        self.sid, snonce = self.expect("/sg/connected")[:2]
         self.key = osc_auth.session_key(secret, self.sid, snonce, cnonce)
         # ping as the real client does (osc_client.KEEPALIVE): the board drops a session idle for 30 s, and a test
         # may spend that long in the browser before its first press
@@ -396,7 +396,7 @@ class Socket:
         cnonce, secret = osc_auth.new_nonce(), osc_auth.stretch(PASSCODE, bytes.fromhex(salt))
         await self.send("/sg/auth/connect", "host", bnonce, cnonce,
                         osc_auth.connect_proof(secret, "host", bnonce, cnonce, self.seen), salt)
-        self.sid, snonce = await self.until("/sg/connected")
+        self.sid, snonce = (await self.until("/sg/connected"))[:2]
         self.key = osc_auth.session_key(secret, self.sid, snonce, cnonce)
         return self
 

@@ -124,7 +124,9 @@ def status_lines(status) -> list[tuple[str, str]]:
     elif box.get("state") == "reconnecting":
         lines.append((f"Кнопки: переподключение… (нет связи с {_clock_of(box.get('since'))})", "locked"))
     for link in status.get("links") or []:
-        if isinstance(link, dict) and link.get("state") in ("retrying", "down"):
+        if isinstance(link, dict) and link.get("state") == "warning":
+            lines.append((f"Пульт (сеть): {link.get('detail') or ''}", "locked"))
+        elif isinstance(link, dict) and link.get("state") in ("retrying", "down"):
             name = {"osc": "Пульт (сеть)", "buttons": "Кнопки", "tournament": "Результат турнира"}.get(
                 link.get("name"), str(link.get("name")))
             what = "повтор…" if link.get("state") == "retrying" else "остановлен"

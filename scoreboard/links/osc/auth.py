@@ -137,6 +137,26 @@ def ack_mac(key: bytes, sid: int, cid: int, ok: bool, reason: str) -> bytes:
     return _mac(key, "sg-ack", str(sid), str(cid), "ok" if ok else "error", reason)[:MAC_BYTES]
 
 
+# What the board sends a signed session is signed with the session's key too (docs/LINKS.md, "Signed both ways"):
+# a spoofed state, question, error or connect answer is dropped by the client, whichever transport carried it.
+def state_mac(key: bytes, sid: int, rev: int, state_json: str) -> bytes:
+    return _mac(key, "sg-state", str(sid), str(rev), state_json)[:MAC_BYTES]
+
+
+def question_mac(key: bytes, sid: int, rev: int, question_json: str) -> bytes:
+    return _mac(key, "sg-question", str(sid), str(rev), question_json)[:MAC_BYTES]
+
+
+def error_mac(key: bytes, sid: int, address: str, reason: str) -> bytes:
+    return _mac(key, "sg-error", str(sid), address, reason)[:MAC_BYTES]
+
+
+def connected_mac(key: bytes, sid: int, snonce: str, port: int | None = None) -> bytes:
+    """The board's `/sg/connected sid snonce [port] mac`: it shows the board knew the passcode (the client's key
+    checks); `port`, the sessions' own UDP port, is told UDP sessions only."""
+    return _mac(key, "sg-connected", str(sid), snonce, *([] if port is None else [str(port)]))[:MAC_BYTES]
+
+
 def same(given: Any, expected: bytes) -> bool:
     return isinstance(given, (bytes, bytearray)) and hmac.compare_digest(bytes(given), expected)
 

@@ -28,6 +28,11 @@ A reconnect that gets a *new* session id cannot know whether pending commands we
 ack may be what was lost), so those are not re-sent: they are reported `unknown`. Re-sending could apply a command
 twice, which is the one thing the protocol exists to prevent. The same session (the board kept it) gets them again,
 signed with the new handshake's key.
+
+The sessions' own port: a signed session is told a second board port in `/sg/connected` (osc/server.py: a flood on
+the well-known port must not drown the host's datagrams). The client probes it with a ping and sends there only once
+the board answered from it (a relay or NAT in between never does: the client stays on the well-known port); a
+command unacked after four sends goes back to the well-known port. Connects always go to the well-known port.
 """
 from __future__ import annotations
 
@@ -56,6 +61,7 @@ MAX_RETRY = 0.4         # the backoff ceiling: on a LAN a tap must not wait a se
 QUIET_AFTER = 2.5       # the board pushes state once a second: this much silence is suspicious
 LOST_AFTER = 5.0        # ... and this much means the link is gone
 KEEPALIVE = 5.0         # /sg/ping this often: the board expires sessions idle for 30 s (docs/LINKS.md)
+DOUBT_FOR = 1.0         # a signed session told «not connected» (unsigned: anyone can send it) checks for this long
 AUTH_MODES = ("auto", "on", "off")
 
 
@@ -133,6 +139,9 @@ class OscClient(Receiver):
         self._connect_delay = first_retry
         self._question_rev = -1
         self._sync: list | None = None  # after an ok ack: [rev at ack, next ask, delay, asks left]
+        self._doubt: float | None = None    # when an unsigned «not connected» came to a signed session
+        self._port: int | None = None       # the sessions' own board port, told by the board (see above)
+        self._use_port = False              # ... and the board answered from it: commands go there
         self.on_connection_lost = on_connection_lost    # called on the reader's thread when it dies
         self._lost_reason = ""
         self._routes = self._answers()  # the board's answers → their handlers (osc/client_rx.py)
@@ -172,6 +181,11 @@ class OscClient(Receiver):
             return self._key is not None
 
     @property
+    def on_sessions_port(self) -> bool:
+        """True while commands go to the board's sessions' own port (it answered from there)."""
+        return self._use_port
+
+    @property
     def peer(self) -> str | None:
         """How the board sees this client ("ip:port", from its challenge): part of every signature."""
         with self._lock:
@@ -199,6 +213,9 @@ class OscClient(Receiver):
             self._connect_delay, self._connect_next = self.first_retry, 0.0
             self._handshake.restart()
             self._set_state("connecting")
+            # The first try at once: the reader may sleep up to a quarter of a second before its next turn.
+            self._transmit(self._connect_packet(), main=True)
+            self._connect_next = self._clock() + self._connect_delay
             if timeout is None:
                 return None
             end = time.monotonic() + timeout
@@ -270,8 +287,11 @@ class OscClient(Receiver):
     def close(self) -> None:
         with self._lock:
             live = self._state in ("connected", "retrying")
+            self._next_id += 1                      # a signed session ends by a signed disconnect only
+            packet = self._signed("/sg/disconnect", self._next_id, ()) if self._key is not None else \
+                build_message("/sg/disconnect", ())
         if live:
-            self._transmit(build_message("/sg/disconnect", ()))
+            self._transmit(packet)
         self._reader.stop()
         self._sock.close()
         with self._lock:
@@ -297,23 +317,26 @@ class OscClient(Receiver):
     def _packet(self, item: _Pending) -> bytes:
         """Caller holds the lock. Signed with the session's key in the authenticated mode."""
         if item.gen != self._gen:
-            if self._key is None:
-                item.packet = build_message(cmd_address(item.address), (item.id, *item.args))
-            else:
-                mac = osc_auth.command_mac(self._key, self.session, item.id, item.address, self._handshake.peer,
-                                           item.args)
-                item.packet = build_message(sig_address(item.address), (self.session, item.id, *item.args, mac))
+            item.packet = build_message(cmd_address(item.address), (item.id, *item.args)) if self._key is None \
+                else self._signed(item.address, item.id, item.args)
             item.gen = self._gen
         return item.packet
+
+    def _signed(self, address: str, cid: int, args: tuple) -> bytes:
+        """Caller holds the lock: `/sg/sig/…` of this session, signed with its key."""
+        mac = osc_auth.command_mac(self._key, self.session, cid, address, self._handshake.peer, args)
+        return build_message(sig_address(address), (self.session, cid, *args, mac))
 
     def _connect_packet(self) -> bytes:
         if self._plain:
             return build_message("/sg/connect", (self.passcode, self.role))
         return build_message(*self._handshake.message())
 
-    def _transmit(self, packet: bytes) -> None:
+    def _transmit(self, packet: bytes, main: bool = False) -> None:
+        """Send to the board: to the sessions' own port once it answered from there, unless `main` (a connect)."""
+        to = (self.board[0], self._port) if self._use_port and not main else self.board
         try:
-            self._sock.sendto(packet, self.board)
+            self._sock.sendto(packet, to)
             self._last_sent = self._clock()
         except OSError:
             pass  # no route right now (or closed): the retry clock tries again
@@ -344,7 +367,7 @@ class OscClient(Receiver):
             wake = now + 0.25
             if self._state in ("connecting", "lost"):
                 if now >= self._connect_next:
-                    due.append(self._connect_packet())
+                    self._transmit(self._connect_packet(), main=True)
                     self._connect_next = now + self._connect_delay
                     self._connect_delay = min(self._connect_delay * 2, self.max_retry)
                 wake = min(wake, self._connect_next)
@@ -358,6 +381,8 @@ class OscClient(Receiver):
                         item.delay = min(item.delay * 2, item.cap)
                         item.next_send = now + item.delay * random.uniform(0.8, 1.2)
                     overdue = overdue or item.attempts > 2
+                    if item.attempts >= 4 and self._use_port:     # the sessions' port stopped answering
+                        self._use_port = False
                     if item.retry:
                         wake = min(wake, item.next_send)
                 if self._sync is not None:
@@ -374,10 +399,14 @@ class OscClient(Receiver):
                     # One who just watches sends nothing; without this the board would expire the session.
                     due.append(build_message("/sg/ping", ()))
                 silent = now - self._last_heard
-                if silent >= self.lost_after:
+                # No signed word from the board since an unsigned «not connected» (osc/client_rx.py): it was true.
+                doubted = self._doubt is not None and now - self._doubt >= DOUBT_FOR
+                if silent >= self.lost_after or doubted:
                     self._lose(now)
                     wake = now
                 else:
+                    if self._doubt is not None:
+                        wake = min(wake, self._doubt + DOUBT_FOR)
                     self._set_state("retrying" if overdue or silent >= self.quiet_after else "connected")
         for packet in due:
             self._transmit(packet)
@@ -385,6 +414,7 @@ class OscClient(Receiver):
 
     def _lose(self, now: float) -> None:
         """Caller holds the lock: the session is gone or in doubt; connect again (a fresh handshake)."""
+        self._doubt = None
         self._connect_delay, self._connect_next = self.first_retry, now
         self._handshake.restart()
         self._set_state("lost")

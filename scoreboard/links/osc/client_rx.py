@@ -5,7 +5,14 @@ sends each answer to its handler; a handler returns False for an answer it canno
 and port are heard; anything else, and anything malformed,
 forged (a signed session's ack without the board's MAC) or of the wrong shape (`scoreboard/snapshot_check.py`), is
 counted in `ignored` and dropped. Of the states the highest rev wins (datagrams may be reordered); a new session
-may count revisions from scratch, so its first state is taken whatever its rev.
+may count revisions from scratch, so its first state is taken whatever its rev; a rev more than REV_JUMP past the
+current one is refused (a forged 2³¹−1 would hide every real state after it).
+
+A signed session (osc/auth.py) trusts nothing unsigned: `/sg/connected` must carry the board's MAC (it shows the
+board knew the passcode), and so must every state, question, ack and error; one without it, or with a wrong one, is
+dropped. An unsigned «not connected» (the board cannot sign for a session it lost, so anyone can send it) only
+makes the client ask: without a signed answer within DOUBT_FOR it connects again. A wrong-passcode answer to the
+authenticated connect counts only when it names this client's cnonce (a blind spoofer cannot).
 """
 from __future__ import annotations
 
@@ -15,13 +22,14 @@ import queue
 from pythonosc.osc_message import OscMessage, ParseError
 
 from scoreboard.links.osc import auth as osc_auth
-from scoreboard.links.osc.messages import Ack, Event
+from scoreboard.links.osc.messages import Ack, Event, build_message
 from scoreboard.links.osc.routes import AddressMap
 from scoreboard.snapshot_check import check_host_question, check_snapshot
 
 SYNC_AFTER = 0.15       # no new state this long after an ok ack: ask for it
 EVENTS_KEPT = 1000      # a user that never drains `events` (a follower) keeps only the newest
 ACKS_KEPT = 4096        # answers remembered for ack(id) / command()
+REV_JUMP = 100_000      # a state this many revisions past the current one is not the board's (a real game: ≈ 2,000)
 
 
 class Receiver:
@@ -41,10 +49,13 @@ class Receiver:
 
     def datagram_received(self, data: bytes, sender: tuple) -> None:
         """The reader's call for each datagram."""
-        # Only the board may steer the client: a datagram from anyone else is dropped.
+        # Only the board may steer the client: a datagram from anyone else is dropped. The board's second port
+        # (the sessions' own, osc/client.py) counts once told; its first answer means the path works both ways.
         if (sender[0], sender[1]) != self.board:
-            self._ignore()
-            return
+            if self._port is None or (sender[0], sender[1]) != (self.board[0], self._port):
+                self._ignore()
+                return
+            self._use_port = True
         try:
             message = OscMessage(data)
         except (ParseError, IndexError, ValueError, TypeError, UnicodeDecodeError):
@@ -95,11 +106,20 @@ class Receiver:
                     return False
                 self._heard()
                 return True         # a duplicate of the answer we already have
-            key = None
+            key = port = None
             if not self._plain:
                 key = self._handshake.key(sid, args[1] if len(args) > 1 else None)
-                if key is None:
-                    return False    # not the answer to our handshake
+                port = args[2] if len(args) == 4 and isinstance(args[2], int) and 0 < args[2] < 65536 else None
+                if key is None or len(args) < 3 or not osc_auth.same(args[-1], osc_auth.connected_mac(
+                        key, sid, args[1], port)):
+                    return False    # not the answer to our handshake, or not from a board that knows the passcode
+                if port != self._port:
+                    self._port, self._use_port = port, False
+                if port is not None and not self._use_port:
+                    try:
+                        self._sock.sendto(build_message("/sg/ping", ()), (self.board[0], port))   # the probe
+                    except OSError:
+                        pass                # no route to it: the well-known port it stays
             if self.session is not None and sid != self.session:
                 # A new session cannot tell us what the old one applied: hand those back to the user.
                 unknown = list(self._pending.values())
@@ -123,9 +143,18 @@ class Receiver:
         with self._lock:
             now = self._clock()
             if self._state in ("connected", "retrying"):
-                self._lose(now)     # a live session the board no longer knows (restarted, expired): connect again
+                if self._key is None:
+                    self._lose(now)     # a live session the board no longer knows (restarted, expired): again
+                elif self._doubt is None:
+                    # Unsigned, so perhaps not the board's: ask it; no signed answer within DOUBT_FOR, connect again.
+                    self._doubt = now
+                    self._transmit(build_message("/sg/sync", ()))
+                return True
             elif self._state not in ("connecting", "lost"):
                 return True
+            elif not self._plain and not reason.startswith("not connected") and (
+                    len(args) < 2 or args[1] != self._handshake.cnonce):
+                return False            # an answer to someone else's connect (or a spoofer's): not ours
             elif reason.startswith("not connected"):
                 # The answer to a hello from a board that does not know the authenticated mode (auto: go plain),
                 # or to a ping sent before the loss: keep connecting.
@@ -152,6 +181,7 @@ class Receiver:
                 if not rest or not osc_auth.same(rest[-1], osc_auth.ack_mac(self._key, self.session, cid, ok, reason)):
                     return False
                 rest = rest[:-1]
+            self._doubt = None
             self._heard()
             item = self._pending.pop(cid, None)
             if item is None:
@@ -171,6 +201,11 @@ class Receiver:
     def _on_state(self, address: str, *args) -> bool:
         if len(args) < 2 or not isinstance(args[0], int) or not isinstance(args[1], str):
             return False
+        with self._lock:
+            if not self._trusted(args[2] if len(args) > 2 else None, osc_auth.state_mac, args[0], args[1]):
+                return False
+            if self.rev >= 0 and args[0] > self.rev + REV_JUMP:
+                return False    # beyond reason: not the board's (a signed one cannot be forged at all)
         try:
             snapshot = json.loads(args[1])
         except (ValueError, RecursionError):   # deeply nested JSON from a hostile datagram
@@ -191,8 +226,18 @@ class Receiver:
             self._emit(Event("state", snapshot, args[0]))
         return True
 
+    def _trusted(self, mac, sign, rev, text: str) -> bool:
+        """Caller holds the lock. A plain session takes what comes; a signed one only what its key signed (and a
+        verified word from the board ends a doubt)."""
+        if self._key is None:
+            return True
+        if rev is None or not osc_auth.same(mac, sign(self._key, self.session, rev, text)):
+            return False
+        self._doubt = None
+        return True
+
     def _on_question(self, address: str, *args) -> bool:
-        # `/sg/host/question json [rev]`: the rev lets a reordered old one be dropped.
+        # `/sg/host/question json [rev] [mac]`: the rev lets a reordered old one be dropped.
         if not args or not isinstance(args[0], str):
             return False
         try:
@@ -205,6 +250,8 @@ class Receiver:
             return False
         rev = args[1] if len(args) > 1 and isinstance(args[1], int) else None
         with self._lock:
+            if not self._trusted(args[2] if len(args) > 2 else None, osc_auth.question_mac, rev, args[0]):
+                return False
             self._heard()
             if rev is not None:
                 if rev < self._question_rev:
@@ -219,6 +266,18 @@ class Receiver:
     def _on_error(self, address: str, *args) -> bool:
         if len(args) < 2:
             return False
+        with self._lock:
+            if self._key is not None:
+                # Signed: `/sg/error address reason mac`. An unsigned «bad signature» may still be the board's (our
+                # key is not its own after a crossed re-handshake): a hint, acted on only as below.
+                mac_ok = len(args) >= 3 and osc_auth.same(args[-1], osc_auth.error_mac(
+                    self._key, self.session, str(args[0]), " ".join(str(a) for a in args[1:-1])))
+                if mac_ok:
+                    args = args[:-1]
+                elif str(args[1]) != "bad signature":
+                    return False
+                else:
+                    args = args[:2]         # its MAC (under the board's key, not ours) cannot be checked
         error = (str(args[0]), " ".join(str(a) for a in args[1:]))
         with self._lock:
             self._heard()

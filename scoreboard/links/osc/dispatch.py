@@ -6,6 +6,10 @@ and the handshake are open to anyone; every other address passes the session gat
 session is counted and, at most twice a second, told "not connected"); unsigned commands also pass the signed-only
 guard. Nothing from the network is trusted: a sender without a session, a `view` session that commands, an internal
 address (`/sg/clock`), a bad signature or bad arguments are counted and answered or dropped, never reaching the game.
+
+No amplification: while the server handles a stranger's datagram (`stranger_replies`), it gets at most one reply,
+however many messages it holds. A signed session's own `/sg/disconnect` must be signed (`/sg/sig/disconnect sid id
+mac`): an unsigned one from its address is someone else's, and is refused.
 """
 from __future__ import annotations
 
@@ -21,13 +25,14 @@ from scoreboard.links.osc import auth as osc_auth
 from scoreboard.links.osc.feedback import Feedback
 from scoreboard.links.osc.messages import build
 from scoreboard.links.osc.routes import AddressMap
-from scoreboard.links.osc.sessions import Denied, Session, SessionTable
+from scoreboard.links.osc.sessions import STALE, Denied, Session, SessionTable
 
 log = logging.getLogger("scoreboard.links.osc")
 
 CMD_PREFIX = "/sg/cmd/"
 NOT_CONNECTED_EVERY = 0.5     # seconds between "not connected" replies to one address
 UNSIGNED_REQUESTS = frozenset({"/sg/setup/catalog"})    # read-only: a signed session may still send them plainly
+SIGNED_SESSION_ADDRESSES = frozenset({"/sg/disconnect"})  # signed, they act on the session, not the game
 InSession = Callable[[Session, str, list], None]
 
 
@@ -37,7 +42,7 @@ class BoardDispatch:
 
     def __init__(self, config: dict, table: SessionTable, lock: threading.Lock, inbox: Inbox,
                  clock: Callable[[], float], monotonic: Callable[[], float], feedback: Feedback,
-                 count: Callable[[str], None]):
+                 count: Callable[[str], None], note: Callable[[str, str], object] = lambda source, what: None):
         self.config = config
         self.table = table
         self._lock = lock                   # the server's: the session table and its sessions' records
@@ -45,8 +50,10 @@ class BoardDispatch:
         self.clock = clock                  # engine seconds: the stamp of every command
         self.monotonic = monotonic          # session idle timers, challenge ages
         self.feedback = feedback
-        self._send = feedback.send
         self._count = count
+        self._note = note                   # osc/quiet.py: bad input logged once a minute per source and kind
+        self.replies_left: Optional[int] = None    # while a stranger's datagram is handled: replies it may still get
+        self.session_port: Optional[int] = None    # the sessions' own UDP port (osc/server.py), told signed sessions
         self._challenger = osc_auth.Challenger(monotonic)
         self.verifier = osc_auth.Verifier(config["passcode"], config["view_passcode"],
                                           osc_auth.board_key(config.get("key", "")))
@@ -65,6 +72,18 @@ class BoardDispatch:
     def handle(self, message: OscMessage, sender: tuple) -> None:
         """One message of a datagram from `sender`, already parsed."""
         self.routes.handler_for(message.address).invoke(sender, message)
+
+    def stranger_replies(self, replies: Optional[int]) -> None:
+        """The server's thread, around a stranger's datagram: at most `replies` answers to it (None: no limit)."""
+        self.replies_left = replies
+
+    def _send(self, dgram: bytes, addr: tuple) -> None:
+        if self.replies_left is not None:
+            if self.replies_left <= 0:
+                self._count("replies_withheld")
+                return
+            self.replies_left -= 1
+        self.feedback.send(dgram, addr)
 
     # --- the gates ----------------------------------------------------------------------------------
     def _gate(self, handler: InSession) -> Callable:
@@ -96,8 +115,7 @@ class BoardDispatch:
             if session.is_host and (session.key is not None or self.config.get("require_auth")) \
                     and address not in UNSIGNED_REQUESTS:
                 self._count("unsigned_refused")
-                self._send(build("/sg/error", address, "this board takes signed commands only (/sg/sig/...)"),
-                           session.addr)
+                self.feedback.error(session, address, "this board takes signed commands only (/sg/sig/...)")
                 return
             handler(session, address, params)
         return guarded
@@ -122,9 +140,11 @@ class BoardDispatch:
         peer = osc_auth.peer_text(addr)
         if not self._challenger.fresh(bnonce, peer) or salt != self.verifier.salt_text:
             self._count("denied")
-            self._send(build("/sg/denied", "stale or foreign challenge: send /sg/auth/hello again"), addr)
+            self._send(build("/sg/denied", "stale or foreign challenge: send /sg/auth/hello again", cnonce), addr)
             return
-        # Which secret the proof shows knowledge of; none: the table counts a wrong passcode (throttling).
+        # The challenge made its round trip: this sender is at `addr`, so from here a wrong proof counts against it
+        # (the authenticated brake, never braked by plain connects anyone can spoof). Which secret the proof shows
+        # knowledge of (the board's key or a stretched passcode); none: the table counts a wrong passcode.
         proven = self.verifier.proven(role, bnonce, cnonce, peer, proof)
         self._connect([proven[0] if proven is not None else "\x00not the passcode", role], addr, self.monotonic(),
                       auth=(cnonce, proven[1] if proven is not None else None))
@@ -137,6 +157,9 @@ class BoardDispatch:
         self.feedback.send_state(session)
 
     def _disconnect(self, session: Session, address: str, params: list) -> None:
+        if session.key is not None:             # a signed session ends by its signed disconnect only
+            self._count("unsigned_refused")
+            return
         with self._lock:
             self.table.drop(session.addr)
 
@@ -149,7 +172,14 @@ class BoardDispatch:
                 or not osc_auth.same(params[-1], osc_auth.command_mac(session.key, session.sid, params[1], address,
                                                                     osc_auth.peer_text(addr), params[2:-1]))):
             self._count("forged")
-            self._send(build("/sg/error", address, "bad signature"), addr)
+            self._note(str(addr[0]), "signed messages whose MAC does not check")
+            self.feedback.error(session, address, "bad signature")
+            return
+        if address in SIGNED_SESSION_ADDRESSES:
+            with self._lock:
+                first, _ = SessionTable.first_copy(session, params[1])
+                if first:                       # a replayed disconnect of this session ends nothing
+                    self.table.drop(addr)
             return
         self._exactly_once(session, address, [params[1], *params[2:-1]])
 
@@ -162,11 +192,14 @@ class BoardDispatch:
             if len(params) > 2:
                 raise Denied("usage: /sg/connect passcode [host|view]")
             with self._lock:
-                session = self.table.connect(addr, passcode, role, now)
+                session = self.table.connect(addr, passcode, role, now, "plain" if auth is None else "auth")
         except Denied as refusal:
             self._count("denied")
-            self._send(build("/sg/denied", str(refusal)), addr)
+            self._note(str(addr[0]), f"connects refused ({str(refusal).split(':')[0]})")
+            # The authenticated connect's refusal names its cnonce: a client ignores a spoofed «wrong passcode».
+            self._send(build("/sg/denied", str(refusal), *([auth[0]] if auth is not None else [])), addr)
             return
+        self.replies_left = None                # a session now: its answer and state are not a stranger's
         log.info("OSC session %d (%s) for %s:%s", session.sid, session.role, addr[0], addr[1])
         if auth is not None:
             with self._lock:
@@ -176,7 +209,13 @@ class BoardDispatch:
                     snonce = osc_auth.new_nonce()
                     session.key = osc_auth.session_key(auth[1], session.sid, snonce, auth[0])   # auth[1]: the secret
                     session.nonces = (auth[0], snonce)
-            self._send(build("/sg/connected", session.sid, snonce), addr)
+                    # A new key: nothing signed with the old one checks any more, so the stale-id floor starts again
+                    # (a restarted remote at the same address counts its ids from a new start).
+                    session.floor = -2**63
+                # A UDP session is told the sessions' own port, under the MAC (a forged port would lose its commands).
+                port = (self.session_port,) if self.session_port and len(addr) == 2 else ()
+                mac = osc_auth.connected_mac(session.key, session.sid, snonce, *port)
+            self._send(build("/sg/connected", session.sid, snonce, *port, mac), addr)
         else:
             self._send(build("/sg/connected", session.sid), addr)
         self.feedback.send_state(session)
@@ -202,22 +241,22 @@ class BoardDispatch:
             return False
         self._count("commands")
         self.setup.handle(address, params, session.is_host,
-                          lambda text: self._send(build("/sg/setup/catalog", text), session.addr), result)
+                          lambda text: self.feedback.send(build("/sg/setup/catalog", text), session.addr), result)
         return True
 
     def _plain_command(self, session: Session, address: str, params: list) -> None:
-        if self._setup(address, params, session, lambda ok, reason: ok or self._send(
-                build("/sg/error", address, reason or "refused"), session.addr)):
+        if self._setup(address, params, session, lambda ok, reason: ok or self.feedback.error(
+                session, address, reason or "refused")):
             return
         try:
             cmd = self._check(address, params, session)
         except (BadCommand, PermissionError) as refusal:
-            self._send(build("/sg/error", address, str(refusal)), session.addr)
+            self.feedback.error(session, address, str(refusal))
             return
 
         def on_result(ok: bool, reason: Optional[str]) -> None:
             if not ok:
-                self._send(build("/sg/error", address, reason or "refused"), session.addr)
+                self.feedback.error(session, address, reason or "refused")
 
         self._count("commands")
         self.inbox.put(cmd, f"osc:{session.sid}", on_result)
@@ -231,14 +270,13 @@ class BoardDispatch:
         acked."""
         if not params or not isinstance(params[0], int) or isinstance(params[0], bool):
             self._count("bad_commands")
-            self._send(build("/sg/error", address, "the first argument of /sg/cmd/... must be an int id"),
-                       session.addr)
+            self.feedback.error(session, address, "the first argument of /sg/cmd/... must be an int id")
             return
         cid, params = params[0], params[1:]
         with self._lock:
             first, result = SessionTable.first_copy(session, cid)
         if not first:
-            self._count("duplicates")
+            self._count("stale" if result is STALE else "duplicates")
             if result is not None:              # answer every copy; a pending one is answered on resolution
                 self.feedback.ack(session, cid, *result)
             return

@@ -9,6 +9,17 @@ expires idle sessions. Bundle time tags are ignored (strict timing off): everyth
 Nothing from the network is trusted: a datagram that does not parse, a sender without a session, a `view`
 session that commands, an internal address (`/sg/clock`) or bad arguments are counted and answered or
 dropped, and never reach the game. The messages are listed in docs/LINKS.md.
+
+Every stranger is budgeted (osc/intake.py): a UDP datagram from a session is handled as it is read; a stranger's
+waits in the bounded intake with the TCP and WebSocket packets, sessions' first, a few strangers' messages a turn.
+A stranger's packet gets at most STRANGER_MESSAGES messages read and one reply; bad input is logged once a minute
+per source with a count (osc/quiet.py), never a line per packet.
+
+The sessions' own port: a UDP flood fills the well-known port's kernel queue, where the host's datagrams would wait
+(and be dropped) among the stranger's. So the board also listens on a second UDP port of the system's choosing,
+named to each signed session in its `/sg/connected`; the project's client sends there once it knows it, and the
+board answers a session from there once that session has spoken on it. Only sessions are read there (a stranger's
+datagram is dropped unread); the loop reads it first every turn.
 """
 from __future__ import annotations
 
@@ -17,7 +28,6 @@ import select
 import socket
 import threading
 import time
-from collections import deque
 from typing import Callable, Optional
 
 from pythonosc.osc_packet import OscPacket
@@ -25,15 +35,19 @@ from pythonosc.osc_packet import OscPacket
 from scoreboard.links.inbox import Inbox
 from scoreboard.links.osc.dispatch import BoardDispatch
 from scoreboard.links.osc.feedback import Feedback
+from scoreboard.links.osc.intake import FULL, PEER, QUEUED, REFUSED, STRANGER_MESSAGES, Intake, elements
+from scoreboard.links.osc.quiet import QuietLog
 from scoreboard.links.osc.sessions import SessionTable
-from scoreboard.links.osc.tcp import CONNECT_WITHIN, SlipServer
+from scoreboard.links.osc import tcp as osc_tcp
+from scoreboard.links.osc.tcp import SlipServer
 
 log = logging.getLogger("scoreboard.links.osc")
 
 RECEIVE_BUFFER = 2 << 20      # bytes of UDP receive buffer asked for
 COUNTERS = ("packets", "bad_packets", "unauthorized", "denied", "bad_commands", "internal_refused",
             "view_refused", "duplicates", "commands", "acks_sent", "states_sent", "send_errors",
-            "state_too_big", "forged", "unsigned_refused")
+            "state_too_big", "forged", "unsigned_refused", "state_shortened", "stale", "replies_withheld",
+            "over_budget", "intake_full")
 
 
 class _QuietPythonOsc(logging.Filter):
@@ -63,15 +77,18 @@ class OscServer:
         self.counts = dict.fromkeys(COUNTERS, 0)
         self._lock = threading.Lock()        # sessions, counters and the latest state
         self.feedback = Feedback(self.table, self._lock, self._send, self._count)
+        self.quiet = QuietLog(log)
         self.dispatch = BoardDispatch(osc_config, self.table, self._lock, inbox, clock, monotonic, self.feedback,
-                                      self._count)
+                                      self._count, self.quiet.note)
         self._wake_r = self._wake_w = None
         self._tcp = None                    # SlipServer when osc.tcp: SLIP-framed clients on the same port
         # Other stream transports (the web remote's WebSockets): each has send(addr, dgram) -> bool and feeds
         # its frames through feed(), so they are handled on this server's thread like UDP and TCP.
         self._streams: list = []
-        self._fed: deque = deque()
+        self.intake = Intake()              # what waits for this thread: streams' packets, UDP strangers'
+        self._intake_due = float("inf")     # seconds until strangers' packets may be taken again
         self._sock: Optional[socket.socket] = None
+        self._sessions_sock: Optional[socket.socket] = None     # the sessions' own port (above)
         self._thread: Optional[threading.Thread] = None
         self._running = False
 
@@ -103,11 +120,19 @@ class OscServer:
         except OSError:
             pass
         self._sock = sock
+        try:
+            self._sessions_sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            self._sessions_sock.bind((self.config["bind"], 0))
+            self._sessions_sock.setblocking(False)
+            self.dispatch.session_port = self._sessions_sock.getsockname()[1]
+        except OSError as error:         # the well-known port alone then: the clients fall back to it
+            log.warning("osc: no port of the sessions' own: %s", error)
+            self._sessions_sock = None
         if self.config.get("tcp"):
             try:
                 self._tcp = SlipServer(self.config["bind"], sock.getsockname()[1],
-                                       2 * int(self.config["max_sessions"]), self.handle_datagram,
-                                       lambda: self._count("bad_packets"), self._tcp_closed)
+                                       2 * int(self.config["max_sessions"]), self.feed,
+                                       lambda addr: self._bad(addr, "a broken SLIP frame"), self._tcp_closed)
             except OSError:
                 sock.close()
                 raise
@@ -124,12 +149,12 @@ class OscServer:
         self._wake()
         if self._thread is not None:
             self._thread.join(timeout=2)
-        for sock in (self._sock, self._wake_r, self._wake_w):
+        for sock in (self._sock, self._sessions_sock, self._wake_r, self._wake_w):
             if sock is not None:
                 sock.close()
         if self._tcp is not None:
             self._tcp.close_all()
-        self._thread = self._sock = self._wake_r = self._wake_w = self._tcp = None
+        self._thread = self._sock = self._sessions_sock = self._wake_r = self._wake_w = self._tcp = None
 
     @property
     def started(self) -> bool:
@@ -156,10 +181,11 @@ class OscServer:
         interval = float(self.config["state_interval"])
         next_push = self.monotonic() + interval
         while self._running:
-            timeout = min(0.1, max(0.0, next_push - self.monotonic()))
+            timeout = min(0.1, max(0.0, next_push - self.monotonic()), self._intake_due)
             try:
                 streams = self._tcp.sockets() if self._tcp is not None else []
-                readable, _, _ = select.select([self._sock, self._wake_r, *streams], [], [], timeout)
+                ours = [self._sessions_sock] if self._sessions_sock is not None else []
+                readable, _, _ = select.select([*ours, self._sock, self._wake_r, *streams], [], [], timeout)
             except (OSError, ValueError):
                 return
             if self._wake_r in readable:
@@ -170,16 +196,20 @@ class OscServer:
                     pass
                 if self.feedback.take_dirty():
                     self.feedback.push_all()
+            if ours and ours[0] in readable:
+                self._receive_sessions()
             if self._sock in readable:
                 self._receive_some()
-            self._handle_fed()
             for stream in readable:
-                if stream not in (self._sock, self._wake_r):
+                if stream not in (self._sock, self._wake_r, self._sessions_sock):
                     try:
                         self._tcp.readable(stream)
-                    except Exception:           # as for datagrams: a bug must not end the server
-                        log.exception("OSC tcp data crashed the handler")
+                    except Exception as error:  # as for datagrams: a bug must not end the server
+                        self.quiet.crash(str(self._tcp.peer_of(stream)), "tcp data", error)
                         self._count("bad_packets")
+            self._handle_fed()
+            if self._tcp is not None:
+                self._tcp.resume(self.room)     # streams held back for want of room, read again once there is
             now = self.monotonic()
             if now >= next_push:
                 next_push = now + interval
@@ -187,23 +217,53 @@ class OscServer:
                     for session in self.table.expire(now):
                         log.info("OSC session %d (%s) expired", session.sid, session.role)
                 if self._tcp is not None:
-                    self._tcp.close_idle(self.has_session, CONNECT_WITHIN)
+                    self._tcp.close_idle(self.has_session, osc_tcp.CONNECT_WITHIN)   # read now: tests shorten it
                 self.feedback.push_all()
 
     def _receive_some(self, limit: int = 256) -> None:
-        """Handle what is queued (up to `limit` datagrams, so pushes and expiry still get their turn)."""
+        """Read what is queued (up to `limit` datagrams, so pushes and expiry still get their turn): a session's
+        datagram is handled at once, a stranger's waits its turn in the intake (dropped when there is no room: the
+        cheapest path of all, for a flood's sake)."""
+        sessions, intake, dropped = self.table.by_addr, self.intake, 0
+        try:
+            for _ in range(limit):
+                try:
+                    data, addr = self._sock.recvfrom(65_535)
+                except BlockingIOError:
+                    return
+                except OSError:
+                    return    # e.g. ICMP port unreachable surfacing on some platforms: keep serving
+                if addr in sessions:
+                    self._handle_safely(data, addr)
+                elif intake.strangers_full or intake.offer(data, addr, False) is not QUEUED:
+                    dropped += 1
+        finally:
+            if dropped:                 # read, counted, dropped: no room for strangers now
+                with self._lock:
+                    self.counts["packets"] += dropped
+                    self.counts["intake_full"] += dropped
+
+    def _receive_sessions(self, limit: int = 256) -> None:
+        """The sessions' own port: a session's datagram is handled (and its answers now leave from here); anyone
+        else's is dropped unread."""
         for _ in range(limit):
             try:
-                data, addr = self._sock.recvfrom(65_535)
-            except BlockingIOError:
-                return
+                data, addr = self._sessions_sock.recvfrom(65_535)
             except OSError:
-                return        # e.g. ICMP port unreachable surfacing on some platforms: keep serving
-            try:
-                self.handle_datagram(data, addr)
-            except Exception:                   # a bug here must never take the board's remote control down
-                log.exception("OSC datagram from %s crashed the handler", addr)
-                self._count("bad_packets")
+                return
+            session = self.table.by_addr.get(addr)
+            if session is None:
+                self._count("unauthorized")
+                continue
+            session.via_sessions_port = True
+            self._handle_safely(data, addr)
+
+    def _handle_safely(self, data: bytes, addr: tuple) -> None:
+        try:
+            self.handle_datagram(data, addr)
+        except Exception as error:          # a bug here must never take the board's remote control down
+            self.quiet.crash(addr[0], "a packet", error)
+            self._count("bad_packets")
 
     # --- other transports ---------------------------------------------------------------------------
     def attach_stream(self, stream) -> None:
@@ -211,10 +271,31 @@ class OscServer:
         returns True when `addr` is its peer. Its frames come in through `feed`."""
         self._streams.append(stream)
 
-    def feed(self, data: bytes, addr: tuple) -> None:
-        """A frame from a stream peer (any thread): handled on the server thread, in arrival order."""
-        self._fed.append((data, addr))
-        self._wake()
+    def feed(self, data: bytes, addr: tuple):
+        """A packet from a stream peer (any thread), handled on the server thread in its turn (osc/intake.py):
+        QUEUED (True); FULL (False: this peer's budget is full now — stop reading it and offer it again later);
+        REFUSED (None: more than its whole budget — close the stream)."""
+        trusted = self._has_session(addr)
+        if not trusted and self.intake.strangers_full:
+            self._count("intake_full")
+            return FULL                         # the cheapest answer to a flood: nothing decoded, nothing counted
+        count = elements(data, PEER[trusted])
+        if not trusted and count > STRANGER_MESSAGES:
+            self._count("over_budget")
+            self.quiet.note(str(addr[0]), "packets of more messages than a stranger may send")
+            return REFUSED
+        verdict = self.intake.offer(data, addr, trusted, count)
+        if verdict is QUEUED:
+            self._wake()
+        elif verdict is FULL:
+            self._count("intake_full")
+        else:
+            self._count("over_budget")
+        return verdict
+
+    def room(self, addr: tuple) -> bool:
+        """Would a one-message packet of `addr` be queued now (a stream's back-pressure)?"""
+        return self.intake.room(addr, self._has_session(addr))
 
     def allowed(self, ip: str) -> bool:
         """May this address try to connect at all (the `allow` list)?"""
@@ -224,23 +305,26 @@ class OscServer:
         with self._lock:
             return self.table.lookup(addr, self.monotonic()) is not None
 
-    def count_bad(self) -> None:
-        """A transport dropped something that was not an OSC packet (counted like a bad datagram)."""
-        self._count("bad_packets")
+    def _has_session(self, addr: tuple) -> bool:
+        """A look without refreshing the session's idle timer (the intake's sorting). No lock: one dict look-up is
+        atomic, and a session opened or ended meanwhile only sorts this one packet to the other queue."""
+        return addr in self.table.by_addr
 
-    def _handle_fed(self, limit: int = 256) -> None:
-        for _ in range(limit):
-            try:
-                data, addr = self._fed.popleft()
-            except IndexError:
-                return
-            try:
-                self.handle_datagram(data, addr)
-            except Exception:                   # as for datagrams: a bug must not end the server
-                log.exception("OSC frame from %s crashed the handler", addr)
-                self._count("bad_packets")
-        if self._fed:
+    def count_bad(self, source: str = "?") -> None:
+        """A transport dropped something that was not an OSC packet (counted like a bad datagram)."""
+        self._bad((source,), "a packet that is not OSC")
+
+    def _bad(self, addr: tuple, what: str) -> None:
+        self._count("bad_packets")
+        self.quiet.note(str(addr[0]), what)
+
+    def _handle_fed(self) -> None:
+        for data, addr in self.intake.take():
+            self._handle_safely(data, addr)
+        sessions, strangers_in = self.intake.waiting()
+        if sessions:
             self._wake()                        # more than one turn's worth: come back after the others
+        self._intake_due = strangers_in         # strangers wait for their share of the next second
 
     # --- receiving ----------------------------------------------------------------------------------
     def handle_datagram(self, data: bytes, addr: tuple[str, int]) -> None:
@@ -249,13 +333,23 @@ class OscServer:
         if not self.table.allowed(addr[0]):
             self._count("unauthorized")
             return
+        stranger = not self._has_session(addr)
+        if stranger and elements(data, STRANGER_MESSAGES) > STRANGER_MESSAGES:
+            self._count("over_budget")          # a stranger needs one message at a time: no fan-out of work
+            self.quiet.note(str(addr[0]), "packets of more messages than a stranger may send")
+            return
         try:
             messages = [timed.message for timed in OscPacket(data).messages]
         except Exception:
-            self._count("bad_packets")
+            self._bad(addr, "packets that do not parse")
             return
-        for message in messages:
-            self.dispatch.handle(message, addr)
+        # No amplification: one short reply at most to a stranger's packet, whatever it holds (a spoofed source).
+        self.dispatch.stranger_replies(1 if stranger else None)
+        try:
+            for message in messages:
+                self.dispatch.handle(message, addr)
+        finally:
+            self.dispatch.stranger_replies(None)
 
     # --- state ------------------------------------------------------------------------------------
     def publish(self, snapshot: dict, host_question: Optional[dict]) -> None:
@@ -273,13 +367,16 @@ class OscServer:
         if sock is None:
             return
         tcp = self._tcp
-        if tcp is not None and tcp.send(addr, dgram):
+        if tcp is not None and tcp.send(addr, dgram, self._has_session(addr)):
             return
         for stream in self._streams:
             if stream.send(addr, dgram):
                 return
         if len(addr) != 2:
             return                              # a stream peer that has gone: never a UDP address
+        session = self.table.by_addr.get(addr)
+        if session is not None and session.via_sessions_port and self._sessions_sock is not None:
+            sock = self._sessions_sock          # the flow the client now uses, both ways
         try:
             sock.sendto(dgram, addr)
         except OSError:
@@ -294,4 +391,6 @@ class OscServer:
             counts = dict(self.counts)
             counts["sessions"] = len(self.table.by_addr)
             counts["host_sessions"] = sum(1 for s in self.table.by_addr.values() if s.is_host)
+        counts["waiting"] = self.intake.held()
+        counts["shortened"] = self.feedback.shortened   # "" or what the UDP remotes get shortened (host's screen)
         return counts

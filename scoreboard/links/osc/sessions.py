@@ -13,7 +13,12 @@ The access rules (docs/LINKS.md):
 - `view` sessions may fill at most `max_sessions − host_reserve` slots: viewers never lock the host out.
 - Wrong passcodes from an IP throttle that IP to one evaluated try a second (not a lock-out: the real host,
   behind the same venue NAT as a guesser, gets in on its next retry); an address with a live session is never
-  throttled.
+  throttled. The brake keeps the plain and the authenticated connects apart: a plain `/sg/connect` needs no
+  round trip, so anyone can send it from the host's address, and its failures must never brake the authenticated
+  connect, whose failures count only after the challenge's round trip (a spoofed address never sees the challenge).
+  The oldest addresses are forgotten one by one (`BRAKE_KEPT`): a scanner cycling addresses never wipes the table.
+- A signed session's ids must keep rising past what its record forgot: an id at or below the highest id dropped
+  from the window is refused as stale, however many ids later it is replayed (no hole behind the window).
 """
 from __future__ import annotations
 
@@ -32,6 +37,8 @@ MAX_FAILS = 5
 FAIL_WINDOW = 60.0
 THROTTLED_EVERY = 1.0     # seconds between evaluated tries from a throttled IP
 ENDED_KEPT = 256          # addresses whose ended sessions' ids are remembered
+BRAKE_KEPT = 1024         # (ip, mode) pairs whose wrong passcodes are remembered; the oldest is forgotten first
+STALE = (False, "stale id: older than the ids this session remembers")
 
 Addr = tuple[str, int]
 
@@ -46,6 +53,8 @@ class Session:
     results: OrderedDict = field(default_factory=OrderedDict)
     key: Optional[bytes] = None        # the authenticated mode's session key (osc_auth); None: plain session
     nonces: Optional[tuple] = None     # (cnonce, snonce) of that key: a retried connect gets the same snonce
+    floor: int = -2**63                # the highest id dropped from `results`: a signed id at or below it is stale
+    via_sessions_port: bool = False    # it has spoken on the sessions' own port (osc/server.py): answered from there
 
     @property
     def is_host(self) -> bool:
@@ -65,10 +74,9 @@ class SessionTable:
         self.idle_timeout = idle_timeout
         self.max_sessions = max_sessions
         self.by_addr: dict[Addr, Session] = {}
-        self._fails: dict[str, list[float]] = {}
-        self._last_try: dict[str, float] = {}
+        self.brake = Brake()
         self._issued: set[int] = set()
-        self._ended: OrderedDict = OrderedDict()      # addr -> the applied ids of its ended sessions
+        self._ended: OrderedDict = OrderedDict()      # addr -> (applied ids, floor) of its ended sessions
 
     @property
     def host_reserve(self) -> int:
@@ -86,28 +94,21 @@ class SessionTable:
             return False
         return any(address in network for network in self.networks)
 
-    def connect(self, addr: Addr, passcode, role, now: float) -> Session:
-        """Open (or keep) the session of `addr`; raise Denied(reason)."""
+    def connect(self, addr: Addr, passcode, role, now: float, mode: str = "plain") -> Session:
+        """Open (or keep) the session of `addr`; raise Denied(reason). `mode`: "plain" (`/sg/connect`, the passcode
+        sent) or "auth" (the handshake, called only once its challenge made the round trip): braked apart."""
         if not isinstance(passcode, str) or not isinstance(role, str):
             raise Denied("usage: /sg/connect passcode [host|view]")
         if role not in ROLES:
             raise Denied(f"unknown role {role!r} (host or view)")
-        fails = [t for t in self._fails.get(addr[0], []) if now - t < FAIL_WINDOW]
-        self._fails[addr[0]] = fails
         live = self.by_addr.get(addr)
-        if len(fails) >= MAX_FAILS and (live is None or now - live.last_seen > self.idle_timeout):
-            if now - self._last_try.get(addr[0], -1e9) < THROTTLED_EVERY:
-                raise Denied("too many wrong passcodes from this address: one try a second")
-            self._last_try[addr[0]] = now
-            if len(self._last_try) > 1024:
-                self._last_try = {addr[0]: now}
+        if live is None or now - live.last_seen > self.idle_timeout:
+            self.brake.check((addr[0], mode), now)
         if not self.passcode:
             raise Denied("the board has no passcode set (osc.passcode)")
         if not (_same(passcode, self.passcode)
                 or (role == "view" and self.view_passcode and _same(passcode, self.view_passcode))):
-            fails.append(now)
-            if len(self._fails) > 1024:     # a scanner cycling addresses must not grow this forever
-                self._fails = {addr[0]: fails}
+            self.brake.failed((addr[0], mode), now)
             raise Denied("wrong passcode")
         existing = self.by_addr.get(addr)
         if existing is not None and existing.role == role:
@@ -122,7 +123,8 @@ class SessionTable:
                 raise Denied("too many view sessions (the remaining slots are kept for the host)")
         else:
             self._end(existing)
-        session = Session(self._new_sid(), addr, role, now, self._ended.pop(addr, OrderedDict()))
+        results, floor = self._ended.pop(addr, (OrderedDict(), -2**63))
+        session = Session(self._new_sid(), addr, role, now, results, floor=floor)
         self.by_addr[addr] = session
         return session
 
@@ -137,7 +139,7 @@ class SessionTable:
         """Keep what an ended session applied, for the next session at its address (replays stay duplicates)."""
         self.by_addr.pop(session.addr, None)
         if session.results:
-            self._ended[session.addr] = session.results
+            self._ended[session.addr] = (session.results, session.floor)
             self._ended.move_to_end(session.addr)
             while len(self._ended) > ENDED_KEPT:
                 self._ended.popitem(last=False)
@@ -170,18 +172,60 @@ class SessionTable:
     # --- exactly once -------------------------------------------------------------------------------
     @staticmethod
     def first_copy(session: Session, cid: int) -> tuple[bool, Optional[tuple]]:
-        """(True, None) for a new id (now recorded as pending); else (False, result or None if pending)."""
+        """(True, None) for a new id (now recorded as pending); else (False, result or None if pending); a signed
+        session's id at or below its floor: (False, STALE), never applied."""
         if cid in session.results:
             return False, session.results[cid]
+        if session.key is not None and cid <= session.floor:
+            return False, STALE
         session.results[cid] = None
         while len(session.results) > DEDUPE_WINDOW:
-            session.results.popitem(last=False)
+            old, _ = session.results.popitem(last=False)
+            session.floor = max(session.floor, old)
         return True, None
 
     @staticmethod
     def resolve(session: Session, cid: int, ok: bool, reason: Optional[str]) -> None:
         if cid in session.results:
             session.results[cid] = (ok, reason)
+
+
+class Brake:
+    """Wrong passcodes per key ((ip, mode)): past MAX_FAILS within FAIL_WINDOW, one evaluated try a second.
+    Keys still counting and keys braked are kept apart, each at most `kept`, the least recently failing forgotten
+    first (never a whole table): a scanner's single failures from many addresses never free a braked guesser."""
+
+    def __init__(self, kept: int = BRAKE_KEPT):
+        self.kept = kept
+        self._counting: OrderedDict = OrderedDict()    # key -> [times of wrong passcodes], fewer than MAX_FAILS
+        self._braked: OrderedDict = OrderedDict()      # key -> the same, MAX_FAILS or more
+        self._last_try: OrderedDict = OrderedDict()    # braked key -> when its last try was evaluated
+
+    def _recent(self, key: tuple, now: float) -> list[float]:
+        return [t for t in self._braked.get(key) or self._counting.get(key) or () if now - t < FAIL_WINDOW]
+
+    def check(self, key: tuple, now: float) -> None:
+        """Raise Denied when `key` is braked and has had its try this second."""
+        if len(self._recent(key, now)) < MAX_FAILS:
+            return
+        if now - self._last_try.get(key, -1e9) < THROTTLED_EVERY:
+            raise Denied("too many wrong passcodes from this address: one try a second")
+        self._remember(self._last_try, key, now)
+
+    def failed(self, key: tuple, now: float) -> None:
+        fails = self._recent(key, now) + [now]
+        self._counting.pop(key, None)
+        self._braked.pop(key, None)
+        self._remember(self._braked if len(fails) >= MAX_FAILS else self._counting, key, fails)
+
+    def _remember(self, table: OrderedDict, key: tuple, value) -> None:
+        table[key] = value
+        table.move_to_end(key)
+        while len(table) > self.kept:
+            table.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._counting) + len(self._braked)
 
 
 def _same(given: str, expected: str) -> bool:

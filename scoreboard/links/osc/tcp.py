@@ -4,6 +4,10 @@ Some controllers (Open Stage Control, QLab) prefer a stream. Each TCP client is 
 `(ip, port, "tcp")`, treated like a UDP sender: its frames go through the same `handle_datagram` (sessions, passcode, exactly-once ids),
 and whatever the server sends to that address goes back SLIP-framed on the connection. Closing the
 connection ends its session. The OSC server's thread calls everything here.
+
+Back-pressure: each frame is offered to the server's bounded intake (osc/intake.py, `on_frame` answers QUEUED, FULL
+or REFUSED). While a connection's budget is full its frames stay in its buffer and its socket is not read, so the
+peer's own TCP window fills and it must wait (`resume` tries again each turn); a frame that can never fit closes it.
 """
 from __future__ import annotations
 
@@ -29,12 +33,13 @@ class _Conn:
         self.sock = sock
         self.opened = opened
         self.buffer = bytearray()
+        self.held = False                   # a frame waits for room in the intake: the socket is not read
         self.lock = threading.Lock()        # acks come from the board's thread, states from the server's
 
 
 class SlipServer:
     def __init__(self, bind: str, port: int, max_connections: int,
-                 on_frame: Callable[[bytes, tuple], None], on_bad: Callable[[], None],
+                 on_frame: Callable[[bytes, tuple], object], on_bad: Callable[[tuple], None],
                  on_closed: Callable[[tuple], None]):
         self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -51,7 +56,18 @@ class SlipServer:
         self._by_sock: dict[socket.socket, tuple] = {}
 
     def sockets(self) -> list[socket.socket]:
-        return [self.listener, *self._by_sock]
+        """What to wait on: the listener, and every connection not held back for want of room."""
+        return [self.listener, *(sock for sock, addr in self._by_sock.items() if not self.conns[addr].held)]
+
+    def peer_of(self, sock: socket.socket) -> tuple | None:
+        return self._by_sock.get(sock)
+
+    def resume(self, room: Callable[[tuple], bool]) -> None:
+        """Offer the held connections' waiting frames again (the server's turn), those `room(addr)` has room for."""
+        for addr, conn in list(self.conns.items()):
+            if conn.held and room(addr):
+                conn.held = False
+                self._frames(addr, conn)
 
     def readable(self, sock: socket.socket) -> None:
         if sock is self.listener:
@@ -71,22 +87,35 @@ class SlipServer:
             return
         conn = self.conns[addr]
         conn.buffer += data
+        self._frames(addr, conn)
+
+    def _frames(self, addr: tuple, conn: _Conn) -> None:
+        """Hand the buffer's whole frames to the server until one finds no room (then held, unread)."""
         while True:
             end = conn.buffer.find(END)
             if end < 0:
                 break
             frame = bytes(conn.buffer[:end])
-            del conn.buffer[:end + 1]
             if not frame:                    # SLIP allows END before a frame as well as after it
+                del conn.buffer[:end + 1]
                 continue
             try:
                 packet = slip.decode(frame + bytes([END]))
             except slip.ProtocolError:
-                self.on_bad()
+                del conn.buffer[:end + 1]
+                self.on_bad(addr)
                 continue
-            self.on_frame(packet, addr)
+            verdict = self.on_frame(packet, addr)
+            if verdict is False:             # FULL: keep it, stop reading this peer until there is room
+                conn.held = True
+                return
+            del conn.buffer[:end + 1]
+            if verdict is None:              # REFUSED: more than this peer may ever send at once
+                self.on_bad(addr)
+                self.close(addr)
+                return
         if len(conn.buffer) > MAX_FRAME:
-            self.on_bad()
+            self.on_bad(addr)
             self.close(addr)
 
     def _accept(self) -> None:
@@ -96,7 +125,7 @@ class SlipServer:
             return
         if len(self.conns) >= self.max_connections:
             sock.close()
-            self.on_bad()
+            self.on_bad((addr[0], addr[1], "tcp"))
             return
         sock.setblocking(False)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -104,8 +133,10 @@ class SlipServer:
         self.conns[addr] = _Conn(sock, time.monotonic())
         self._by_sock[sock] = addr
 
-    def send(self, addr: tuple, dgram: bytes) -> bool:
-        """Send to a TCP peer; False if `addr` is not one (the caller uses UDP)."""
+    def send(self, addr: tuple, dgram: bytes, patient: bool = True) -> bool:
+        """Send to a TCP peer; False if `addr` is not one (the caller uses UDP). `patient`: a full send buffer may
+        hold the server's thread up to SEND_WAIT (a session's peer); else a peer that does not read is cut at once (a
+        stranger that floods without reading must never stall the thread that serves the host)."""
         conn = self.conns.get(addr)
         if conn is None:
             return False
@@ -118,7 +149,7 @@ class SlipServer:
                         data = data[sent:]
                     except BlockingIOError:
                         # A client that stops reading must not hold the board: wait a little, then give up.
-                        if not select.select([], [conn.sock], [], SEND_WAIT)[1]:
+                        if not select.select([], [conn.sock], [], SEND_WAIT if patient else 0)[1]:
                             raise OSError("client is not reading")
             except OSError as error:
                 log.info("OSC tcp client %s:%d dropped: %s", addr[0], addr[1], error)

@@ -7,6 +7,9 @@
 // command goes as /sg/sig/... signed with the session's key, and an ack counts only when its signature checks. A
 // sniffed frame can then be neither altered nor replayed, nor turned into the passcode but by scrypt per guess; the
 // board may require it (`[osc] require_auth`).
+// What the board sends is signed too (docs/LINKS.md, "Signed both ways"): the connect's answer, every state, question
+// and error count only when their MAC checks, a state more than REV_JUMP revisions ahead is refused, and the page
+// ends its session by a signed disconnect.
 "use strict";
 
 const Link = (() => {
@@ -14,7 +17,8 @@ const Link = (() => {
   const pending = new Map();          // id -> {id, address, args, label, tries, due, frame, epoch, signing}
   let ws = null, session = null, credential = null, role = "host", wanted = false;   // credential: {key} | {passcode}
   let nextId = 1, lastHeard = -1e9, lastPing = -1e9, backoff = 250;
-  let cnonce = "", seenAs = "", secret = null, key = null, epoch = 0, forged = 0;
+  let cnonce = "", seenAs = "", secret = null, key = null, epoch = 0, forged = 0, lastRev = -1;
+  const REV_JUMP = 100000;            // a state this far ahead is not the board's (osc/client_rx.py)
   let stretched = new Map();          // salt -> Promise of the typed passcode's secret (one scrypt per board)
   let chain = Promise.resolve();      // the stretch is asynchronous: what follows it keeps the host's order
   const later = (job) => { chain = chain.then(job).catch((e) => console.error(e)); };
@@ -87,10 +91,34 @@ const Link = (() => {
     });
   }
 
-  function connected(sid, snonce) {
+  // Does `mac` (a 16-byte blob) sign these lines with key `k`?
+  function signedBy(k, mac, ...parts) {
+    const want = Keys.hmac(k, lines(...parts)).slice(0, 16);
+    return mac instanceof Uint8Array && mac.length === want.length && mac.every((x, i) => x === want[i]);
+  }
+
+  // A signed session takes what the board sends only when its key signed it: `label sid rest…` (osc/auth.py).
+  function trusted(mac, label, rest, then) {
+    if (key === null) { then(); return; }
+    const k = key, sid = session;
+    later(async () => {
+      if (signedBy(k, mac, label, sid, ...rest)) { then(); emit("change"); } else forged += 1;
+    });
+  }
+
+  function takeState(rev, json) {
+    if (lastRev >= 0 && rev > lastRev + REV_JUMP) { forged += 1; return; }    // beyond reason
+    lastRev = Math.max(lastRev, rev);
+    emit("state", rev, json);
+  }
+
+  function connected(sid, snonce, mac) {
     const mine = cnonce;
     later(async () => {
-      key = snonce && secret ? Keys.hmac(secret, lines("sg-session", sid, snonce, mine)) : null;
+      const k = snonce && secret ? Keys.hmac(secret, lines("sg-session", sid, snonce, mine)) : null;
+      // The board shows it knows the secret: its answer is signed with the session's key (not a spoofer's).
+      if (k !== null && !signedBy(k, mac, "sg-connected", sid, snonce)) { forged += 1; return; }
+      key = k;
       epoch += 1;                                 // every pending command is signed again with this key
       if (session !== null && sid !== session) {
         // A new session: the old one's commands may or may not have been applied; re-sending them under new
@@ -98,6 +126,7 @@ const Link = (() => {
         for (const p of pending.values()) emit("unconfirmed", p);
         pending.clear();
       }
+      if (sid !== session) lastRev = -1;          // a new session may count revisions from scratch
       session = sid;
       emit("connected", sid);
       for (const p of pending.values()) p.due = 0;
@@ -118,8 +147,7 @@ const Link = (() => {
     if (key === null) { settle(); return; }
     const k = key, sid = session;
     later(async () => {
-      const want = Keys.hmac(k, lines("sg-ack", sid, p.id, ok ? "ok" : "error", reason)).slice(0, 16);
-      if (mac instanceof Uint8Array && mac.length === want.length && mac.every((x, i) => x === want[i])) settle();
+      if (signedBy(k, mac, "sg-ack", sid, p.id, ok ? "ok" : "error", reason)) settle();
       else forged += 1;                           // not the board's: the command stays pending and is re-sent
     });
   }
@@ -127,17 +155,23 @@ const Link = (() => {
   function handle({ address, args }) {
     switch (address) {
       case "/sg/auth/challenge": if (wanted) challenged(String(args[0]), String(args[1]), String(args[2]), args[3]); break;
-      case "/sg/connected": connected(args[0], typeof args[1] === "string" ? args[1] : ""); break;
+      case "/sg/connected": connected(args[0], typeof args[1] === "string" ? args[1] : "", args[2]); break;
       case "/sg/denied": {
         const reason = String(args[0] || "");
         if ((reason.startsWith("not connected") || reason.startsWith("stale")) && wanted) hello();
         else { wanted = false; session = null; key = null; emit("denied", reason, credential && !!credential.key); }
         break;
       }
-      case "/sg/state": emit("state", Number(args[0]), String(args[1])); break;
-      case "/sg/host/question": emit("question", String(args[0]), Number(args[1])); break;
+      case "/sg/state":
+        trusted(args[2], "sg-state", [args[0], args[1]], () => takeState(Number(args[0]), String(args[1])));
+        break;
+      case "/sg/host/question":
+        trusted(args[2], "sg-question", [args[1], args[0]], () => emit("question", String(args[0]), Number(args[1])));
+        break;
       case "/sg/ack": acked(args); break;
-      case "/sg/error": emit("refused", String(args[0]), String(args[1] || "")); break;
+      case "/sg/error":
+        trusted(args[2], "sg-error", [args[0], args[1]], () => emit("refused", String(args[0]), String(args[1] || "")));
+        break;
       case "/sg/setup/catalog": emit("catalog", String(args[0])); break;
       default: break;
     }
@@ -199,6 +233,15 @@ const Link = (() => {
     get role() { return role; },
     get signed() { return key !== null; },
     get forged() { return forged; },
-    disconnect() { sendRaw("/sg/disconnect", []); wanted = false; session = null; key = null; emit("change"); },
+    disconnect() {
+      if (key !== null) {                          // a signed session ends by a signed disconnect only
+        const k = key, sid = session, id = nextId++;
+        later(async () => {
+          const mac = Keys.hmac(k, lines("sg-sig", canonical(sid, id, "/sg/disconnect", []))).slice(0, 16);
+          sendRaw("/sg/sig/disconnect", [sid, id, mac]);
+        });
+      } else sendRaw("/sg/disconnect", []);
+      wanted = false; session = null; key = null; emit("change");
+    },
   };
 })();

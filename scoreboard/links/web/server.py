@@ -44,6 +44,7 @@ VENDOR = ("vendor/noble-hashes",)    # the audited library keys.js imports (its 
 MAX_MESSAGE = 16_384          # bytes: the longest command a page sends (a pack path and its topics) is far below
 CLOSE_WAIT = 2.0              # seconds a socket the board closes waits for the peer's answer (a stranger may not give one)
 QUEUE = 256                   # messages waiting for a slow client; past it new ones are dropped (acks are retried)
+STALLED = 5.0                 # seconds a peer's packet may wait for room in the OSC server's intake before it is closed
 TOKEN = re.compile(r"[A-Za-z0-9_-]{8,64}")
 HEADERS = {
     "Cache-Control": "no-store",          # nothing of the game, answers least of all, stays in a browser's cache
@@ -225,10 +226,13 @@ class WebRemote:
             await old.ws.close(message=b"replaced")
         writer = asyncio.create_task(self._write(peer))
         watchdog = asyncio.create_task(self._close_without_session(peer, addr))
+        refused = False
         try:
             async for message in ws:
                 if message.type == WSMsgType.BINARY:
-                    self.osc.feed(bytes(message.data), addr)
+                    if not await self._hand_over(bytes(message.data), addr):
+                        refused = True
+                        break
                 elif message.type == WSMsgType.ERROR:
                     self.osc.count_bad()              # e.g. a message over MAX_MESSAGE: aiohttp closes with 1009
                     break
@@ -242,6 +246,9 @@ class WebRemote:
                     del self.peers[addr]
             if ws.exception() is not None or ws.close_code == 1009:
                 self.osc.count_bad()
+            if refused and request.transport is not None:
+                # Cut at once: a polite close would wait for the flooder's close frame while reading its data.
+                request.transport.abort()
         return ws
 
     def _room_for(self, ip: str) -> bool:
@@ -259,6 +266,20 @@ class WebRemote:
             self.refused["crowded"] += 1
             asyncio.ensure_future(victim.key.ws.close(code=1013, message=b"crowded: try again"))
         return True
+
+    async def _hand_over(self, data: bytes, addr: tuple) -> bool:
+        """Give one packet to the OSC server (osc/intake.py); False: close this socket. While this peer's budget is
+        full the socket is not read (aiohttp then stops reading the connection: back-pressure) — past STALLED
+        seconds, or for a packet larger than the peer may ever send, it is closed."""
+        waited = 0.0
+        while True:
+            verdict = self.osc.feed(data, addr)
+            if verdict is True:
+                return True
+            if verdict is None or waited >= STALLED:
+                return False
+            await asyncio.sleep(0.01)
+            waited += 0.01
 
     async def _close_without_session(self, peer: _Peer, addr: tuple) -> None:
         """Close the socket once it has been without a session for `connect_within` seconds (the OSC server's
