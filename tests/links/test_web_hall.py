@@ -26,6 +26,7 @@ from scoreboard.links import Inbox, Links
 from scoreboard.links.osc import auth as osc_auth
 from scoreboard.links.osc.client import OscClient
 from scoreboard.links.osc.messages import build
+from scoreboard.links.web import server
 from scoreboard.session import Session
 from webhelp import decode
 
@@ -391,3 +392,31 @@ def test_hall3_an_origin_names_the_board_or_the_socket_is_refused():
                          ("http://evil.example:8080", "evil.example:8080"), ("null", "192.168.1.10:8080"),
                          ("file://", "192.168.1.10:8080"), ("http://192.168.1.10:8080", None)):
         assert not origin_allowed(origin, host, names), origin
+
+
+def test_hall1_a_session_that_stops_reading_holds_a_bounded_queue(hall):
+    """Issue 24 item 1: GIVEN a phone's socket with a session that then stops reading (a raw socket: nothing below
+    the test reads for it) WHEN the board pushes 300 states of 60 KB to it THEN what waits for it stays within
+    QUEUE_BYTES (messages past it are dropped and counted: the state is re-sent, commands retried), not 256 states."""
+    links, board = hall
+    port, token = links.web.port, "stops-reading-0001"
+    raw = socket.create_connection(("127.0.0.1", port), timeout=5)
+    raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    try:
+        raw.sendall((f"GET /osc?peer={token} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                     f"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                     f"Sec-WebSocket-Version: 13\r\n\r\n").encode())
+        assert raw.recv(4096).startswith(b"HTTP/1.1 101")
+        connect = build("/sg/connect", PASS)
+        mask = b"\x01\x02\x03\x04"
+        raw.sendall(bytes([0x82, 0x80 | len(connect)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(connect)))
+        addr = ("127.0.0.1", token, "ws")
+        assert wait_until(lambda: links.osc.has_session(addr), 5.0)
+        dropped = links.web.status()["dropped"]
+        state = build("/sg/state", 1, "x" * 60_000)
+        for _ in range(300):
+            links.web.send(addr, state)
+        assert wait_until(lambda: links.web.status()["dropped"] - dropped > 200, 10.0)
+        assert links.web.status()["most_queued_bytes"] <= server.QUEUE_BYTES
+    finally:
+        raw.close()

@@ -44,6 +44,7 @@ VENDOR = ("vendor/noble-hashes",)    # the audited library keys.js imports (its 
 MAX_MESSAGE = 16_384          # bytes: the longest command a page sends (a pack path and its topics) is far below
 CLOSE_WAIT = 2.0              # seconds a socket the board closes waits for the peer's answer (a stranger may not give one)
 QUEUE = 256                   # messages waiting for a slow client; past it new ones are dropped (acks are retried)
+QUEUE_BYTES = 2 * 1024 * 1024   # and bytes: a session that stops reading holds at most this (some 30 whole states)
 STALLED = 5.0                 # seconds a peer's packet may wait for room in the OSC server's intake before it is closed
 TOKEN = re.compile(r"[A-Za-z0-9_-]{8,64}")
 HEADERS = {
@@ -104,6 +105,7 @@ class _Peer:
         self.seated = False                 # the board answered /sg/connected and has not since said "not connected"
         self.stranger_since = loop.time()
         self.leaving = False                # closed for a newcomer (guard.room_for)
+        self.queued = 0                     # bytes waiting in `queue` (QUEUE_BYTES)
 
 
 class WebRemote:
@@ -297,6 +299,7 @@ class WebRemote:
     async def _write(self, peer: _Peer) -> None:
         while True:
             data = await peer.queue.get()
+            peer.queued -= len(data)
             try:
                 await peer.ws.send_bytes(data)
             except (ConnectionError, RuntimeError):
@@ -318,12 +321,18 @@ class WebRemote:
         return True                     # a peer that has gone gets nothing; never a UDP datagram
 
     def _enqueue(self, peer: _Peer, dgram: bytes) -> None:
+        if peer.queued + len(dgram) > QUEUE_BYTES:
+            self.dropped += 1           # a phone that stops reading: the state is re-sent, commands retried
+            return
         try:
             peer.queue.put_nowait(dgram)
         except asyncio.QueueFull:
-            self.dropped += 1           # a phone that stops reading: the state is re-sent, commands retried
+            self.dropped += 1
+            return
+        peer.queued += len(dgram)
 
     def status(self) -> dict:
         with self._lock:
             return {"urls": self.urls, "connections": len(self.peers), "dropped": self.dropped,
+                    "most_queued_bytes": max((p.queued for p in self.peers.values()), default=0),
                     "refused": dict(self.refused), "http": self.door.status()}
