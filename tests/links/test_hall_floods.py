@@ -152,11 +152,12 @@ def test_issue24_9_a_non_ascii_proof_is_a_denial_and_bad_input_is_logged_once_a_
     stranger = RawPeer(("127.0.0.1", links.osc.address[1]))
     try:
         stranger.send("/sg/auth/hello")
-        bnonce, _ = of(stranger.receive(5.0, until=lambda m: of(m, "/sg/auth/challenge")), "/sg/auth/challenge")[0]
+        bnonce, _, salt, _ = of(stranger.receive(5.0, until=lambda m: of(m, "/sg/auth/challenge")),
+                                "/sg/auth/challenge")[0]
         denied = []
         for batch in range(25):                  # within a stranger's budget (8 waiting messages): none dropped
             for _ in range(4):
-                stranger.send("/sg/auth/connect", "host", bnonce, "cnonce", "пароль-не-hex")
+                stranger.send("/sg/auth/connect", "host", bnonce, "cnonce", "пароль-не-hex", salt)
                 stranger.send_raw(b"/sg/\xff\x00\x00\x00,s\x00\x00")
             denied += of(stranger.receive(5.0, until=lambda m: len(of(m, "/sg/denied")) >= 4), "/sg/denied")
         assert len(denied) == 100      # the first five wrong, then the brake (one evaluated try a second)
