@@ -10,7 +10,7 @@ from linkhelp import wait_until
 from scoreboard.engine.commands import make
 from scoreboard.links import Inbox, Links
 from scoreboard.bench.links import BoardThread
-from scoreboard.links.osc import server as osc_server
+from scoreboard.links.osc import tcp as osc_tcp
 from scoreboard.links.osc.messages import build
 from scoreboard.session import Session
 
@@ -121,7 +121,7 @@ def test_proto2_tcp_connection_without_a_session_is_closed(tcp_board, monkeypatc
         host.send("/sg/connect", PASS)
         assert any(a == "/sg/connected" for a, _ in host.receive(30.0, until=lambda m: any(a == "/sg/connected" for a, _ in m)))
         # the short window only once the host has its session (a stalled test thread must not lose the host's)
-        monkeypatch.setattr(osc_server, "CONNECT_WITHIN", 0.3)   # the server reads the window by its own name
+        monkeypatch.setattr(osc_tcp, "CONNECT_WITHIN", 0.3)   # the server reads it when it looks
         stranger = TcpPeer(port)
         got = stranger.receive(20.0, until=lambda m: any(a == "<closed>" for a, _ in m))
         assert ("<closed>", []) in got
