@@ -100,9 +100,13 @@ class Import:
     inner: bool          # inside a function
 
 
-@functools.cache
 def modules(root: Path = ROOT) -> dict[str, Module]:
     """Every module under `root`, read once a process (the sources do not change while the tests run)."""
+    return _modules_under(Path(root).resolve())
+
+
+@functools.cache
+def _modules_under(root: Path) -> dict[str, Module]:
     found = {}
     for package in PACKAGES:
         for path in sorted((root / package).rglob("*.py")):
