@@ -121,7 +121,8 @@ async def _ws_connect(web_port: int, limit: float = 30.0) -> float | None:
     `limit` seconds (refused slots are retried every 0.1 s, as the page's reconnect does at best)."""
     import aiohttp  # lazy: only this phase speaks WebSocket
     handshake, started = osc_auth.ClientHandshake(PASSCODE, "host"), time.perf_counter()
-    async with aiohttp.ClientSession() as http:
+    # every wait bounded: ws_connect's own `timeout` bounds only the close, the session's default is 300 s
+    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=2.0)) as http:
         while time.perf_counter() - started < limit:
             try:
                 async with http.ws_connect(f"http://127.0.0.1:{web_port}/osc?peer=hall-host-{os.getpid()}",
@@ -133,13 +134,20 @@ async def _ws_connect(web_port: int, limit: float = 30.0) -> float | None:
                         if message.type != aiohttp.WSMsgType.BINARY:
                             break
                         answer = OscMessage(message.data)
-                        if answer.address == "/sg/auth/challenge" and handshake.challenged(*answer.params[:2]):
+                        if answer.address == "/sg/auth/challenge" and handshake.challenged(*answer.params):
                             await ws.send_bytes(build_message(*handshake.message()))
                         elif answer.address == "/sg/connected":
                             return time.perf_counter() - started
             except (aiohttp.ClientError, asyncio.TimeoutError, ConnectionError, RuntimeError):
                 await asyncio.sleep(0.1)
     return None
+
+
+async def _bounded(trial, limit: float):
+    try:
+        return await asyncio.wait_for(trial, limit)
+    except asyncio.TimeoutError:
+        return None
 
 
 def _connects(real, kind: str | None, trials: int, over_ws: bool) -> dict:
@@ -149,7 +157,8 @@ def _connects(real, kind: str | None, trials: int, over_ws: bool) -> dict:
         if flood:
             time.sleep(2.0)             # the attack is in full swing (the brake on, the slots taken)
         for _ in range(trials):
-            took = asyncio.run(_ws_connect(real.web_port)) if over_ws else _udp_connect_time(real.osc_port)
+            took = asyncio.run(_bounded(_ws_connect(real.web_port), 35.0)) if over_ws \
+                else _udp_connect_time(real.osc_port)
             times.append(took)
     finally:
         if flood:

@@ -10,6 +10,7 @@ It prints one JSON line, what it sent, when it ends. The kinds (issue 24):
   and 4 more sending single hellos as fast as the board takes them;
 - `spoof`: 200 wrong plain connects a second from the host's IP (rotating ports: a spoofer needs no reply);
 - `slots`: 40 WebSockets that open and hold the page's slots, reconnecting at once whenever closed.
+The WebSocket floods come from the stranger's laptop, 127.0.0.2 (`STRANGER`): the host's own address is its own.
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from pythonosc.osc_message_builder import OscMessageBuilder
 from scoreboard.links.osc.messages import build
 
 HOST = "127.0.0.1"
+STRANGER = "127.0.0.2"      # the stranger's laptop: the WebSocket floods come from another address than the host's
 
 
 def bundle_of(address: str, count: int) -> bytes:
@@ -87,7 +89,8 @@ def tcp(port: int, seconds: float) -> dict:
 
 async def _ws_loop(url: str, frame: bytes, end: float, counts: dict) -> None:
     import aiohttp  # lazy: the floods of UDP and TCP need no aiohttp
-    async with aiohttp.ClientSession() as http:
+    connector = aiohttp.TCPConnector(local_addr=(STRANGER, 0), limit=0)
+    async with aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=None, connect=2.0)) as http:
         while time.monotonic() < end:
             try:
                 async with http.ws_connect(url, timeout=2.0) as ws:
@@ -102,7 +105,8 @@ async def _ws_loop(url: str, frame: bytes, end: float, counts: dict) -> None:
 
 async def _hold_slot(url: str, end: float, counts: dict) -> None:
     import aiohttp  # lazy: as above
-    async with aiohttp.ClientSession() as http:
+    connector = aiohttp.TCPConnector(local_addr=(STRANGER, 0), limit=0)
+    async with aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=None, connect=2.0)) as http:
         while time.monotonic() < end:
             try:
                 async with http.ws_connect(url, timeout=2.0) as ws:
@@ -110,6 +114,7 @@ async def _hold_slot(url: str, end: float, counts: dict) -> None:
                     await ws.receive(timeout=max(0.01, end - time.monotonic()))
             except (aiohttp.ClientError, asyncio.TimeoutError, ConnectionError, RuntimeError):
                 counts["refused"] += 1
+                await asyncio.sleep(0.01)       # and at once again, as a loop in a script would
 
 
 def ws(web_port: int, seconds: float) -> dict:

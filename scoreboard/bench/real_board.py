@@ -98,8 +98,10 @@ def real_board(passcode: str, web: bool = False, box: str | None = None,
         env = {**os.environ, **(env or {}), "DISPLAY": display, "SDL_AUDIODRIVER": "dummy"}
         env.pop("SDL_VIDEODRIVER", None)
         wrap = wrap or os.environ.get("SCOREBOARD_BENCH_PYTHON_ARGS", "").split()
+        # the board's log to a file, never an undrained pipe: a full pipe blocks the board's next log line
+        log = open(folder / "board.log", "w", encoding="utf-8")   # noqa: SIM115 — closed below
         process = subprocess.Popen([sys.executable, *wrap, "-m", "scoreboard", "run", "--config", str(config)],
-                                   env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                                   env=env, stdout=subprocess.DEVNULL, stderr=log, text=True)
         try:
             yield RealBoard(process, osc_port, web_port, folder)
         finally:
@@ -109,3 +111,4 @@ def real_board(passcode: str, web: bool = False, box: str | None = None,
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+            log.close()

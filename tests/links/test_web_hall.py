@@ -242,6 +242,22 @@ def test_hall3_the_host_connects_within_2s_while_40_hostile_sockets_reconnect(ha
     assert host_command(links, "Гоша") == (True, None)
 
 
+def test_hall9_sockets_lost_before_their_upgrade_leave_no_traceback(hall, caplog):
+    """Issue 24 item 9: GIVEN the stranger of `bench hall` (its own process: 40 sockets from another address
+    reconnecting as fast as the board pushes them out, many gone before their upgrade is written) WHEN it churns for
+    2 s THEN the board logs no traceback for any of them (it wrote one per lost socket: 5,000 in 15 s, and a board
+    whose log is a full pipe stops serving), and the page still answers."""
+    links, _ = hall
+    port = links.web.port
+    caplog.set_level("ERROR", logger="aiohttp.server")
+    flood = subprocess.run([sys.executable, "-m", "scoreboard.bench.hall_floods", "slots", "0", str(port), "2"],
+                           capture_output=True, text=True, timeout=60, check=True)
+    assert '"opened"' in flood.stdout
+    assert [r.getMessage() for r in caplog.records if r.name.startswith("aiohttp")] == []
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as answer:
+        assert answer.status == 200
+
+
 def test_hall3_a_socket_from_a_page_elsewhere_is_refused(hall):
     """Issue 24 item 3: GIVEN the board's WebSocket WHEN a browser page loaded from another origin opens it (its
     Origin names that page), or a page whose own DNS name the attacker points at the board (Origin and Host name

@@ -218,7 +218,11 @@ class WebRemote:
             self.osc.count_bad()
             return web.Response(status=503, text="busy", headers=HEADERS)
         ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=10.0, timeout=CLOSE_WAIT)
-        await ws.prepare(request)
+        try:
+            await ws.prepare(request)
+        except ConnectionError:                     # gone (or pushed out by the door) before its upgrade was sent:
+            self.osc.count_bad()                    # a stranger's churn, never a traceback a time (issue 24 item 9)
+            return web.Response(status=400, text="gone", headers=HEADERS)   # aiohttp drops it quietly
         addr = (ip, token, "ws")
         peer = _Peer(ws, asyncio.get_running_loop(), ip)
         with self._lock:
