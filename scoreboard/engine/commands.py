@@ -44,8 +44,11 @@ class Command:
 
 
 # Argument kinds: seat (int >= 1), int, num (finite float >= 0), str, verdict (right|wrong), flag (0|1),
-# scene (one of SCENES). A trailing "?" marks an optional argument, "*" a rest of strings.
+# scene (one of SCENES), source (one of SOURCES), ms (int >= 0). A trailing "?" marks an optional argument, "*" a rest of strings.
 SCENES = ("board", "scores", "bracket", "standings", "logo", "winner", "chart")
+# Where a press came from (the photo finish shows it, BZ11 weighs it): the button box, the board's keys, a player's
+# phone, or a remote sending /sg/button (an OSC button, a script).
+SOURCES = ("box", "key", "phone", "remote")
 
 SPEC: dict[str, tuple[str, ...]] = {
     "/sg/game/new": ("str", "str", "int?", "int?"),   # regulation stage [players] [seed]
@@ -84,7 +87,9 @@ SPEC: dict[str, tuple[str, ...]] = {
     "/sg/media/pause": (),      # the open question's video or sound (docs/ENGINE_API.md media_state)
     "/sg/media/play": (),
     "/sg/media/replay": (),
-    "/sg/button": ("seat",),
+    # seat [source [error bound, ms]]: the stamp `at` is the board's best estimate of the touch, within ± the bound
+    # (BZ11); a press without them is a remote's, stamped on arrival.
+    "/sg/button": ("seat", "source?", "ms?"),
     # Internal: a deadline fired at this time. Journaled so replay needs no clock; never sent by a remote.
     "/sg/clock": (),
 }
@@ -98,7 +103,7 @@ NOT_HOST = frozenset({"/sg/button", "/sg/clock", "/sg/undo", "/sg/pause", "/sg/u
 
 def _convert(kind: str, value: Any, position: int) -> Any:
     where = f"argument {position}"
-    if kind in ("seat", "int"):
+    if kind in ("seat", "int", "ms"):
         if isinstance(value, bool):
             raise BadCommand(f"{where}: expected an integer, got {value!r}")
         if isinstance(value, int):
@@ -114,6 +119,8 @@ def _convert(kind: str, value: Any, position: int) -> Any:
             raise BadCommand(f"{where}: expected an integer, got {value!r}")
         if kind == "seat" and number < 1:
             raise BadCommand(f"{where}: a seat is 1 or more, got {number}")
+        if kind == "ms" and number < 0:
+            raise BadCommand(f"{where}: milliseconds are 0 or more, got {number}")
         return number
     if kind == "num":
         try:
@@ -140,6 +147,10 @@ def _convert(kind: str, value: Any, position: int) -> Any:
     if kind == "scene":
         if value not in SCENES:
             raise BadCommand(f"{where}: expected one of {', '.join(SCENES)}, got {value!r}")
+        return value
+    if kind == "source":
+        if value not in SOURCES:
+            raise BadCommand(f"{where}: expected one of {', '.join(SOURCES)}, got {value!r}")
         return value
     raise AssertionError(kind)
 

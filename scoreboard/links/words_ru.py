@@ -160,6 +160,7 @@ REFUSALS_RU: list[tuple[str, str]] = [
     (r"(/sg/\S+) takes (\d+) argument\(s\), got (\d+)", r"у команды параметров: \2, а пришло \3"),
     (r"argument (\d+): expected an integer, got (.+)", r"параметр \1: нужно целое число, а не \2"),
     (r"argument (\d+): a seat is 1 or more, got (.+)", r"параметр \1: место — от 1, а не \2"),
+    (r"argument (\d+): milliseconds are 0 or more, got (.+)", r"параметр \1: миллисекунд — от 0, а не \2"),
     (r"argument (\d+): expected a number, got (.+)", r"параметр \1: нужно число, а не \2"),
     (r"argument (\d+): expected a finite number >= 0, got (.+)", r"параметр \1: нужно число не меньше 0, а не \2"),
     (r"argument (\d+): expected a string, got (.+)", r"параметр \1: нужен текст, а не \2"),

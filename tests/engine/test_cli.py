@@ -53,13 +53,13 @@ def test_bad_script_lines_are_all_reported_with_line_numbers_and_exit_1(tmp_path
                       "x /sg/game/start\n"
                       "0.5 /sg/game/start\n"
                       "2 /sg/unknown\n"
-                      "3 /sg/button 1 2\n"
+                      "3 /sg/button 1 box 2 4\n"
                       "4 /sg/clock\n", encoding="utf-8")
     result = scoreboard("simulate", script)
     assert result.returncode == 1 and result.stdout == ""
     err = result.stderr
     for line, reason in [(3, "expected an integer"), (4, "must start with a time"), (5, "time goes backwards"),
-                         (6, "unknown address"), (7, "takes 1 argument"), (8, "internal")]:
+                         (6, "unknown address"), (7, "takes 1 to 3 argument"), (8, "internal")]:
         assert f"{script}:{line}: " in err and reason in err, (line, reason, err)
 
 
