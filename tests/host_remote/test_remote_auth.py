@@ -190,3 +190,34 @@ def test_issue11_6_reconnect_keeps_the_session_and_re_signs_what_waits(signed_bo
         assert board.links.osc.status()["forged"] == 0
     finally:
         client.close()
+
+
+def test_issue24_5_one_stray_not_connected_does_not_turn_the_remote_plain(signed_board):
+    """Issue 24 items 5–6 (found as a flake of the test above under load): GIVEN a require_auth board behind a relay
+    and the remote connecting with auth "auto" WHEN one «not connected» reaches it from the board's address before
+    the board's challenge (the late answer to another datagram from that address, or a spoofer's) THEN it still
+    connects signed: it goes plain only when the board answers two hellos so (a board without the mode), so it is
+    never refused as «authenticated connect only», and the passcode never goes out in the clear."""
+    board, relay = signed_board
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    client = OscClient(*relay.address, passcode=PASSCODE, bind=("127.0.0.1", port))
+    seen_before, dropped = len(relay.seen), relay.counts["dropped"]
+    try:
+        relay.drop = 1.0                                   # the board hears nothing yet: the stray comes first
+        client.connect()
+        relay.front.sendto(build("/sg/denied", "not connected: send /sg/connect passcode [host|view]"),
+                           ("127.0.0.1", port))
+        # the hello, then what the stray made the client send at once (a hello again, or the plain connect)
+        assert client.wait_for(lambda: relay.counts["dropped"] >= dropped + 2, 30)
+        relay.drop = 0.0
+        assert client.wait_for(lambda: client.state in ("connected", "denied"), 30)
+        assert client.state == "connected", client.denied_reason
+        assert client.signed
+        up = [parsed(data) for direction, data in relay.seen[seen_before:] if direction == "up"]
+        assert "/sg/connect" not in [a for a, _ in up]
+    finally:
+        relay.drop = 0.0
+        client.close()

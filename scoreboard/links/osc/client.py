@@ -20,7 +20,7 @@ it ends it and comes back as `connection_lost(error)`, so the state follows the 
 says `lost` with the reason (and calls `on_connection_lost`), never "connected".
 
 `auth`: `"auto"` (default) signs whenever the board answers `/sg/auth/hello` (every board of this version does) and
-falls back to the plain connect only for a board that does not know the mode (it answers the hello «not connected»);
+falls back to the plain connect only for a board that does not know the mode (it answers two hellos «not connected»);
 once authenticated, never plain again. `"on"` never sends the passcode or an unsigned command. `"off"` is plain.
 `key` (the board's, from its link `http://BOARD:8080/#k=KEY`) replaces the passcode and is never plain.
 
@@ -133,6 +133,7 @@ class OscClient(Receiver):
         self._plain = auth == "off"     # auto: until a board shows it does not know the authenticated mode
         self._keyed = key is not None   # a key has no plain form: never fall back
         self._auth_known = False        # the board answered a hello: never fall back to plain
+        self._hello_refusals = 0        # «not connected» answers to hellos (auto: plain after two, client_rx.py)
         self._key: bytes | None = None
         self._gen = 0
         self._last_heard = self._last_sent = self._connect_started = self._connect_next = 0.0

@@ -158,8 +158,12 @@ class Receiver:
             elif reason.startswith("not connected"):
                 # The answer to a hello from a board that does not know the authenticated mode (auto: go plain),
                 # or to a ping sent before the loss: keep connecting.
+                # Twice in a row: one stray «not connected» (the answer to another datagram from this address,
+                # late) must not turn a board that knows the mode into a plain connect it refuses.
                 if self.auth == "auto" and not self._auth_known and not self._plain and not self._keyed:
-                    self._plain, self._connect_next = True, now
+                    self._hello_refusals += 1
+                    self._plain = self._hello_refusals >= 2
+                    self._connect_next = now
             elif reason.startswith("stale or foreign challenge"):
                 self._handshake.restart()
                 self._connect_next = now
