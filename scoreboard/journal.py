@@ -23,6 +23,7 @@ import os
 import socket
 import sqlite3
 import zlib
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -159,7 +160,8 @@ class Journal:
                                      args TEXT NOT NULL, data TEXT, crc INTEGER NOT NULL);
                 CREATE TABLE ignored (id INTEGER PRIMARY KEY, at REAL NOT NULL, address TEXT NOT NULL,
                                       args TEXT NOT NULL, reason TEXT NOT NULL);
-                INSERT INTO meta VALUES ('format', '{FORMAT}'), ('app', '{APP}');
+                INSERT INTO meta VALUES ('format', '{FORMAT}'), ('app', '{APP}'),
+                                        ('created', '{datetime.now(timezone.utc).isoformat(timespec="seconds")}');
                 COMMIT;""")
             return
         if not {"meta", "events"} <= tables:
@@ -345,6 +347,31 @@ class Journal:
             last_at = at
             expected += 1
             yield seq, Command(float(at), address, typed, data)
+
+    def ignored_rows(self) -> list[tuple[float, str, list, str]]:
+        """BZ8's record: (time, address, arguments, reason) of every command the rules ignored, in order (the
+        protocol of a game shows them). A row that cannot be read is skipped: it is a record, not the game."""
+        try:
+            rows = self.db.execute("SELECT at, address, args, reason FROM ignored ORDER BY id").fetchall()
+        except sqlite3.DatabaseError:
+            return []
+        out = []
+        for at, address, args_text, reason in rows:
+            try:
+                args = json.loads(args_text)
+            except (TypeError, ValueError):
+                continue
+            if isinstance(at, (int, float)) and math.isfinite(at) and isinstance(args, list):
+                out.append((float(at), str(address), args, str(reason)))
+        return out
+
+    def created(self) -> str | None:
+        """When the journal was made (UTC, ISO 8601), if it says (journals before this key do not)."""
+        try:
+            row = self.db.execute("SELECT value FROM meta WHERE key = 'created'").fetchone()
+        except sqlite3.DatabaseError:
+            return None
+        return row[0] if row else None
 
     def __len__(self) -> int:
         return self._seq
