@@ -112,6 +112,8 @@ def _key(game: Game) -> tuple | None:
         return None
     if st.final is not None and st.phase in FINAL:
         return ("final",)
+    if st.phase is Phase.ROUND_INTRO and st.round is not None:
+        return ("round", st.round.index)
     q = st.question if st.phase not in BOARD | {Phase.GAME_OVER} else None
     q = q or (st.last.question if st.last is not None and st.phase is Phase.REVEAL else None)
     if q is None:
@@ -131,6 +133,7 @@ class _Recorder:
         self.early: list[dict] = []           # false starts waiting for the window they were too early for
         self.effective: list[tuple[int, str]] = []   # (seq, address) in force: undo's rule, mirrored
         self.lines_by_seq: dict[int, list[dict]] = {}
+        self.at_by_seq: dict[int, float] = {}
         self.header: dict[str, Any] = {"pack": None}
         self.ignored_seen: list[tuple] = []
         self.ignored_next = 0
@@ -145,6 +148,7 @@ class _Recorder:
                   "lots": len(st.lots) if st else 0,
                   "passed": list(st.auction.passed) if st and st.auction else []}
         undone = self._undo_target(cmd) if cmd.address == "/sg/undo" else None
+        self.at_by_seq[seq] = cmd.at
         _apply(game, seq, cmd, self.path)
         st = game.st
         if cmd.address == "/sg/game/new":
@@ -201,9 +205,13 @@ class _Recorder:
         self.key = key
         self.live_since = self.window_at = None
         self.early = []
-        if key == ("final",):
+        if key[0] == "round":
+            block = {"n": None, "round": st.round.index + 1, "round_kind": st.round.kind, "kind": "round_start",
+                     "topic": None, "topic_index": None, "index": None, "value": None, "opened_at": at, "lines": [],
+                     "scores": None, "eligible": None}
+        elif key == ("final",):
             f = st.final
-            block = {"n": len(self.blocks) + 1, "round": None, "round_kind": "final",
+            block = {"n": self._number(), "round": None, "round_kind": "final",
                      "kind": "super" if f.kind == "super_question" else "final", "topic": f.topic, "value": None,
                      "topic_index": None, "index": None, "opened_at": at, "lines": [], "scores": None,
                      "eligible": list(f.eligible)}
@@ -216,7 +224,7 @@ class _Recorder:
                 kind = "cat"
             else:
                 kind = {"auction": "auction", "extra": "tiebreak"}.get(q.kind, "normal")
-            block = {"n": len(self.blocks) + 1, "round": q.round + 1, "round_kind": st.round.kind,
+            block = {"n": self._number(), "round": q.round + 1, "round_kind": st.round.kind,
                      "kind": kind, "topic": st.round.topics[q.topic - 1].name, "topic_index": q.topic,
                      "index": q.index, "value": q.value, "opened_at": at, "lines": [], "scores": None,
                      "eligible": None}
@@ -224,6 +232,10 @@ class _Recorder:
         self.close_block(game)
         self.blocks.append(block)
         self.current = len(self.blocks) - 1
+
+    def _number(self) -> int:
+        """Questions are numbered in play order; a round's start is not a question."""
+        return sum(1 for b in self.blocks if b["n"] is not None) + 1
 
     def close_block(self, game: Game) -> None:
         if self.current is not None and self.blocks[self.current]["scores"] is None:
@@ -304,8 +316,8 @@ class _Recorder:
                 for block in self.blocks:
                     if block["opened_seq"] in dropped:
                         block["undone_by"] = seq
-                taken = self.lines_by_seq.get(target_seq) or [{"what": None, "at": None}]
-                line.update(undone_what=taken[0]["what"], undone_at=taken[0]["at"])
+                taken = self.lines_by_seq.get(target_seq) or [{"what": None}]
+                line.update(undone_what=taken[0]["what"], undone_at=self.at_by_seq.get(target_seq))
         elif address == "/sg/auction/bid":
             line.update(what="bid", seat=a[0], amount=a[1])
         elif address == "/sg/auction/allin":
@@ -339,6 +351,8 @@ class _Recorder:
             if what is None:
                 return None if not deltas else dict(line, what="other", address=address)
             line["what"] = what
+            if what == "time" and before["phase"] is Phase.FINAL_ANSWER:
+                line["what"] = "final_time_host"
             if what in ("chooser", "assign", "name"):
                 line["seat"] = a[0]
             if what == "name":

@@ -119,7 +119,7 @@ def _table(blocks: list[dict], names: dict[int, str], running: str) -> str:
 
 def _block(block: dict, names: dict[int, str]) -> str:
     kind = KINDS.get(block["kind"], block["kind"])
-    title = [f"{LABELS['question']} {block['n']}"]
+    title = [f"{LABELS['question']} {block['n']}" if block["n"] is not None else LABELS["round_start"]]
     if block["topic"]:
         title.append(f"{LABELS['topic']} «{block['topic']}»")
     if block["value"] is not None:

@@ -46,7 +46,7 @@ def rows(model: dict) -> list[dict]:
         for line in lines:
             seat = line.get("seat") if line["what"] not in ("lot", "name", "game_over") else None
             out.append({
-                "question": block["n"] if block else "", "round": (block or {}).get("round") or "",
+                "question": block["n"] if block and block["n"] is not None else "", "round": (block or {}).get("round") or "",
                 "round_kind": (block or {}).get("round_kind") or "", "topic": (block or {}).get("topic") or "",
                 "value": "" if not block or block["value"] is None else block["value"],
                 "kind": (block or {}).get("kind") or "", "seq": line.get("seq") or "",
