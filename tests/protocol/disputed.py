@@ -46,7 +46,7 @@ def fillers(cells: list[tuple[int, int]]) -> list[tuple]:
     return out
 
 
-def commands() -> list[tuple]:
+def commands(names: tuple[str, ...] = NAMES) -> list[tuple]:
     played = {(1, 1), (1, 5), (2, 5), (1, 2), (3, 1)}
     round1 = [(t, i) for t in range(1, 5) for i in range(1, 6) if (t, i) not in played]
     round2 = [(t, i) for t in range(1, 5) for i in range(1, 6) if (t, i) != (4, 5)]
@@ -54,16 +54,17 @@ def commands() -> list[tuple]:
     final = [("/sg/next",), ("/sg/final/stake", 1, 30), ("/sg/final/stake", 2, 20), ("/sg/final/stake", 3, 5),
              ("/sg/final/start",), ("/sg/time",), ("/sg/final/judge", 1, "wrong"), ("/sg/final/judge", 2, "right"),
              ("/sg/final/judge", 3, "right"), ("/sg/final/reveal", 1), ("/sg/final/reveal", 2), ("/sg/final/reveal", 3)]
-    return (OPENING + DISPUTES + fillers(round1) + [("/sg/next",), ("/sg/topics", "Горы", "Флаги", "Химия", "Слова"),
+    opening = [("/sg/player/name", c[1], names[c[1] - 1]) if c[0] == "/sg/player/name" else c for c in OPENING]
+    return (opening + DISPUTES + fillers(round1) + [("/sg/next",), ("/sg/topics", "Горы", "Флаги", "Химия", "Слова"),
                                                     ("/sg/next",), ("/sg/auction/waive",)]
             + red + fillers(round2) + final)
 
 
-def on_session(path: Path, upto: int | None = None) -> Path:
+def on_session(path: Path, upto: int | None = None, names: tuple[str, ...] = NAMES) -> Path:
     """The disputed game (its first `upto` commands) journaled by a bare session, half a second apart."""
     session = Session(path)
     try:
-        for k, command in enumerate(commands()[:upto]):
+        for k, command in enumerate(commands(names)[:upto]):
             address, *args = ("/sg/button", command[1]) if command[0] == "box" else command
             session.submit(make(0.5 * (k + 1), address, *args))
     finally:
