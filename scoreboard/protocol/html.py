@@ -84,7 +84,7 @@ def _head(model: dict, names: dict[int, str]) -> str:
         lines = "; ".join(f"{clock(x['at'])} {say(x, names)}" for x in model["setup"] if x["what"] not in ("name",))
         out.append(f'<p class="legend">{_e(LABELS["before"])}: {_e(lines)}</p>')
     out.append(f'<p class="legend">{_e(LABELS["legend"])}</p>')
-    out.append(f'<p class="journal">{_e(LABELS["journal"])}: {_e(j["file"])} · {j["events"]} · '
+    out.append(f'<p class="journal">{_e(LABELS["journal"])}: {_e(j["file"])} · {_e(LABELS["events"])} {j["events"]} · '
                f'{_e(LABELS["digest"])} {_e(j["digest"][:16])}</p></header>')
     return "\n".join(out)
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
 
 from scoreboard.session import replay_snapshot
@@ -28,6 +29,10 @@ def check_against_journal(model: dict, path: Path) -> None:
     scores the engine ends with; the result is the engine's."""
     import json
     events, ignored = journal_rows(path)
+    first = max(seq for seq, _, address, _ in events if address == "/sg/game/new")   # the protocol's game: the last
+    start = next(at for seq, at, _, _ in events if seq == first)
+    events = [e for e in events if e[0] >= first]
+    ignored = [row for row in ignored if row[0] >= start]
     lines = all_lines(model)
     by_seq: dict[int, list[dict]] = {}
     for line in lines:
@@ -58,3 +63,13 @@ def check_against_journal(model: dict, path: Path) -> None:
     assert model["result"]["scores"] == [p["score"] for p in final["players"]]
     assert (model["result"]["winner"], model["result"]["game_over"]) == (final["winner"], final["game_over"])
     assert [p["name"] for p in model["players"]] == [p["name"] for p in final["players"]]
+
+
+def wait_until(predicate, timeout: float = 30.0) -> bool:
+    """Poll `predicate` until it holds (True) or `timeout` passes (False): a condition, never a sleep."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.002)
+    return bool(predicate())
