@@ -4,9 +4,7 @@ link the board gives, and prints it in headless Chromium: checked line by line a
 PDF's pages counted, a view session and a stranger refused."""
 from __future__ import annotations
 
-import json
-import queue
-import shutil
+import base64
 import sqlite3
 import subprocess
 import urllib.error
@@ -19,6 +17,7 @@ from scoreboard.links.osc.client import OscClient
 from scoreboard.links.serial.fake_box import FakeBox
 from scoreboard.protocol import build, render
 from tests.conftest import need
+from tests.links.webhelp import KEY
 from tests.protocol import disputed
 from tests.protocol.check import all_lines, check_against_journal, wait_until
 
@@ -50,6 +49,47 @@ def _pipelined(host, run: list[tuple]) -> None:
         assert ack.ok, (command, ack.reason)
 
 
+def _chromium() -> bool:
+    try:
+        need("chromium", "chromium-driver")
+        import selenium  # noqa: F401  (the browser test says what is missing)
+    except (pytest.skip.Exception, ImportError):
+        return False
+    return True
+
+
+def _on_the_page(port: int, folder) -> dict:
+    """The host's phone at game over: «Протокол», then the link the board put under it, opened."""
+    from tests.links.webhelp import KEY as _key, PHONE, browser   # lazy: only with Chromium
+    from selenium.webdriver.common.by import By
+    driver = browser(PHONE, folder)
+    try:
+        driver.get(f"http://127.0.0.1:{port}/#k={_key}")
+        button = _wait(lambda: next((b for b in driver.find_elements(By.CSS_SELECTOR, '[data-key="protocol"]')
+                                     if b.is_displayed() and b.is_enabled()), None))
+        shown_before = driver.find_element(By.ID, "protocol").is_displayed()
+        button.click()
+        link = _wait(lambda: next((a for a in driver.find_elements(By.ID, "protocol-link") if a.is_displayed()),
+                                  None))
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
+        driver.save_screenshot(str(folder / "host-game-over.png"))
+        href, label = link.get_attribute("href"), link.text
+        driver.get(href)
+        # printed as the host's browser prints it (its own @page size and margins), to look at and count
+        pdf = folder / "protocol.pdf"
+        pdf.write_bytes(base64.b64decode(driver.execute_cdp_cmd("Page.printToPDF", {"preferCSSPageSize": True})["data"]))
+        return {"before": shown_before, "label": label, "href": href, "title": driver.title,
+                "text": driver.find_element(By.TAG_NAME, "body").text, "pdf": pdf}
+    finally:
+        driver.quit()
+
+
+def _wait(find, timeout: float = 30.0):
+    found = []
+    assert wait_until(lambda: found.append(find()) or found[-1] is not None, timeout)
+    return found[-1]
+
+
 @pytest.fixture(scope="module")
 def played(tmp_path_factory):
     """The disputed game on the real board; yields what the host got at game over and the journal's copy."""
@@ -57,7 +97,7 @@ def played(tmp_path_factory):
     folder = tmp_path_factory.mktemp("board")
     box = FakeBox(players=3, link=str(folder / "box")).start()
     try:
-        with real_board(PASSCODE, web=True, box=box.url) as board:
+        with real_board(PASSCODE, web=True, box=box.url, osc_extra=f'key = "{KEY}"') as board:
             journal = board.folder / "bench.sqlite"
             host = OscClient("127.0.0.1", board.osc_port, PASSCODE, bind=("127.0.0.1", 0))
             viewer = OscClient("127.0.0.1", board.osc_port, VIEW_PASSCODE, role="view", bind=("127.0.0.1", 0))
@@ -76,7 +116,8 @@ def played(tmp_path_factory):
                     if run[-1][0] == "/sg/game/start":
                         early = host.command("/sg/protocol", timeout=30)
                 state = host.wait_state(lambda s: s["game_over"], timeout=30)
-                got = {"early": early, "state": state, "view": viewer.command("/sg/protocol", timeout=30)}
+                browser_flow = _on_the_page(board.web_port, folder) if _chromium() else None
+                got = {"browser": browser_flow, "early": early, "state": state, "view": viewer.command("/sg/protocol", timeout=30)}
                 got["ack"] = host.command("/sg/protocol", timeout=60)
                 link = None
                 while link is None:
@@ -131,19 +172,14 @@ def test_item1_real_board_game_protocol_line_by_line(played):
     assert model["result"]["winner"] == got["state"]["winner"] == 2
 
 
-def test_item1_real_board_protocol_prints_on_a4(played, tmp_path):
-    """GIVEN the page the board served WHEN headless Chromium prints it to PDF THEN it has 6 A4 pages: the header,
-    the result and round 1 from the first page, round 2 from a page of its own, the final on the last; no question
-    is split across two pages; the names print as text."""
-    need("chromium", "poppler-utils")
+def test_item1_real_board_protocol_prints_on_a4(played):
+    """GIVEN the protocol the host opened from the board's link WHEN headless Chromium prints it to PDF THEN it has 6
+    A4 pages: the header, the result and round 1 from the first page, round 2 from a page of its own, the final on
+    the last; no question is split across two pages; the table's head is on every page; the names print as text."""
+    need("chromium", "chromium-driver", "poppler-utils")
+    pytest.importorskip("selenium")
     got, _ = played
-    page = tmp_path / "protocol.html"
-    page.write_text(got["page"], encoding="utf-8")
-    pdf = tmp_path / "protocol.pdf"
-    subprocess.run([shutil.which("chromium") or "/usr/bin/chromium", "--headless", "--no-sandbox", "--disable-gpu",
-                    "--disable-background-networking", "--disable-component-update", "--no-first-run",
-                    "--disable-sync", f"--user-data-dir={tmp_path / 'profile'}", "--no-pdf-header-footer",
-                    f"--print-to-pdf={pdf}", page.as_uri()], check=True, capture_output=True, timeout=120)
+    pdf = got["browser"]["pdf"]
     info = subprocess.run(["pdfinfo", str(pdf)], check=True, capture_output=True, text=True, timeout=60).stdout
     assert "Pages:           6" in info and "(A4)" in info, info
     text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], check=True, capture_output=True, timeout=60
@@ -157,3 +193,15 @@ def test_item1_real_board_protocol_prints_on_a4(played, tmp_path):
         heads = p.count("Вопрос ") + p.count("Начало раунда")
         assert heads == p.count("Счёт после вопроса"), (k, p)   # every question whole on its page
     assert '<b>Ёж</b> & "Ко" <script>x</script>' in " ".join(pages[0].split())
+
+
+def test_item1_the_host_s_page_offers_the_protocol_at_game_over(played):
+    """GIVEN the host's phone page on the real board at game over WHEN the host taps «Протокол» THEN a link «Открыть
+    протокол боя» appears under it (it was not there before) and opens the game's protocol from the board."""
+    need("chromium", "chromium-driver")
+    pytest.importorskip("selenium")
+    got, _ = played
+    flow = got["browser"]
+    assert flow["before"] is False and flow["label"] == "Открыть протокол боя"
+    assert flow["href"].startswith("http://127.0.0.1:") and "/protocol/" in flow["href"]
+    assert flow["title"].startswith("Протокол боя") and "Итог" in flow["text"] and "вскрытие" in flow["text"]
