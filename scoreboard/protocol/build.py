@@ -56,6 +56,8 @@ def build(journal_path: str | Path, host: str | None = None) -> dict[str, Any]:
     starts = [i for i, (_, cmd) in enumerate(events) if cmd.address == "/sg/game/new"]
     first = starts[-1] if starts else 0
     recorder = _Recorder(path)
+    start = events[first][1].at
+    recorder.ignored_next = next((i for i, row in enumerate(ignored) if row[0] >= start), len(ignored))
     game = Game(load_regulation)
     for index, (seq, cmd) in enumerate(events):
         if index < first:
@@ -254,8 +256,6 @@ class _Recorder:
         while self.ignored_next < len(rows) and rows[self.ignored_next][0] < at:
             when, address, args, reason = rows[self.ignored_next]
             self.ignored_next += 1
-            if game.st is None:
-                continue
             self.ignored_seen.append(rows[self.ignored_next - 1])
             line = {"seq": None, "at": when, "what": "ignored", "address": address, "reason": reason,
                     "seat": args[0] if address == "/sg/button" and args and isinstance(args[0], int) else None}
