@@ -68,7 +68,7 @@ def clock(at: float | None) -> str:
     """Game time as м:сс.д (a tenth of a second: what a secretary can check against a video)."""
     if at is None:
         return ""
-    tenths = int(round(at * 10))
+    tenths = round(at * 10)
     return f"{tenths // 600}:{tenths // 10 % 60:02d}.{tenths % 10}"
 
 

@@ -44,7 +44,7 @@ def _pipelined(host, run: list[tuple]) -> None:
     """The host's commands sent one after another without waiting (as a quick host taps), each acked applied."""
     ids = [(host.send(*command), command) for command in run]
     for cid, command in ids:
-        assert host.wait_for(lambda: host.ack(cid) is not None, 30), command
+        assert host.wait_for(lambda cid=cid: host.ack(cid) is not None, 30), command
         ack = host.ack(cid)
         assert ack.ok, (command, ack.reason)
 
@@ -110,7 +110,7 @@ def played(tmp_path_factory):
                     if run[0][0] == "box":
                         before = _rows(journal)
                         assert box.press(run[0][1])
-                        assert wait_until(lambda: _rows(journal) > before, timeout=30), run
+                        assert wait_until(lambda before=before: _rows(journal) > before, timeout=30), run
                         continue
                     _pipelined(host, run)
                     if run[-1][0] == "/sg/game/start":
