@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-KINDS = {"normal": "", "round_start": "", "auction": "аукцион", "cat": "кот в мешке", "super": "суперигра", "final": "финал",
+KINDS = {"normal": "", "round_start": "", "auction": "аукцион", "cat": "кот в мешке", "super": "супервопрос", "final": "финал",
          "reserve": "резервный вопрос", "tiebreak": "перестрелка"}
 ROUND_KINDS = {"blue": "синий раунд", "red": "красный раунд", "tiebreak": "перестрелка", "final": "финал"}
 SOURCES = {"box": "пульт", "key": "клавиатура", "phone": "телефон", "remote": "пульт ведущего"}

@@ -9,6 +9,7 @@ from scoreboard.session import replay_snapshot
 
 # Journaled commands that are no line of the protocol: the next step (it opens a question block when it opens one,
 # counted as that block's) and what only the screens show.
+ROOT = Path(__file__).resolve().parents[2]
 NO_LINE = {"/sg/next", "/sg/screen", "/sg/media/pause", "/sg/media/play", "/sg/media/replay"}
 
 

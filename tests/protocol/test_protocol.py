@@ -173,3 +173,33 @@ def test_item1_cli_formats(disputed_journal, tmp_path, capsys):
         assert main(["protocol", str(disputed_journal), "--format", fmt, "--out", str(out), "--host", "Ведущий И."]) == 0
         assert out.read_text(encoding="utf-8") == render(build(disputed_journal, host="Ведущий И."), fmt)
     assert "Ведущий И." in (tmp_path / "p.html").read_text(encoding="utf-8")
+
+
+def test_item1_kinds_super_question_timeout_and_reserve(tmp_path, capsys):
+    """GIVEN america's final played from its example script (sequential topics, a timed-out answer, the
+    super-question) and a novosibirsk game on the sample pack whose answered question is replaced by its topic's
+    reserve (G9) WHEN their protocols are built THEN the super-question is a block of its kind with its stake
+    revealed, the timeout is a line (BZ5), the reserve question is a block of its own, and the replacement takes the
+    first answer's points back on its line."""
+    from scoreboard.engine.commands import make
+    from tests.protocol.check import ROOT
+    america = tmp_path / "america.sqlite"
+    assert main(["simulate", str(ROOT / "examples" / "america-2005-final.txt"), "--journal", str(america)]) == 0
+    capsys.readouterr()
+    model = build(america)
+    check_against_journal(model, america)
+    assert model["questions"][-1]["kind"] == "super" and _lines(model, "timeout")
+    assert [x["amount"] for x in _lines(model, "reveal")] and model["result"]["winner"] == 1
+    reserve = tmp_path / "reserve.sqlite"
+    session = Session(reserve)
+    for k, (address, *args) in enumerate([
+            ("/sg/game/new", "novosibirsk-2007", "1/9", 3, 0), ("/sg/pack/load", str(ROOT / "assets/packs/sample.toml")),
+            ("/sg/game/start",), ("/sg/chooser", 1), ("/sg/select", 1, 1), ("/sg/reading/done",), ("/sg/button", 2),
+            ("/sg/judge/right",), ("/sg/question/replace",)]):
+        session.submit(make(k + 1.0, address, *args))
+    session.close()
+    model = build(reserve)
+    check_against_journal(model, reserve)
+    assert [b["kind"] for b in model["questions"]] == ["round_start", "normal", "reserve"]
+    (replaced,) = _lines(model, "replace")
+    assert replaced["deltas"] == [{"seat": 2, "delta": -10}]
