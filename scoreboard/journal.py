@@ -8,6 +8,9 @@ One board at a time: a writer holds an exclusive lock on `<journal>.lock` (which
 long as the journal is open (`flock` on Unix, `msvcrt.locking` on Windows), so a second board on the same file refuses to start instead of interleaving rows.
 SQLite's own locking is per transaction and would let two boards take turns appending to one game.
 
+The `meta` table names the app, the format and (journals made since issue 27) when the journal was created; the
+`ignored` table keeps the commands the rules ignored (BZ8) for the protocol of a game, never replayed.
+
 A failed append (disk full, read-only, the drive pulled) raises `JournalError` and leaves the file and `len()` as
 they were, so the caller refuses that one command; the next append tries again. A batch (`begin`, appends, `commit`)
 puts several appends in one transaction, so one fsync makes them all durable; a batch that fails is undone whole
