@@ -28,7 +28,7 @@ thead tr.running th { background: #fff; font-weight: normal; color: #555; font-s
 td.t, td.ms, td.pts, td.num { white-space: nowrap; font-variant-numeric: tabular-nums; }
 td.ms, td.pts, td.num { text-align: right; }
 td.who { overflow-wrap: anywhere; }
-col.t { width: 15mm; } col.ms { width: 14mm; } col.who { width: 46mm; } col.pts { width: 16mm; }
+col.t { width: 15mm; } col.ms { width: 13mm; } col.who { width: 54mm; } col.pts { width: 16mm; }
 tbody.q { break-inside: avoid; page-break-inside: avoid; }
 tr.qhead td { background: #f3f3f3; border-top: 0.8pt solid #777; font-weight: bold; padding-top: 1.2mm; }
 tr.qhead .kind { font-weight: normal; font-style: italic; }
