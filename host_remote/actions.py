@@ -190,6 +190,8 @@ def _tools(snapshot: dict, phase: str) -> list[Action]:
         Action(f"adjust:{p['seat']}", t("act.adjust", name=_name(p)), "/sg/score/adjust", (p["seat"],), TOOLS, p["seat"],
                amount="delta", who=_name(p)) for p in _players(snapshot)]
     actions.append(Action("undo", t("undo.label"), "/sg/undo", group=TOOLS, shortcut="backspace"))
+    if phase == Phase.GAME_OVER:    # the game's protocol: the board answers with its link (/sg/protocol/link)
+        actions.append(Action("protocol", t("act.protocol"), "/sg/protocol", group=TOOLS))
     if phase not in (Phase.SETUP, Phase.GAME_OVER):
         manual = bool(snapshot.get("buttons_manual"))
         actions.append(Action("manual", t("act.manual_on") if not manual else t("act.manual_off"),

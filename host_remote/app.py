@@ -109,6 +109,11 @@ class RemoteApp:
                     if args is not None:
                         self.control.undo.accepted(event.value.address, args)
                         self.control.layout()   # relabel «Отменить»
+            elif event.kind == "protocol" and self.control is not None and self.client is not None:
+                path, port = event.value
+                url = f"http://{self.client.board[0]}:{port}{path}"
+                self.control.last_ack, self.control.last_ack_ok = t("ack.protocol", url=url), True
+                open_in_browser(url)
             elif event.kind == "catalog" and self.control is not None:
                 catalog = parse_catalog(event.value)
                 if catalog is not None:
@@ -245,3 +250,12 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def open_in_browser(url: str) -> None:
+    """The protocol in the laptop's browser, where there is one; the link stays on the remote's status line."""
+    try:
+        import webbrowser  # lazy: only when the host asks for the protocol
+        webbrowser.open(url)
+    except Exception:   # no browser (a kiosk tablet): the status line shows the link
+        pass

@@ -18,10 +18,11 @@ from scoreboard.bench import cli as bench_cli
 from scoreboard.demo import cli as demo_cli
 from scoreboard.links import cli as links_cli
 from scoreboard.packs import cli as packs_cli
+from scoreboard.protocol import cli as protocol_cli
 from scoreboard.tournament import cli as tournament_cli
 
 # The order of `scoreboard --help`.
-PACKAGE_CLIS = (engine_cli, app_cli, demo_cli, bench_cli, links_cli, packs_cli, tournament_cli)
+PACKAGE_CLIS = (engine_cli, app_cli, demo_cli, bench_cli, links_cli, packs_cli, tournament_cli, protocol_cli)
 
 
 class ShowVersion(argparse.Action):

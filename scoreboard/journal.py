@@ -8,6 +8,9 @@ One board at a time: a writer holds an exclusive lock on `<journal>.lock` (which
 long as the journal is open (`flock` on Unix, `msvcrt.locking` on Windows), so a second board on the same file refuses to start instead of interleaving rows.
 SQLite's own locking is per transaction and would let two boards take turns appending to one game.
 
+The `meta` table names the app, the format and (journals made since issue 27) when the journal was created; the
+`ignored` table keeps the commands the rules ignored (BZ8) for the protocol of a game, never replayed.
+
 A failed append (disk full, read-only, the drive pulled) raises `JournalError` and leaves the file and `len()` as
 they were, so the caller refuses that one command; the next append tries again. A batch (`begin`, appends, `commit`)
 puts several appends in one transaction, so one fsync makes them all durable; a batch that fails is undone whole
@@ -23,6 +26,7 @@ import os
 import socket
 import sqlite3
 import zlib
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -159,7 +163,8 @@ class Journal:
                                      args TEXT NOT NULL, data TEXT, crc INTEGER NOT NULL);
                 CREATE TABLE ignored (id INTEGER PRIMARY KEY, at REAL NOT NULL, address TEXT NOT NULL,
                                       args TEXT NOT NULL, reason TEXT NOT NULL);
-                INSERT INTO meta VALUES ('format', '{FORMAT}'), ('app', '{APP}');
+                INSERT INTO meta VALUES ('format', '{FORMAT}'), ('app', '{APP}'),
+                                        ('created', '{datetime.now(timezone.utc).isoformat(timespec="seconds")}');
                 COMMIT;""")
             return
         if not {"meta", "events"} <= tables:
@@ -345,6 +350,31 @@ class Journal:
             last_at = at
             expected += 1
             yield seq, Command(float(at), address, typed, data)
+
+    def ignored_rows(self) -> list[tuple[float, str, list, str]]:
+        """BZ8's record: (time, address, arguments, reason) of every command the rules ignored, in order (the
+        protocol of a game shows them). A row that cannot be read is skipped: it is a record, not the game."""
+        try:
+            rows = self.db.execute("SELECT at, address, args, reason FROM ignored ORDER BY id").fetchall()
+        except sqlite3.DatabaseError:
+            return []
+        out = []
+        for at, address, args_text, reason in rows:
+            try:
+                args = json.loads(args_text)
+            except (TypeError, ValueError):
+                continue
+            if isinstance(at, (int, float)) and math.isfinite(at) and isinstance(args, list):
+                out.append((float(at), str(address), args, str(reason)))
+        return out
+
+    def created(self) -> str | None:
+        """When the journal was made (UTC, ISO 8601), if it says (journals before this key do not)."""
+        try:
+            row = self.db.execute("SELECT value FROM meta WHERE key = 'created'").fetchone()
+        except sqlite3.DatabaseError:
+            return None
+        return row[0] if row else None
 
     def __len__(self) -> int:
         return self._seq

@@ -34,7 +34,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("scoreboard.regulations", "scoreboard.journal", "scoreboard.packs", "scoreboard.snapshot_check",
      "scoreboard.labels"),
     ("scoreboard.session",),
-    ("scoreboard.script",),
+    ("scoreboard.script", "scoreboard.protocol"),   # protocol: the record of a game, replayed from its journal
     ("scoreboard.links", "scoreboard.display", "scoreboard.tournament"),
     ("scoreboard.app", "host_remote"),
     ("scoreboard.demo",),

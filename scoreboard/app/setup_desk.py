@@ -52,14 +52,18 @@ class SetupDesk:
         self.catalog = catalog or Catalog(config)
         self._lock = threading.Lock()
         self._last: tuple[float, str | None, str] | None = None    # (when, path, json)
+        self.protocol = None    # app/protocol_desk.py: `/sg/protocol`, once the board knows its journal
 
-    @staticmethod
-    def handles(address: str) -> bool:
-        return address in ADDRESSES
+    def handles(self, address: str) -> bool:
+        return address in ADDRESSES or (address == "/sg/protocol" and self.protocol is not None)
 
     def handle(self, address: str, params: list, is_host: bool, reply: Reply, result: Result) -> None:
         if not is_host:
-            result(False, "a view session may not set up a game")
+            result(False, "a view session may not set up a game" if address != "/sg/protocol" else
+                   "a view session may not ask for the protocol")
+            return
+        if address == "/sg/protocol":
+            self.protocol.handle(params, reply, result)
             return
         if address == "/sg/setup/catalog":
             if len(params) > 1 or (params and not isinstance(params[0], str)):

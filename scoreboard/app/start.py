@@ -12,7 +12,7 @@ from pathlib import Path
 import pygame
 
 from scoreboard import DISTRIBUTION, version
-from scoreboard.app import setup_desk
+from scoreboard.app import protocol_desk, setup_desk
 from scoreboard.app.board import Board
 from scoreboard.app.signals import EarlyStop, stop_signals
 from scoreboard.app.status import OSC_RETRY
@@ -200,6 +200,7 @@ def _run(config: dict, out, frames: int | None, early: EarlyStop) -> int:
         return 0
     epoch = time.monotonic() - start
     inbox, links = start_links(config, lambda: time.monotonic() - epoch, out)
+    protocol_desk.attach(links, path, config)       # `/sg/protocol`: the game's protocol for the host at game over
     board = early.board = Board(config, session, epoch, screens, theme, inbox, links, out=out, journal_path=path)
     board.running = not early.stopped
     return board.run(frames)

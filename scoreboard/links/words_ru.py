@@ -177,6 +177,12 @@ REFUSALS_RU: list[tuple[str, str]] = [
     (r"the first argument of /sg/cmd/\.\.\. must be an int id", "первый параметр команды — её номер"),
     (r"this board takes signed commands only .*", "табло принимает только подписанные команды"),
     (r"bad signature", "неверная подпись команды"),
+    # --- the protocol of a game (app/protocol_desk.py, issue 27 item 1) ------------------------------------------
+    (r"the protocol is given once the game is over", "протокол боя выдаётся после окончания игры"),
+    (r"the protocol is opened on the board's page, and \[remote_web\] is off: on the board, `(.+)`",
+     r"протокол открывается на странице табло, а она выключена ([remote_web]); на табло: \1"),
+    (r"usage: /sg/protocol.*", "протокол: команда без параметров"),
+    (r"protocol: (.+)", r"протокол не собран: \1"),
 ]
 
 DENIALS_RU: list[tuple[str, str]] = [

@@ -9,9 +9,11 @@ import io
 import json
 import math
 import sys
+from pathlib import Path
 
 from scoreboard.demo import tournament as demo
-from scoreboard.tournament import export_csv, export_html, formats
+from scoreboard.protocol import render as protocol_render
+from scoreboard.tournament import export_csv, export_html, formats, protocols
 from scoreboard.tournament.command import open_tournament, show, tournament_path
 from scoreboard.tournament.errors import TournamentError
 from scoreboard.tournament.remote.cli import (cmd_assign, cmd_board, cmd_boards, cmd_passcode,  # noqa: F401
@@ -188,7 +190,9 @@ def cmd_export(args):
     t = open_tournament(args)
     kind = "csv" if args.csv else args.format
     if kind == "html":
-        text = export_html.document(t, args.lang)
+        # each game's kept protocol as its own page beside the export, linked from the game (issue 27 item 1)
+        links = protocols.write_beside(t.store, Path(args.out)) if args.out else {}
+        text = export_html.document(t, args.lang, links=links)
     elif kind == "csv":
         text = export_csv.document(t, args.lang)
     elif kind == "games-csv":
@@ -206,6 +210,20 @@ def cmd_export(args):
         with open(args.out, "w", encoding="utf-8") as f:
             f.write(text)
         print(f"{kind} → {args.out}")
+    else:
+        sys.stdout.write(text)
+
+
+def cmd_protocol(args):
+    """The protocol kept with a game's result (recorded from its journal), in any of its formats."""
+    t = open_tournament(args)
+    model = protocols.get(t.store, t.game(args.game)["id"])
+    if model is None:
+        raise TournamentError(f"game {args.game} has no protocol (its result was not recorded from a journal)")
+    text = protocol_render(model, args.format)
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"protocol of {args.game} → {args.out}")
     else:
         sys.stdout.write(text)
 

@@ -26,7 +26,7 @@ WORDS = {
            "ex_corrections": "Исправления и решения ведущего", "ex_when": "Когда", "ex_what": "Что",
            "ex_reason": "Причина", "ex_effect": "Последствия", "ex_correction": "исправлен результат {subject}",
            "ex_reopen": "этап {subject} открыт заново", "ex_walkover": "неявка: {subject}",
-           "ex_forced": "{subject}: решение ведущего вне пределов правил"},
+           "ex_forced": "{subject}: решение ведущего вне пределов правил", "ex_protocol": "протокол"},
     "en": {"ex_printed": "Printed {at} · format {format} · draw seed {seed}", "ex_page": "{n} of {of}",
            "ex_wild_card": "wild card", "ex_advanced": "go on", "ex_to_play": "to play",
            "ex_game": "Game", "ex_vs": "opponent", "ex_nothing": "Nothing to publish: nothing drawn yet",
@@ -35,7 +35,7 @@ WORDS = {
            "ex_corrections": "Corrections and host's rulings", "ex_when": "When", "ex_what": "What",
            "ex_reason": "Reason", "ex_effect": "What followed", "ex_correction": "result of {subject} corrected",
            "ex_reopen": "stage {subject} reopened", "ex_walkover": "walkover: {subject}",
-           "ex_forced": "{subject}: host's ruling beyond the rules"},
+           "ex_forced": "{subject}: host's ruling beyond the rules", "ex_protocol": "protocol"},
 }
 
 CSS = """
@@ -64,6 +64,7 @@ tr { break-inside: avoid; page-break-inside: avoid; }
 .column { flex: 1; }
 .game { border: 0.6pt solid #999; margin: 0 0 3mm 0; break-inside: avoid; page-break-inside: avoid; }
 .game h3 { font-size: 10pt; margin: 0; padding: 1mm 2mm; background: #eee; }
+.game h3 a { font-weight: normal; font-size: 8.5pt; color: #124; }
 .game table { width: 100%; margin: 0; }
 .game td { border: none; border-top: 0.4pt solid #ddd; }
 .games { display: grid; grid-template-columns: repeat(3, 1fr); gap: 3mm; }
@@ -121,17 +122,19 @@ def _player_line(p: dict, text, wild: set) -> str:
             f'<td class="num">{score}{tie}</td></tr>')
 
 
-def _game_box(game: dict, text, wild: set, title: str | None = None) -> str:
+def _game_box(game: dict, text, wild: set, title: str | None = None, links: dict | None = None) -> str:
     rows = "".join(_player_line(p, text, wild) for p in game["players"])
     state = "" if game.get("done") else f' · {html.escape(text("ex_to_play"))}'
-    return (f'<div class="game"><h3>{html.escape(title or game["id"])}{state}</h3>'
+    link = (links or {}).get(game.get("id"))
+    protocol = f' · <a href="{html.escape(link)}">{html.escape(text("ex_protocol"))}</a>' if link else ""
+    return (f'<div class="game"><h3>{html.escape(title or game["id"])}{state}{protocol}</h3>'
             f'<table>{rows}</table></div>')
 
 
-def _bracket(view: dict, text) -> str:
+def _bracket(view: dict, text, links: dict | None = None) -> str:
     cols = []
     for col in view["columns"]:
-        boxes = "".join(_game_box(g, text, set()) for g in col["games"])
+        boxes = "".join(_game_box(g, text, set(), links=links) for g in col["games"])
         cols.append(f'<div class="column"><h2>{html.escape(stage_name(col["title"], text))}</h2>{boxes}</div>')
     champion = view.get("champion")
     line = ""
@@ -141,9 +144,9 @@ def _bracket(view: dict, text) -> str:
     return f'<div class="columns">{"".join(cols)}</div>{line}'
 
 
-def _round(view: dict, text) -> str:
+def _round(view: dict, text, links: dict | None = None) -> str:
     wild = set(view.get("wild_cards") or [])
-    boxes = "".join(_game_box(g, text, wild, f'{text("ex_game")} {g["number"] or g["id"]} · {g["id"]}')
+    boxes = "".join(_game_box(g, text, wild, f'{text("ex_game")} {g["number"] or g["id"]} · {g["id"]}', links)
                     for g in view["games"])
     parts = [f'<div class="games">{boxes}</div>']
     if view.get("advanced"):
@@ -217,8 +220,8 @@ def corrections_page(t, text) -> str:
 DRAW = {"bracket": _bracket, "round": _round, "standings": _standings, "cross": _cross}
 
 
-def document(t, language: str = "ru", at: datetime | None = None) -> str:
-    """The whole publication as one HTML string."""
+def document(t, language: str = "ru", at: datetime | None = None, links: dict[str, str] | None = None) -> str:
+    """The whole publication as one HTML string; `links`: game id → its protocol's page (protocols.write_beside)."""
     base = text_for(language)
     words = {**WORDS["ru"], **WORDS.get(language, {})}
 
@@ -231,7 +234,8 @@ def document(t, language: str = "ru", at: datetime | None = None) -> str:
     pages = views(t)
     sections = []
     for n, view in enumerate(pages, start=1):
-        body = DRAW[view["kind"]](view, text)
+        body = DRAW[view["kind"]](view, text, links) if view["kind"] in ("bracket", "round") else \
+            DRAW[view["kind"]](view, text)
         sections.append(f'<section class="page" data-view="{view["kind"]}"><h1>{html.escape(title)}</h1>'
                         f'<h2>{_e(view["title"], text)} · {html.escape(text("ex_page", n=n, of=len(pages)))}</h2>'
                         f'<p class="meta">{meta}</p>{body}</section>')

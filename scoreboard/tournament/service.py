@@ -12,7 +12,7 @@ from pathlib import Path
 
 from scoreboard.journal import JournalError
 from scoreboard.session import replay_snapshot
-from scoreboard.tournament import bounds, corrections, formats, lots, results as res, verify as verification
+from scoreboard.tournament import bounds, corrections, formats, lots, protocols, results as res, verify as verification
 from scoreboard.tournament.errors import TournamentError
 from scoreboard.tournament.names import clean_name, closest, player_name
 from scoreboard.tournament.remote.keys import tournament_id
@@ -312,9 +312,20 @@ def snapshot_hash(snapshot: dict) -> str:
 
 def record_from_journal(tournament_path, game_id: str, journal_path, replace: bool = False, force: bool = False,
                         reason: str | None = None) -> dict:
-    """Read a board journal's final snapshot and record it as `game_id`'s result (T-A6: safe from two boards)."""
+    """Read a board journal's final snapshot and record it as `game_id`'s result (T-A6: safe from two boards); the
+    game's protocol is kept with it (protocols.py). A protocol that cannot be built never loses the result: then
+    the answer's `protocol` says why."""
     snapshot = journal_snapshot(journal_path)
-    return record_snapshot(tournament_path, game_id, snapshot, replace, str(journal_path), force, reason)
+    out = record_snapshot(tournament_path, game_id, snapshot, replace, str(journal_path), force, reason)
+    t = Tournament(tournament_path)
+    try:
+        if out["recorded"] or protocols.get(t.store, game_id) is None:
+            protocols.attach(t.store, t.flow, game_id, journal_path)
+    except TournamentError as error:
+        out["protocol"] = f"not kept: {error}"
+    finally:
+        t.close()
+    return out
 
 
 def journal_snapshot(journal_path) -> dict:

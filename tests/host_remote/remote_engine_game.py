@@ -11,6 +11,7 @@ from host_remote.actions import allowed_actions
 # Undo is always offered (the remote cannot know whether there is anything to take back); the board's refusal
 # "nothing to undo" is then the right answer, not a wrong button.
 ALWAYS_OFFERED = {"undo"}
+BOARD_REQUESTS = {"protocol"}   # answered by the board's desk (app/protocol_desk.py), never the engine's
 
 
 class EngineGame:
@@ -30,7 +31,7 @@ class EngineGame:
         """Try every action the remote offers now on a copy of the session; return those the engine refuses."""
         refused = []
         for action in allowed_actions(self.snapshot):
-            if action.key in ALWAYS_OFFERED or not action.enabled:   # a disabled slot is not offered
+            if action.key in ALWAYS_OFFERED | BOARD_REQUESTS or not action.enabled:   # a disabled slot is not offered
                 continue
             if action.amount is None:
                 address, args = action.command()

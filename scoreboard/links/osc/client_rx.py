@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import queue
+import re
 
 from pythonosc.osc_message import OscMessage, ParseError
 
@@ -29,6 +30,7 @@ from scoreboard.snapshot_check import check_host_question, check_snapshot
 SYNC_AFTER = 0.15       # no new state this long after an ok ack: ask for it
 EVENTS_KEPT = 1000      # a user that never drains `events` (a follower) keeps only the newest
 ACKS_KEPT = 4096        # answers remembered for ack(id) / command()
+PROTOCOL_PATH = re.compile(r"/protocol/[A-Za-z0-9_-]{16,64}")   # links/web/shelf.py's paths
 REV_JUMP = 100_000      # a state this many revisions past the current one is not the board's (a real game: ≈ 2,000)
 
 
@@ -42,7 +44,8 @@ class Receiver:
                                  ("/sg/auth/challenge", self._on_challenge), ("/sg/ack", self._on_ack),
                                  ("/sg/state", self._on_state), ("/sg/host/question", self._on_question),
                                  ("/sg/error", self._on_error), ("/sg/pong", self._on_pong),
-                                 ("/sg/setup/catalog", self._on_catalog)):
+                                 ("/sg/setup/catalog", self._on_catalog),
+                                 ("/sg/protocol/link", self._on_protocol_link)):
             answers.map(address, handler)
         answers.set_default_handler(lambda address, *args: False)      # not an answer the board gives
         return answers
@@ -303,6 +306,17 @@ class Receiver:
         with self._lock:
             self._heard()
         self._emit(Event("catalog", args[0]))
+        return True
+
+    def _on_protocol_link(self, address: str, *args) -> bool:
+        # `/sg/protocol/link PATH PORT` (issue 27 item 1): the game's protocol on the board's page server. Only a
+        # path the board's shelf makes is taken (never a link elsewhere), so a forged datagram opens nothing else.
+        if len(args) != 2 or not isinstance(args[0], str) or not PROTOCOL_PATH.fullmatch(args[0]) \
+                or not isinstance(args[1], int) or not 0 < args[1] < 65536:
+            return False
+        with self._lock:
+            self._heard()
+        self._emit(Event("protocol", (args[0], args[1])))
         return True
 
     def _on_pong(self, address: str, *args) -> bool:

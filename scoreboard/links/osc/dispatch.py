@@ -241,7 +241,8 @@ class BoardDispatch:
             return False
         self._count("commands")
         self.setup.handle(address, params, session.is_host,
-                          lambda text: self.feedback.send(build("/sg/setup/catalog", text), session.addr), result)
+                          lambda *args, address="/sg/setup/catalog": self.feedback.send(build(address, *args),
+                                                                                        session.addr), result)
         return True
 
     def _plain_command(self, session: Session, address: str, params: list) -> None:

@@ -26,7 +26,7 @@ class Ack:
 
 @dataclass(frozen=True)
 class Event:
-    """What the UI drains: kind is state | question | ack | connection | unknown | error | catalog."""
+    """What the UI drains: kind is state | question | ack | connection | unknown | error | catalog | protocol."""
     kind: str
     value: Any = None
     extra: Any = field(default=None)

@@ -173,6 +173,7 @@ const Link = (() => {
         trusted(args[2], "sg-error", [args[0], args[1]], () => emit("refused", String(args[0]), String(args[1] || "")));
         break;
       case "/sg/setup/catalog": emit("catalog", String(args[0])); break;
+      case "/sg/protocol/link": emit("protocol", String(args[0])); break;
       default: break;
     }
     emit("change");

@@ -33,6 +33,7 @@ from aiohttp import WSMsgType, web
 from scoreboard import DISTRIBUTION, version
 from scoreboard.links import words_ru
 from scoreboard.links.web import guard
+from scoreboard.links.web.shelf import PAGE_HEADERS, PREFIX, Shelf
 
 log = logging.getLogger("scoreboard.links.web")
 
@@ -127,6 +128,7 @@ class WebRemote:
         self._thread: threading.Thread | None = None
         self._error: BaseException | None = None
         self.port: int | None = None
+        self.shelf = Shelf()            # pages handed to one host session: the game's protocol (shelf.py)
 
     # --- lifecycle ----------------------------------------------------------------------------------
     def start(self) -> None:
@@ -183,6 +185,7 @@ class WebRemote:
     async def _serve(self) -> None:
         app = web.Application(client_max_size=MAX_MESSAGE, middlewares=[self.door.middleware])
         app.router.add_get("/osc", self._websocket)
+        app.router.add_get(PREFIX + "{token}", self._shelved)
         app.router.add_get("/{tail:.*}", self._file)
         # aiohttp's own timers bound a keep-alive and an unread body the same as the door's sweep does
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False,
@@ -203,6 +206,13 @@ class WebRemote:
         if path is None:
             return web.Response(status=404, text="not found", headers=HEADERS)
         return web.Response(body=path.read_bytes(), headers={**HEADERS, "Content-Type": TYPES[path.suffix]})
+
+    async def _shelved(self, request):
+        """A page the board handed to a host session (the protocol, shelf.py); 404 for any other token."""
+        page = self.shelf.get(request.match_info.get("token", ""))
+        if page is None:
+            return web.Response(status=404, text="not found", headers=HEADERS)
+        return web.Response(body=page, headers={**HEADERS, **PAGE_HEADERS})
 
     # --- WebSocket ----------------------------------------------------------------------------------
     async def _websocket(self, request):

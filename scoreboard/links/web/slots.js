@@ -46,6 +46,8 @@ const Slots = (() => {
       const choice = s.order !== "sequential";
       return [act("next", T.next, "/sg/next", [], !choice || phase === "round_intro")];
     }
+    // the game's protocol (протокол боя): the board answers this page alone with a link (/sg/protocol/link)
+    if (phase === "game_over") return [act("protocol", T.protocol, "/sg/protocol", [], true, { cls: "wide" })];
     return [];
   }
 

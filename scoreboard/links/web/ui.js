@@ -8,6 +8,7 @@ const UI = (() => {
   let T = STRINGS[lang];
   let markAuction = false;          // AU1: the host marks the auction cell when the pack has none
   const judgedHere = new Map();     // seat -> the final verdict this page gave (in memory only, never stored)
+  let protocolPath = null;           // /protocol/TOKEN: the board's answer to this page's «Протокол»
   let state = null, stateRev = -1, question = null, catalog = null, offset = 0, status = "", statusKind = "";
   const actions = new Map();        // key -> the action its element stands for now
 
@@ -126,6 +127,12 @@ const UI = (() => {
     drawTimer();
     drawQuestion();
     sync($("flow"), Slots.flow(state), button);
+    const showProtocol = state.phase === "game_over" && !!protocolPath;
+    $("protocol").hidden = !showProtocol;
+    if (showProtocol && $("protocol-link").getAttribute("href") !== protocolPath) {
+      $("protocol-link").setAttribute("href", protocolPath);
+    }
+    $("protocol-link").textContent = T.open_protocol;
     sync($("grid"), Slots.grid(state), (item) => {
       if (!item.topic) return button(item);
       const el = document.createElement("div");
@@ -308,6 +315,8 @@ const UI = (() => {
     });
     Link.on("question", (json) => { try { question = JSON.parse(json); } catch (e) { question = null; } });
     Link.on("catalog", (json) => { try { catalog = JSON.parse(json); } catch (e) { catalog = null; } });
+    // the game's protocol: a link on this board only (a path the board gave), shown while the game is over
+    Link.on("protocol", (path) => { if (/^\/protocol\/[A-Za-z0-9_-]{16,64}$/.test(path)) protocolPath = path; });
     Link.on("ack", (p, ok) => { if (ok && p.address === "/sg/final/judge") judgedHere.set(p.args[0], p.args[1]); });
     Link.on("ack", (p, ok, reason) => setStatus(ok ? `${p.label}: ${T.done}` : `${p.label}: ${T.refused} — ${boardWords("refusals", reason, lang)}`, ok ? "ok" : "bad"));
     Link.on("refused", (address, reason) => {
