@@ -85,7 +85,9 @@ class Board:
         keys = dict((config.get("buttons") or {}).get("keys") or {})
         if not keys and config["board"].get("rehearsal"):
             keys = {str(seat): seat for seat in range(1, 10)}
-        return KeySeats(keys, (config.get("buttons") or {}).get("gamepad"))
+        # a key is read at the next turn: its stamp may be one frame late (the photo finish shows it, BZ11)
+        frame_ms = -int(-1000 // config["board"].get("fps", 60))
+        return KeySeats(keys, (config.get("buttons") or {}).get("gamepad"), bound_ms=frame_ms)
 
     def _tournament(self, config):
         path = (config.get("tournament") or {}).get("file")
