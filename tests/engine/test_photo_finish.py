@@ -231,3 +231,19 @@ def test_a_press_in_america_that_lost_the_race_is_too_late_and_used_up():
     assert presses(g)[1]["close"]["with"] == 1 and g.player(2)["pressed"]
     g.session.submit(make(g.t + 0.5, "/sg/answerer", 2))
     assert g.snap["answering"] == 2
+
+
+def test_the_remotes_check_takes_the_record_and_refuses_a_bad_one():
+    """GIVEN a disputed game's host question WHEN the remotes' one check reads it THEN it passes; WHEN a press's seat
+    is text or a window's presses are not a list THEN the check names the path (nothing from the network is
+    trusted)."""
+    from scoreboard.snapshot_check import check_host_question
+    g = Play()
+    play_disputed(g)
+    question = g.session.host_question()
+    assert check_host_question(question) == []
+    question["presses"]["last"]["windows"][0]["presses"][0]["seat"] = "один"
+    question["presses"]["current"]["windows"][0]["presses"] = "много"
+    problems = check_host_question(question)
+    assert any("presses.last.windows[0].presses[0].seat" in p for p in problems)
+    assert any("presses.current.windows[0].presses" in p for p in problems)

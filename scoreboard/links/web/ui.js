@@ -126,9 +126,11 @@ const UI = (() => {
     drawTimer();
     drawQuestion();
     // the photo finish (BZ11): the host's question carries it; a view session has none
-    Photo.draw($("photo"), Link.role === "host" ? question : null, state,
-      (seat) => name(players().find((p) => p.seat === seat) || { seat }), lang,
-      (seat, label) => { if (Link.role === "host") send({ address: "/sg/answerer", label }, [seat]); });
+    try {     // a record the page cannot read never stops the rest of the page from drawing
+      Photo.draw($("photo"), Link.role === "host" ? question : null, state,
+        (seat) => name(players().find((p) => p.seat === seat) || { seat }), lang,
+        (seat, label) => { if (Link.role === "host") send({ address: "/sg/answerer", label }, [seat]); });
+    } catch (e) { $("photo").hidden = true; }
     sync($("flow"), Slots.flow(state), button);
     sync($("grid"), Slots.grid(state), (item) => {
       if (!item.topic) return button(item);
