@@ -152,7 +152,8 @@ def test_tb3_samara_tie_break_topic_played_from_the_page(phone, tmp_path):
 def test_bz11_the_photo_finish_on_the_hosts_page_and_the_other_player_named(phone, tmp_path):
     """Issue 27 item 2, BZ11: GIVEN the real board and the page in Chromium (the module's phone) WHEN seat 2's key
     and seat 1's phone press 12 ms apart (± 17 and ± 28 ms) and a box press 31 ms later THEN the page lists the three
-    presses in order with their gaps, sources and bounds, marks the close call, and offers to name seat 1; WHEN the
+    presses in order with their gaps, sources and bounds, marks the close call (and the bar says so), and offers to
+    name seat 1; WHEN the
     host taps it THEN the journal holds `/sg/answerer 1` and the page says who was named instead of whom; a view
     session's page never shows the panel."""
     with real_board(tmp_path) as (url, osc_port, journal, _):
@@ -171,6 +172,7 @@ def test_bz11_the_photo_finish_on_the_hosts_page_and_the_other_player_named(phon
             assert "телефон ±28" in rows[1] and "мс" in rows[1] and "≈ позже" in rows[1]
             assert "кнопка ±2" in rows[2] and "позже" in rows[2]
             assert page.el("#photo .photo-close").text.startswith("СПОРНО")
+            assert page.phase().endswith("СПОРНО ↓")         # on the phone the panel is below the slots
             look(page, "photo-finish")
             page.tap("answerer:1", "/sg/answerer")
             wait_for(lambda: "вместо" in page.el("#photo").text, 20, "the named player on the page")

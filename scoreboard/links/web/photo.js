@@ -85,5 +85,11 @@ const Photo = (() => {
     box.replaceChildren(...parts);
   }
 
-  return { draw, shown };
+  // a close call in this question's newest window (the bar's «СПОРНО ↓»)
+  function closeCall(hq) {
+    const picked = shown(hq && hq.presses);
+    return !!picked && picked[0] === "current" && !!picked[1].close;
+  }
+
+  return { draw, shown, closeCall, word: (lang) => (WORDS[lang] || WORDS.ru).close };
 })();

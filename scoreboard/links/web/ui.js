@@ -130,6 +130,8 @@ const UI = (() => {
       Photo.draw($("photo"), Link.role === "host" ? question : null, state,
         (seat) => name(players().find((p) => p.seat === seat) || { seat }), lang,
         (seat, label) => { if (Link.role === "host") send({ address: "/sg/answerer", label }, [seat]); });
+      // the bar says so in its fixed place: on a phone the panel is below the slots (they never move)
+      if (Link.role === "host" && Photo.closeCall(question)) $("phase").textContent += ` · ${Photo.word(lang)} ↓`;
     } catch (e) { $("photo").hidden = true; }
     sync($("flow"), Slots.flow(state), button);
     sync($("grid"), Slots.grid(state), (item) => {
