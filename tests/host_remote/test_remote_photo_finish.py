@@ -30,7 +30,7 @@ def test_the_remote_lists_the_presses_and_taps_name_instead(pygame_display):
     screen.question = s.host_question()
     texts = [text for text, _ in photo_finish.lines(screen.question, screen.snapshot)]
     assert texts[1].startswith("СПОРНО: 12.0 мс, погрешность ±45 мс")
-    assert "клавиша ±17" in texts[2] and "≈ отвечает" in texts[2] and "телефон ±28" in texts[3]
+    assert "клавиша ±17" in texts[2] and "≈ первый" in texts[2] and "телефон ±28" in texts[3]
     assert "+31.0 мс" in texts[4] and "кнопка ±2" in texts[4]
     button = next(b for b in screen.buttons if b.payload.key == "answerer:1")
     assert button.label == "Назвать: Игрок 1"

@@ -13,7 +13,7 @@ from scoreboard.display.render.canvas import Canvas
 from scoreboard.display.scenes.common import name_of
 
 SOURCE_WORDS = {"box": "кнопка", "key": "клавиша", "phone": "телефон", "remote": "пульт"}
-OUTCOME_WORDS = {"won": "отвечает", "too_late": "позже", "false_start": "фальстарт", "locked_out": "блокирован",
+OUTCOME_WORDS = {"won": "первый", "too_late": "позже", "false_start": "фальстарт", "locked_out": "блокирован",
                  "ignored": "не в счёт"}
 OUTCOME_COLOURS = {"won": "right", "too_late": "text", "false_start": "wrong", "locked_out": "wrong",
                    "ignored": "muted"}

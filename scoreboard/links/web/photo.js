@@ -9,11 +9,11 @@ const Photo = (() => {
     ru: { title: "Нажатия", last: "прошлый вопрос", close: "СПОРНО", live: "старт кнопок", bound: "погрешность",
       name: "Назвать", named: "Ведущий назвал", instead: "вместо",
       sources: { box: "кнопка", key: "клавиша", phone: "телефон", remote: "пульт" },
-      outcomes: { won: "отвечает", too_late: "позже", false_start: "фальстарт", locked_out: "блокирован", ignored: "не в счёт" } },
+      outcomes: { won: "первый", too_late: "позже", false_start: "фальстарт", locked_out: "блокирован", ignored: "не в счёт" } },
     en: { title: "Presses", last: "last question", close: "CLOSE CALL", live: "buttons live", bound: "bound",
       name: "Name", named: "The host named", instead: "instead of",
       sources: { box: "box", key: "key", phone: "phone", remote: "remote" },
-      outcomes: { won: "answers", too_late: "later", false_start: "false start", locked_out: "locked out", ignored: "ignored" } },
+      outcomes: { won: "first", too_late: "later", false_start: "false start", locked_out: "locked out", ignored: "ignored" } },
   };
 
   // ("current" | "last", the newest window with presses), as the board's own screen picks it (photo_finish.py).
