@@ -162,10 +162,11 @@ class Journal:
                 CREATE TABLE events (seq INTEGER PRIMARY KEY, at REAL NOT NULL, address TEXT NOT NULL,
                                      args TEXT NOT NULL, data TEXT, crc INTEGER NOT NULL);
                 CREATE TABLE ignored (id INTEGER PRIMARY KEY, at REAL NOT NULL, address TEXT NOT NULL,
-                                      args TEXT NOT NULL, reason TEXT NOT NULL);
+                                      args TEXT NOT NULL, reason TEXT NOT NULL, after INTEGER);
                 INSERT INTO meta VALUES ('format', '{FORMAT}'), ('app', '{APP}'),
                                         ('created', '{datetime.now(timezone.utc).isoformat(timespec="seconds")}');
                 COMMIT;""")
+            self._ignored_after = True
             return
         if not {"meta", "events"} <= tables:
             raise JournalError(f"{self.path}: not a scoreboard journal (tables: {', '.join(sorted(tables)) or 'none'})")
@@ -179,6 +180,12 @@ class Journal:
         if version > FORMAT:
             raise JournalError(f"{self.path}: written by a newer version (journal format {version}; "
                                f"this version reads up to {FORMAT}) — upgrade the scoreboard to open it")
+        self._ignored_after = "ignored" in tables and any(
+            row[1] == "after" for row in self.db.execute("PRAGMA table_info(ignored)"))
+        if "ignored" in tables and not self._ignored_after and not self.readonly:
+            # an older journal: ignored presses logged from now on say where they fall among the events
+            self.db.execute("ALTER TABLE ignored ADD COLUMN after INTEGER")
+            self._ignored_after = True
 
     # -- writing ------------------------------------------------------------------------------------
     def append(self, cmd: Command) -> int:
@@ -311,12 +318,33 @@ class Journal:
         self._inode = self._file_id()
 
     def log_ignored(self, cmd: Command, reason: str) -> None:
-        """BZ8: presses the rules ignore are kept for the record, outside the replayed events."""
+        """BZ8: presses the rules ignore are kept for the record, outside the replayed events; `after` is the event
+        it followed, so a replay notes it again at its place (the photo finish, BZ11)."""
         try:
-            self.db.execute("INSERT INTO ignored (at, address, args, reason) VALUES (?, ?, ?, ?)",
-                            (cmd.at, cmd.address, json.dumps(list(cmd.args), ensure_ascii=False), reason))
+            self.db.execute("INSERT INTO ignored (at, address, args, reason, after) VALUES (?, ?, ?, ?, ?)",
+                            (cmd.at, cmd.address, json.dumps(list(cmd.args), ensure_ascii=False), reason,
+                             self._seq))
         except sqlite3.Error:
             pass  # the record of an ignored press is not worth stopping a game for
+
+    def ignored_presses(self) -> list[tuple[int, Command]]:
+        """(the event it followed, the press) of every logged ignored press that says where it fell, in order. A row
+        that cannot be read is left out: it is a record, not the game's truth."""
+        if not self._ignored_after:
+            return []
+        try:
+            rows = self.db.execute("SELECT after, at, address, args FROM ignored WHERE after IS NOT NULL "
+                                   "ORDER BY id").fetchall()
+        except sqlite3.DatabaseError:
+            return []
+        presses = []
+        for after, at, address, args_text in rows:
+            try:
+                args = json.loads(args_text)
+                presses.append((int(after), Command(float(at), address, parse(address, args))))
+            except (TypeError, ValueError, BadCommand):
+                continue
+        return presses
 
     # -- reading ------------------------------------------------------------------------------------
     def events(self) -> Iterator[tuple[int, Command]]:

@@ -115,6 +115,12 @@ class Session:
         return self.game.rev
 
     @property
+    def presses_seen(self) -> int:
+        """Changes with the photo finish when the rev does not (an ignored press): the host's page is sent again."""
+        st = self.game.st
+        return 0 if st is None else st.photo.seen
+
+    @property
     def time(self) -> float:
         return self.game.time
 
@@ -201,7 +207,14 @@ class Session:
 
 
 def replay_into(game: Game, journal: Journal) -> None:
+    """Every event in order; the presses the rules ignored (the journal's `ignored` table) are noted again where
+    they fell, so the photo finish comes back as it was (engine/photo.py)."""
+    ignored = journal.ignored_presses()
+    k = 0
     for seq, cmd in journal.events():
+        while k < len(ignored) and ignored[k][0] < seq:
+            game.replay_ignored(ignored[k][1])
+            k += 1
         try:
             outcome = game.apply(cmd, atomic=False)
         except Refused as error:
@@ -209,6 +222,8 @@ def replay_into(game: Game, journal: Journal) -> None:
         if not outcome.changed:
             raise JournalError(f"{journal.path}: event {seq} ({cmd.address}) changes nothing on replay: "
                                f"{outcome.note}")
+    for _, cmd in ignored[k:]:
+        game.replay_ignored(cmd)
 
 
 def replay_snapshot(journal_path: str | Path) -> dict[str, Any]:

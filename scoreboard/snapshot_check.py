@@ -106,6 +106,15 @@ HOST_QUESTION = {"topic_name": Nullable(TEXT), "topic_explanation": Nullable(TEX
                  "media": Nullable(ListOf(ANY)), "answer_media": Nullable(ListOf(ANY)),
                  "wrong": ListOf(TEXT), "options": ListOf(TEXT), "secret": Nullable(ANY), "pack_kind": Nullable(TEXT),
                  "empty": BOOL}
+# Its photo finish (engine/photo.py, PROTOCOL.md §3 "The photo finish"): what the host's screen and remotes read.
+CLOSE = {"with!": ANY, "gap_ms!": NUM, "bounds_ms!": NUM}      # `with`: a seat, or "live" (the buttons' start)
+PRESS = {"seat!": SEAT, "source!": TEXT, "bound_ms": Nullable(NUM), "after_ms": Nullable(NUM), "gap_ms": Nullable(NUM),
+         "outcome!": TEXT, "reason": Nullable(TEXT), "locked_until": Nullable(NUM), "close": Nullable(CLOSE)}
+WINDOW = {"presses!": ListOf(PRESS), "opened_at": Nullable(NUM), "close": BOOL,
+          "named": Nullable({"seat!": SEAT, "instead_of": Nullable(SEAT), "at": NUM})}
+PRESS_RECORD = {"windows!": ListOf(WINDOW), "dropped": INT, "value": Nullable(INT), "kind": TEXT}
+HOST_QUESTION["presses"] = Nullable({"current": Nullable(PRESS_RECORD), "last": Nullable(PRESS_RECORD),
+                                     "seen": INT})
 
 
 # ---- the walk --------------------------------------------------------------------------------------------------

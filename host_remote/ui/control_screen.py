@@ -22,6 +22,7 @@ from scoreboard.engine.phases import Phase
 
 from .. import actions as act
 from ..undo_label import UndoLog
+from . import photo_finish
 from . import widgets as w
 from .numpad import Numpad
 from .setup_screen import SetupScreen
@@ -48,7 +49,7 @@ class ControlScreen:
         self.board_label = board_label
         self.view_only = view_only      # a `view` session: the board refuses its commands, so no buttons
         self.snapshot: dict | None = None
-        self.question: dict | None = None
+        self._question: dict | None = None
         self.connection = "idle"
         self.last_ack = ""
         self.last_ack_ok = True
@@ -67,6 +68,16 @@ class ControlScreen:
     def in_setup(self) -> bool:
         """The set-up screens replace the play screen while the board is in `setup` (a host session only)."""
         return not self.view_only and (self.snapshot or {}).get("phase") == Phase.SETUP
+
+    @property
+    def question(self) -> dict | None:
+        return self._question
+
+    @question.setter
+    def question(self, value: dict | None) -> None:
+        """The host's question: its photo finish may bring a «name instead» button (BZ11), so the buttons follow."""
+        self._question = value
+        self.layout()
 
     # ---- inputs ----------------------------------------------------------------------------------------------
     def set_state(self, snapshot: dict | None, rev: int = -1) -> None:
@@ -129,6 +140,8 @@ class ControlScreen:
         grid = [a for a in self.actions if a.group == act.GRID]
         flow = [a for a in self.actions if a.group == act.FLOW]
         seat = [a for a in self.actions if a.group == act.SEAT]
+        if not self.view_only:
+            seat += photo_finish.name_actions(self.question, self.snapshot)
         tools = [a for a in self.actions if a.group == act.TOOLS]
         y = RIGHT.top + 34   # the phase line's place is kept even when it is empty: nothing below it moves
         if grid:
@@ -285,6 +298,11 @@ class ControlScreen:
         panel = pygame.Rect(LEFT.left, LEFT.top, LEFT.width, 370)
         pygame.draw.rect(surface, w.PANEL, panel, border_radius=10)
         inner = panel.inflate(-24, -20)
+        photo = photo_finish.height(self.question, self.snapshot)   # the presses, under the question (BZ11)
+        if photo:
+            inner.height -= photo
+            photo_finish.draw(surface, self.question, self.snapshot,
+                              pygame.Rect(inner.left, inner.bottom + 8, inner.width, photo))
         snap = self.snapshot or {}
         meta = snap.get("question") or {}
         info = self.question or {}

@@ -56,6 +56,7 @@ class Board:
         self.watcher = ThemeWatcher(theme, board.get("theme")) if board.get("rehearsal") else None
         self.lock = threading.RLock()             # the session: the input thread, or a key pressed on this one
         self.published_rev = None
+        self.published_seen = 0                   # the photo finish's presses (an ignored press keeps the rev)
         self.snapshot = session.snapshot()
         self.host_question: dict | None = None
         self._forced = self._drawn_forced = 0     # status changes to draw (the host's alarm), and those drawn
@@ -84,7 +85,9 @@ class Board:
         keys = dict((config.get("buttons") or {}).get("keys") or {})
         if not keys and config["board"].get("rehearsal"):
             keys = {str(seat): seat for seat in range(1, 10)}
-        return KeySeats(keys, (config.get("buttons") or {}).get("gamepad"))
+        # a key is read at the next turn: its stamp may be one frame late (the photo finish shows it, BZ11)
+        frame_ms = -int(-1000 // config["board"].get("fps", 60))
+        return KeySeats(keys, (config.get("buttons") or {}).get("gamepad"), bound_ms=frame_ms)
 
     def _tournament(self, config):
         path = (config.get("tournament") or {}).get("file")
@@ -170,8 +173,10 @@ class Board:
                     self.alerts.append(notice.removeprefix("board: "))
                 self.out(notice)
             status_changed = self._watch()
-            if self.session.rev == self.published_rev and not status_changed:
+            seen = getattr(self.session, "presses_seen", 0)
+            if self.session.rev == self.published_rev and not status_changed and seen == self.published_seen:
                 return False
+            self.published_seen = seen
             before, snapshot = self.snapshot, self.session.snapshot()
             if self.board_status is not None:
                 snapshot["status"] = self.board_status

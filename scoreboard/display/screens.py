@@ -245,6 +245,8 @@ class Screen:
         When only the time moved (same rev, same badges), only the boxes of what moves with time — clocks, lockout
         lines — are redrawn, each clipped to its box: a 4K clock tick then costs a fraction of a full frame."""
         key = self.wants(snapshot, now, status) + ((overlay,) if overlay else ())
+        if self.spec.role == "host":    # a press the rules ignored changes the photo finish, not the rev (BZ11)
+            key += (((host_question or {}).get("presses") or {}).get("seen"),)
         if not force and key == self._last_key:
             return False
         same_frame = (self._last_key is not None and key[0] == self._last_key[0] and key[2:] == self._last_key[2:]

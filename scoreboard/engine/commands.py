@@ -90,6 +90,8 @@ SPEC: dict[str, tuple[str, ...]] = {
     # seat [source [error bound, ms]]: the stamp `at` is the board's best estimate of the touch, within ± the bound
     # (BZ11); a press without them is a remote's, stamped on arrival.
     "/sg/button": ("seat", "source?", "ms?"),
+    # BZ11: in a close call the host names the other player instead, before the verdict (photo finish)
+    "/sg/answerer": ("seat",),
     # Internal: a deadline fired at this time. Journaled so replay needs no clock; never sent by a remote.
     "/sg/clock": (),
 }

@@ -19,7 +19,7 @@ import pickle
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from . import rounds, stakes, tiebreak
+from . import photo, rounds, stakes, tiebreak
 from .commands import NOT_HOST, BadCommand, Command, Ignored, InternalError, Refused, parse
 from .handlers import HANDLERS
 from .media import follow as media_clock
@@ -89,6 +89,7 @@ class Game:
                 self._guarded(lambda: self._run(cmd), cmd)
             except Ignored as ignored:
                 self._restore(saved)
+                self._note_ignored(cmd, str(ignored))
                 return Outcome(False, str(ignored))
             except (Refused, InternalError):   # a bug must not leave a half-applied command behind either
                 self._restore(saved)
@@ -121,9 +122,41 @@ class Game:
     def _run_unguarded(self, cmd: Command) -> bool:
         try:
             self._run(cmd)
-        except Ignored:
+        except Ignored as ignored:
+            self._note_ignored(cmd, str(ignored))
             return False
         return True
+
+    def _note_ignored(self, cmd: Command, reason: str) -> None:
+        """An ignored press changes nothing but the photo finish; it stays in the effective history so undo's
+        rebuild from a checkpoint notes it again (it is ignored again: the rules are deterministic)."""
+        if cmd.address != "/sg/button" or self.st is None:
+            return
+        photo.ignored(self.st, cmd.args, cmd.at, reason)
+        self._effective.append(cmd)
+        self._maybe_checkpoint()
+
+    def replay_ignored(self, cmd: Command) -> bool:
+        """A press the journal logged as ignored (its `ignored` table), noted again while replaying: the game is
+        left exactly as it was but for the photo finish. False when it is not ignored now (a damaged row)."""
+        if self.st is None or cmd.address != "/sg/button" or cmd.at < self.time:
+            return False
+        try:
+            cmd = Command(float(cmd.at), cmd.address, parse(cmd.address, cmd.args), cmd.data)
+        except BadCommand:
+            return False
+        saved = self._save()
+        try:
+            self._run(cmd)
+        except Ignored as ignored:
+            self._restore(saved)
+            self._note_ignored(cmd, str(ignored))
+            return True
+        except Exception:   # a row that does not fit this game: the record goes without it
+            self._restore(saved)
+            return False
+        self._restore(saved)
+        return False
 
     def next_deadline(self) -> float | None:
         st = self.st
@@ -186,7 +219,9 @@ class Game:
         if handler is None:
             raise BadCommand(f"unknown address {address!r}")
         scores, phase = [p.score for p in self.st.players], self.st.phase
+        was = photo.before(self.st)
         handler(t, *a)
+        photo.follow(t, address, a, was)
         media_clock(t)
         now = [p.score for p in self.st.players]
         if now != scores:
@@ -324,7 +359,10 @@ class Game:
             # the plan is already in self.plans: point at it again instead of appending a copy
             self._use_plan(next(i for i, p in enumerate(self.plans) if p is cmd.data), cmd.at)
             return
-        self._run(cmd)
+        try:
+            self._run(cmd)
+        except Ignored as ignored:   # an ignored press kept for the photo finish: ignored again, noted again
+            photo.ignored(self.st, cmd.args, cmd.at, str(ignored))
 
 
 def check_plan(plan: Any) -> str | None:

@@ -122,6 +122,7 @@ HANDLERS: dict[str, Callable[..., None]] = {
     "/sg/media/play": media.play,
     "/sg/media/replay": media.replay,
     "/sg/button": question.press,
+    "/sg/answerer": question.name_instead,
     "/sg/clock": _clock,
 }
 # Game.apply runs these three itself (they replace or point the state): every other address has a handler.

@@ -79,7 +79,7 @@ ACCEPTS: dict[Phase, frozenset[str]] = {
     P.READING: PLAYING | BEFORE_FINAL | QUESTION | {"/sg/next", "/sg/reading/done", "/sg/time", "/sg/assign"},
     P.BUZZ_WINDOW: PLAYING | BEFORE_FINAL | QUESTION | {"/sg/next", "/sg/time", "/sg/assign", "/sg/clock"},
     P.ANSWERING: PLAYING | BEFORE_FINAL | QUESTION | {"/sg/judge/right", "/sg/judge/wrong", "/sg/answer/extend",
-                                                      "/sg/answer/clarify", "/sg/clock"},
+                                                      "/sg/answer/clarify", "/sg/clock", "/sg/answerer"},
     P.AFTER_WRONG: PLAYING | BEFORE_FINAL | QUESTION | {"/sg/next", "/sg/resume", "/sg/time", "/sg/assign"},
     P.REVEAL: PLAYING | BEFORE_FINAL | CHOICE | {"/sg/next", "/sg/auction/waive", "/sg/rejudge",
                                                  "/sg/question/replace"},
@@ -114,6 +114,8 @@ NOT_NOW: dict[tuple[str, Phase | None], str] = {
     ("/sg/media/replay", None): _NO_MEDIA,
     ("/sg/clock", None): "no deadline has passed",
     ("/sg/button", P.GAME_OVER): "the game is over",
+    ("/sg/answerer", None): "the other player of a close call can be named only while the press's winner is "
+                            "answering, before the verdict (BZ11)",
 }
 OUTSIDE_PLAY = {P.SETUP: "the game has not started: /sg/game/start first", P.GAME_OVER: "the game is over"}
 # A press is a fact, not a request: outside the phases that take it, it is ignored (logged), never refused (BZ8).
@@ -143,7 +145,8 @@ MOVES: dict[Phase, dict[Phase, str]] = {
                     P.READING: _REPLACED},
     P.ANSWERING: {P.AFTER_WRONG: "a wrong answer, or the answer time runs out (/sg/judge/wrong, /sg/clock, BZ5)",
                   P.REVEAL: "a right answer, or a wrong one that leaves nobody to press (/sg/judge/*, /sg/clock, BZ4)",
-                  P.READING: _REPLACED},
+                  P.READING: _REPLACED,
+                  P.ANSWERING: "in a close call the host names the other player instead (/sg/answerer, BZ11)"},
     P.AFTER_WRONG: {P.READING: "the host restarts a question not yet read to the end (/sg/resume, /sg/next, BZ6), "
                                 "or " + _REPLACED,
                     P.BUZZ_WINDOW: "the host restarts: a new window (/sg/resume, /sg/next, BZ6)",

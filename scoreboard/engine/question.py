@@ -9,6 +9,7 @@ left to answer, or on "Время". Every clock is a deadline in the state; `/sg
 """
 from __future__ import annotations
 
+from . import photo
 from .auction import missing, open_auction
 from .commands import Ignored, Refused
 from .phases import LIVE, Phase, move
@@ -90,10 +91,10 @@ def eligible_to_press(t: Table, seat: int) -> bool:
     return not (t.reg.one_press_per_question and p.pressed)
 
 
-def press(t: Table, seat: int, source: str | None = None, bound_ms: int | None = None) -> None:
+def press(t: Table, seat: int, source: str = "remote", bound_ms: int | None = None) -> None:
     """/sg/button: the first live press wins the right to answer (BZ3); the rest is BZ4, BZ7, BZ8 (a press while
-    paused, in manual mode or outside the question is ignored by phases.py). Its source and error bound (BZ11) are
-    journaled with it for the record; the rules go by its stamp."""
+    paused, in manual mode or outside the question is ignored by phases.py). Its source and error bound do not
+    change the rules (BZ11: the stamp decides); the photo finish (photo.py) keeps them."""
     st = t.st
     player = st.player(seat)
     if not player.in_play:
@@ -272,3 +273,27 @@ def chooser_after(q: Question) -> int | None:
         return q.answers[-1].seat
     rights = [a.seat for a in q.answers if a.verdict == "right"]
     return rights[-1] if rights else q.chooser_at_open
+
+
+def name_instead(t: Table, seat: int) -> None:
+    """/sg/answerer (BZ11): in a close call of the current window (photo.close_calls) the host names the other
+    player, before the verdict. The press's winner has still pressed (BZ4); the named player's lockout, if the close
+    call was a false start against the live instant, is lifted."""
+    st = t.st
+    rec = st.photo.current
+    window = rec.windows[-1] if rec is not None and rec.windows else None
+    answering = st.answering
+    if seat == answering:
+        raise Refused(f"seat {seat} is answering already")
+    player = st.player(seat)
+    if not player.in_play:
+        raise Refused(f"seat {seat} is not playing this round")
+    if player.answered:
+        raise Refused(f"seat {seat} has answered this question (BZ4)")
+    calls = photo.close_calls(window) if window is not None else {}
+    if not any(window.presses[i].seat == seat for i in calls):
+        raise Refused(f"seat {seat} has no close call with seat {answering} in this window: their stamps are "
+                      "further apart than their error bounds (BZ11)")
+    player.locked_until = None
+    give_answer(t, seat)
+    window.named = {"seat": seat, "instead_of": answering, "at": t.at}

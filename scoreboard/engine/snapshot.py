@@ -1,7 +1,8 @@
 """The snapshot (PROTOCOL.md §3, docs/ENGINE_API.md): what every screen, remote and test reads.
 
 It never carries what the audience must not see yet: an auction cell before it is chosen (AU1), final
-stakes before their reveal (FN4), question text at all (that is `host_view`, for host sessions only).
+stakes before their reveal (FN4), question text at all (that is `host_view`, for host sessions only), nor the
+presses' photo finish (`host_view`'s `presses`, engine/photo.py).
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from .media import state as media_state
 from .phases import BOARD, FINAL, LIVE, Phase
 from .plan import planned_final, planned_question
 from . import auction, stakes
+from .photo import view as photo_view
 
 if TYPE_CHECKING:
     from .game import Game
@@ -176,7 +178,7 @@ def host_view(game: "Game") -> dict | None:
         return {"round": st.round.index, "topic": k + 1, "index": None, "value": None, "kind": "topic",
                 "topic_name": st.round.topics[k].name, "topic_explanation": explanation, "text": None,
                 "answer": None, "accepts": [], "comment": None, "source": None, "author": None, "media": None,
-                "answer_media": None, "rev": game.rev}
+                "answer_media": None, "rev": game.rev, "presses": photo_view(st)}
     elif st.question is not None and st.phase not in BOARD | {Phase.GAME_OVER}:
         planned = _planned_question(game)
         topic = st.round.topics[st.question.topic - 1].name
@@ -192,7 +194,7 @@ def host_view(game: "Game") -> dict | None:
             "media": planned.get("media") or None, "answer_media": planned.get("answer_media") or None,
             "wrong": list(planned.get("wrong") or []), "options": list(planned.get("options") or []),
             "secret": planned.get("secret"), "pack_kind": planned.get("kind"), "empty": bool(planned.get("empty")),
-            "rev": game.rev}
+            "rev": game.rev, "presses": photo_view(st)}
 
 
 def _topic_explanation(game: "Game") -> str | None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .phases import Phase
+from .photo import PhotoFinish
 
 
 @dataclass
@@ -160,6 +161,7 @@ class State:
     warnings: list[str] = field(default_factory=list)   # what the host must know about the loaded pack (AU1, TB)
     stake_changes: list[dict[str, Any]] = field(default_factory=list)   # FN5: stakes a correction lowered
     started: bool = False
+    photo: PhotoFinish = field(default_factory=PhotoFinish)   # the presses, for the host only (BZ11)
 
     def player(self, seat: int) -> Player:
         return self.players[seat - 1]

@@ -4,6 +4,9 @@ The board's main thread already receives pygame events, so there is no thread he
 `KeySeats(mapping).command_for(event, at)` for each event and submits (or queues) what comes back.
 Mapping names: pygame key names (`"1"`, `"q"`, `"space"`, `"f1"`; case does not matter) and gamepad buttons
 as `"padN:B"` (joystick instance N, button B) or `"pad:B"` (button B on any pad). Key repeat is ignored.
+
+A key is read at the start of the board's turn after it went down, so its stamp (the turn's time) is late by up to
+one turn: the press carries `key` and that bound, `bound_ms` (one frame at the board's fps; BZ11's photo finish).
 """
 from __future__ import annotations
 
@@ -13,9 +16,13 @@ import pygame
 
 from scoreboard.engine.commands import Command
 
+FRAME_BOUND_MS = 17      # one turn at 60 fps: the default when the board does not say its frame rate
+
 
 class KeySeats:
-    def __init__(self, keys: dict[str, int] | None = None, gamepad: dict[str, int] | None = None):
+    def __init__(self, keys: dict[str, int] | None = None, gamepad: dict[str, int] | None = None,
+                 bound_ms: int = FRAME_BOUND_MS):
+        self.bound_ms = bound_ms
         self.keys = {name.lower(): seat for name, seat in (keys or {}).items()}
         self.pads = {name.lower(): seat for name, seat in (gamepad or {}).items()}
         self._held: set = set()           # keys down now: an auto-repeat KEYDOWN is not a second press
@@ -42,6 +49,6 @@ class KeySeats:
         return None
 
     def command_for(self, event, at: float) -> Optional[Command]:
-        """`/sg/button seat` stamped `at` (engine seconds) if the event is a mapped key or pad button."""
+        """`/sg/button seat key bound_ms` stamped `at` (engine seconds) if the event is a mapped key or pad button."""
         seat = self.seat_for(event)
-        return None if seat is None else Command(at, "/sg/button", (seat,))
+        return None if seat is None else Command(at, "/sg/button", (seat, "key", self.bound_ms))

@@ -94,6 +94,13 @@ REFUSALS_RU: list[tuple[str, str]] = [
     (r"buttons are live: switch to manual mode first \(/sg/buttons/manual 1, BZ9\)",
      "кнопки работают: сначала включите ручной режим (BZ9)"),
     (r"seat (\d+) has answered this question \(BZ4\)", r"место \1 уже отвечало на этот вопрос (BZ4)"),
+    # the photo finish (BZ11): naming the other player of a close call
+    (r"seat (\d+) is answering already", r"место \1 уже отвечает"),
+    (r"seat (\d+) has no close call with seat (\d+) in this window: .*\(BZ11\)",
+     r"у места \1 нет спорного нажатия с местом \2: их метки дальше друг от друга, чем их погрешности (BZ11)"),
+    (r"the other player of a close call can be named only while the press's winner is answering, before the "
+     r"verdict \(BZ11\)", "назвать другого игрока спорного нажатия можно, только пока отвечает победитель "
+                          "нажатия, до вердикта (BZ11)"),
     (r"manual mode is on already", "ручной режим уже включён"),
     (r"manual mode is off already", "ручной режим уже выключен"),
     (r"no answer clock is running: nothing to extend \(BZ5\)", "время ответа не идёт: продлевать нечего (BZ5)"),

@@ -93,6 +93,16 @@ def name_who_answers_after_a_wrong_answer() -> None:
     assert g.snap["phase"] == "answering" and g.snap["answering"] == 2
 
 
+def name_the_other_player_of_a_close_call() -> None:
+    """BZ11: two keys' presses 5 ms apart, each ± 17 ms: the host names the second player instead."""
+    g = Play()
+    g.step("/sg/select", 1, 1)
+    g.step("/sg/button", 1, "key", 17)
+    g.do(g.t + 0.005, "/sg/button", 2, "key", 17)
+    g.step("/sg/answerer", 2)
+    assert g.snap["phase"] == "answering" and g.snap["answering"] == 2
+
+
 def tie_after_the_final_round() -> None:
     """FN4, TB1: the last reveal leaves 150 / 150 / 70: a tie-break round among the tied."""
     g = Play()
@@ -141,6 +151,7 @@ def pass_a_topic_the_pack_left_empty() -> None:
 RARE = {(Phase.AUCTION, Phase.AUCTION): replace_the_auction_during_the_bidding,
         (Phase.AUCTION_ANSWER, Phase.AUCTION): replace_the_auction_while_it_is_answered,
         (Phase.AFTER_WRONG, Phase.ANSWERING): name_who_answers_after_a_wrong_answer,
+        (Phase.ANSWERING, Phase.ANSWERING): name_the_other_player_of_a_close_call,
         (Phase.FINAL_REVEAL, Phase.ROUND_INTRO): tie_after_the_final_round,
         (Phase.TOPIC_INTRO, Phase.TOPIC_INTRO): pass_a_topic_the_pack_left_empty}
 

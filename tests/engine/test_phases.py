@@ -83,7 +83,8 @@ def args_for(address: str, rng: random.Random, seats: int) -> tuple:
             "/sg/final/judge": (seat, rng.choice(["right", "wrong"])), "/sg/final/reveal": (seat,),
             "/sg/score/adjust": (seat, rng.choice([-10, 10, 30])),
             "/sg/rejudge": (seat, rng.choice(["right", "wrong"])), "/sg/screen": (rng.choice(["board", "scores"]),), "/sg/button": (seat,),
-            "/sg/game/new": ("novosibirsk-2007", "1/9"), "/sg/pack/load": (SAMPLE_PACK,)}
+            "/sg/game/new": ("novosibirsk-2007", "1/9"), "/sg/pack/load": (SAMPLE_PACK,),
+            "/sg/answerer": (seat,)}
     return args.get(address, ())
 
 

@@ -74,7 +74,7 @@ def test_whole_question_box_on_pty_board_and_remote_over_udp(fake_box):
         assert players == {1: 0, 2: 30, 3: 0}
         assert client.snapshot["chooser"] == 2
         press = next(c for c in board.applied if c.address == "/sg/button")
-        assert press.args == (2,)
+        assert press.args[:2] == (2, "box")   # the box says it is the box (BZ11)
         assert [c.address for c in board.applied] == ["/sg/select", "/sg/reading/done", "/sg/button", "/sg/judge/right"]
     finally:
         client.close()

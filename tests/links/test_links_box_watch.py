@@ -26,7 +26,7 @@ def test_bz3_reader_survives_an_unexpected_exception_and_reopens(box, board, mon
     assert wait_until(lambda: links.status()["buttons_online"] and links.status()["opens"] >= 2), links.status()
     assert links.buttons.alive and links.box_status()["state"] == "online"
     assert box.press(3)
-    assert [item.cmd.args for item in drain_n(inbox, 1)] == [(3,)]
+    assert [item.cmd.args[0] for item in drain_n(inbox, 1)] == [3]
 
 
 def test_bz3_dead_reader_is_not_online_and_the_watchdog_restarts_it(box, board):
@@ -44,7 +44,7 @@ def test_bz3_dead_reader_is_not_online_and_the_watchdog_restarts_it(box, board):
     assert entries[0]["state"] == "ok" and buttons.alive
     assert wait_until(lambda: links.status()["buttons_online"]), links.status()
     assert box.press(1)
-    assert [item.cmd.args for item in drain_n(inbox, 1)] == [(1,)]
+    assert [item.cmd.args[0] for item in drain_n(inbox, 1)] == [1]
 
 
 class RawBox:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from scoreboard.session import replay_snapshot
-from webhelp import (PHONE, TABLET, Osc, Page, assert_fixed, browser, journal_commands, layout, real_board,
+from webhelp import (PASSCODE, PHONE, TABLET, Osc, Page, assert_fixed, browser, journal_commands, layout, real_board,
                      resize, scripted_journal, wait_for)
 
 SHOTS = Path(os.environ["SG_SCREENSHOTS"]) if os.environ.get("SG_SCREENSHOTS") else None
@@ -147,3 +147,43 @@ def test_tb3_samara_tie_break_topic_played_from_the_page(phone, tmp_path):
     snapshot = replay_snapshot(journal)
     assert snapshot["game_over"] and snapshot["winner"] == 2
     assert [p["score"] for p in snapshot["players"]][:2] == [150, 150]
+
+
+def test_bz11_the_photo_finish_on_the_hosts_page_and_the_other_player_named(phone, tmp_path):
+    """Issue 27 item 2, BZ11: GIVEN the real board and the page in Chromium (the module's phone) WHEN seat 2's key
+    and seat 1's phone press 12 ms apart (± 17 and ± 28 ms) and a box press 31 ms later THEN the page lists the three
+    presses in order with their gaps, sources and bounds, marks the close call (and the bar says so), and offers to
+    name seat 1; WHEN the
+    host taps it THEN the journal holds `/sg/answerer 1` and the page says who was named instead of whom; a view
+    session's page never shows the panel."""
+    with real_board(tmp_path) as (url, osc_port, journal, _):
+        osc = Osc(osc_port)
+        try:
+            for address, *args in [("/sg/game/start",), ("/sg/chooser", 1), ("/sg/select", 1, 1),
+                                   ("/sg/reading/done",), ("/sg/button", 2, "key", 17), ("/sg/button", 1, "phone", 28),
+                                   ("/sg/button", 3, "box", 2)]:
+                osc.command(address, *args)
+            page = Page(phone, journal)
+            page.connect(url)
+            rows = wait_for(lambda: [r.text for r in phone.find_elements("css selector", "#photo .photo-row")]
+                            if len(phone.find_elements("css selector", "#photo .photo-row")) == 3 else None,
+                            20, "three presses on the page")
+            assert "клавиша ±17" in rows[0] and "первый" in rows[0]
+            assert "телефон ±28" in rows[1] and "мс" in rows[1] and "≈ позже" in rows[1]
+            assert "кнопка ±2" in rows[2] and "позже" in rows[2]
+            assert page.el("#photo .photo-close").text.startswith("СПОРНО")
+            assert page.phase().endswith("СПОРНО ↓")         # on the phone the panel is below the slots
+            look(page, "photo-finish")
+            page.tap("answerer:1", "/sg/answerer")
+            wait_for(lambda: "вместо" in page.el("#photo").text, 20, "the named player on the page")
+            assert ("/sg/answerer", (1,)) in journal_commands(journal)
+            phone.get(url + "?view")
+            phone.execute_script("sessionStorage.clear()")
+            phone.get(url + "?view")
+            page.el("#passcode").send_keys(PASSCODE)
+            page.el("#connect-form button").click()
+            wait_for(lambda: not page.el("#game").get_attribute("hidden"), 20, "the view page")
+            wait_for(lambda: page.phase() != "", 20, "a state on the view page")
+            assert page.el("#photo").get_attribute("hidden") is not None and page.el("#photo").text == ""
+        finally:
+            osc.close()

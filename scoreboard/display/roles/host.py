@@ -14,6 +14,7 @@ from scoreboard.display.media.files import media_items, well_formed
 from scoreboard.display.media.pack import draw_media
 from scoreboard.display.render.canvas import Canvas
 from scoreboard.display.render.qr import qr_surface
+from scoreboard.display.roles import photo_finish
 from scoreboard.display.scenes import board
 from scoreboard.display.scenes.common import (
     background,
@@ -54,6 +55,7 @@ def draw(canvas: Canvas, snapshot: dict, now: float, host_question: dict | None,
     right = pygame.Rect(left.right + m, left.top, canvas.w - left.right - 2 * m, left.h)
 
     if host_question and phase != Phase.GAME_OVER:
+        left = photo_finish.carve(canvas, snapshot, host_question, left)   # the presses, under the question (BZ11)
         _question(canvas, snapshot, host_question, left)
     elif phase in (Phase.CHOOSING, Phase.ROUND_INTRO, Phase.REVEAL) and (snapshot.get("round") or {}).get("topics"):
         board.draw_grid(canvas, snapshot, now, _Area(left, m), show_header=False)

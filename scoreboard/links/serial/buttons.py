@@ -2,7 +2,8 @@
 
 It opens the port with `serial_for_url` (a device, `hwgrep://VID:PID`, `socket://host:port`, a pty,
 `loop://`), shakes hands, parses lines, stamps each press with the box's own time mapped onto the board's
-clock, and puts `/sg/button seat` on the inbox. It also sends what the board asks the box to show (ARM/DISARM,
+clock, and puts `/sg/button seat box bound_ms` on the inbox (the bound: how far the stamp may be from the press,
+for the host's photo finish, BZ11). It also sends what the board asks the box to show (ARM/DISARM,
 the answering player's lamp) and PINGs once a second. An unplugged or silent box is closed and reopened every
 `reopen_interval` while `status()` says the buttons are offline. In one-digit mode it stamps arrival time.
 
@@ -27,6 +28,15 @@ log = logging.getLogger("scoreboard.links.serial")
 
 HELLO_RETRY = 1.0        # seconds between HELLO? while the box has not introduced itself
 PING_TIMEOUT = 5.0       # a PING unanswered this long is forgotten
+# A press stamped by its arrival (one-digit mode, or before the clock map converged) is late by the serial latency:
+# ~0.1 ms on a pty, 1–16 ms through a USB serial adapter (its latency timer), never early (docs/LINKS.md).
+ARRIVAL_BOUND_MS = 16
+
+
+def bound_ms(clock: BoxClock) -> int:
+    """The press's error bound in whole ms (rounded up): the converged map's `error_bound`, else the arrival's."""
+    bound = clock.error_bound
+    return ARRIVAL_BOUND_MS if bound is None or not clock.converged else max(1, -int(-bound * 1000 // 1))
 
 
 class SerialButtons:
@@ -298,7 +308,7 @@ class SerialButtons:
                     at = chained
         self._last_press = (ext, at)
         self._bump("presses")
-        self._presses.append((Command(at, "/sg/button", (press.seat,)), "serial"))
+        self._presses.append((Command(at, "/sg/button", (press.seat, "box", bound_ms(self.box_clock))), "serial"))
 
     def _digits(self, data: bytes) -> None:
         at = self.clock()
@@ -321,8 +331,8 @@ class SerialButtons:
         # 1 µs before the next (never after the arrival) rather than all with one stamp, a tie the engine
         # would have to break.
         last = len(presses) - 1
-        self.inbox.put_many([(Command(at - (last - i) * 1e-6, "/sg/button", (seat,)), "digits")
-                             for i, seat in enumerate(presses)])
+        self.inbox.put_many([(Command(at - (last - i) * 1e-6, "/sg/button", (seat, "box", ARRIVAL_BOUND_MS)),
+                              "digits") for i, seat in enumerate(presses)])
 
     # --- writing ------------------------------------------------------------------------------------
     def _sync_lamps(self) -> None:

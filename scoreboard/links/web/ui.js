@@ -126,6 +126,14 @@ const UI = (() => {
     drawPlayers();
     drawTimer();
     drawQuestion();
+    // the photo finish (BZ11): the host's question carries it; a view session has none
+    try {     // a record the page cannot read never stops the rest of the page from drawing
+      Photo.draw($("photo"), Link.role === "host" ? question : null, state,
+        (seat) => name(players().find((p) => p.seat === seat) || { seat }), lang,
+        (seat, label) => { if (Link.role === "host") send({ address: "/sg/answerer", label }, [seat]); });
+      // the bar says so in its fixed place: on a phone the panel is below the slots (they never move)
+      if (Link.role === "host" && Photo.closeCall(question)) $("phase").textContent += ` · ${Photo.word(lang)} ↓`;
+    } catch (e) { $("photo").hidden = true; }
     sync($("flow"), Slots.flow(state), button);
     const showProtocol = state.phase === "game_over" && !!protocolPath;
     $("protocol").hidden = !showProtocol;
