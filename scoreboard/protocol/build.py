@@ -38,6 +38,7 @@ def build(journal_path: str | Path, host: str | None = None) -> dict[str, Any]:
         journal.check()
         events = list(journal.events())
         ignored = journal.ignored_rows()
+        placed = journal.ignored_presses()     # the same presses where they fell: the game notes them (BZ11)
         created = journal.created()
     except JournalError as error:
         raise ProtocolError(str(error)) from None
@@ -51,7 +52,13 @@ def build(journal_path: str | Path, host: str | None = None) -> dict[str, Any]:
     start = events[first][1].at
     recorder.ignored_next = next((i for i, row in enumerate(ignored) if row[0] >= start), len(ignored))
     game = Game(load_regulation)
+    k = 0
     for index, (seq, cmd) in enumerate(events):
+        # the ignored presses before this event, noted by the game as the board did (session.replay_into): a close
+        # call's /sg/answerer needs the press that lost (engine/photo.py)
+        while k < len(placed) and placed[k][0] < seq:
+            game.replay_ignored(placed[k][1])
+            k += 1
         if index < first:
             apply_event(game, seq, cmd, path)     # an earlier game of the same journal: replayed, not recorded
             continue

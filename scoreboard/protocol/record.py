@@ -267,6 +267,9 @@ class Recorder:
             line.update(what="adjust", seat=a[0], amount=a[1], reason=a[2] if len(a) > 2 else "")
         elif address == "/sg/rejudge":
             line.update(what="rejudge", seat=a[0], verdict=a[1])
+        elif address == "/sg/answerer":
+            # BZ11: a close call — the host named the other player before any verdict
+            line.update(what="answerer", seat=a[0], instead=before["answering"])
         else:
             simple = {"/sg/reading/done": "reading_done", "/sg/resume": "resume", "/sg/time": "time",
                       "/sg/question/replace": "replace", "/sg/pause": "pause", "/sg/unpause": "unpause",

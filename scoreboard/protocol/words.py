@@ -125,6 +125,8 @@ def say(line: dict, names: dict[int, str]) -> str:
         "start": lambda: "начало игры",
         "chooser": lambda: f"выбирает вопрос: {seat_name(names, line.get('seat'))}",
         "assign": lambda: "ведущий дал слово (ручной режим)",
+        "answerer": lambda: ("близкие нажатия — ведущий назвал отвечающим этого игрока вместо "
+                             f"{seat_name(names, line.get('instead'))} (BZ11)"),
         "name": lambda: f"имя игрока {line.get('seat')}: {line.get('name')}",
         "pack": lambda: f"пакет: {line.get('name')}",
         "topics": lambda: f"темы: {line.get('name')}",

@@ -16,6 +16,7 @@ from scoreboard.demo.simulated import Director
 from scoreboard.protocol import ProtocolError, build, from_json, render
 from scoreboard.protocol.tables import COLUMNS
 from scoreboard.session import Session
+from tests.engine.helpers import Play
 from tests.protocol import disputed
 from tests.protocol.check import all_lines, check_against_journal
 
@@ -203,3 +204,25 @@ def test_item1_kinds_super_question_timeout_and_reserve(tmp_path, capsys):
     assert [b["kind"] for b in model["questions"]] == ["round_start", "normal", "reserve"]
     (replaced,) = _lines(model, "replace")
     assert replaced["deltas"] == [{"seat": 2, "delta": -10}]
+
+
+def test_item1_bz11_the_host_naming_the_other_player_is_in_the_protocol(tmp_path):
+    """Issue 27 items 1–2, BZ11: GIVEN two key presses 5 ms apart (± 17 ms each: a close call) and the host naming
+    seat 2 before the verdict WHEN the game's protocol is built THEN it has that line, naming both players, and the
+    verdict that follows is seat 2's; the check against the journal still holds line by line."""
+
+    path = tmp_path / "close.sqlite"
+    g = Play(journal=path)
+    g.step("/sg/select", 1, 1)
+    g.step("/sg/button", 1, "key", 17)
+    g.do(g.t + 0.005, "/sg/button", 2, "key", 17)
+    g.step("/sg/answerer", 2)
+    g.step("/sg/judge/right")
+    g.session.close()
+    model = build(path)
+    check_against_journal(model, path)
+    (named,) = _lines(model, "answerer")
+    assert (named["seat"], named["instead"]) == (2, 1)
+    assert [line["seat"] for line in _lines(model, "verdict")] == [2]
+    text = render(model, "html")
+    assert "вместо" in text and "(BZ11)" in text
