@@ -1,0 +1,85 @@
+"""The fan-out's bookkeeping: one latest message of each kind for every viewer, never a queue.
+
+Theory of operation. The relay publishes a message of a kind (`state`, `tournament`, `tick`) encoded once; the hub
+keeps it as the kind's latest and puts it in every viewer's *slot* — one message per kind, so a newer state takes the
+place of one that was not yet sent (latest wins: a slow phone skips to the newest state, and a viewer that never
+reads holds one message of each kind here, plus what its socket's buffer holds). Each viewer's writer sends what its
+slot holds, oldest kind first, and waits for the socket to take it at most `send_timeout` seconds; past that the
+viewer is closed. A viewer that joins gets the latest of every kind at once. Event-loop thread only.
+"""
+from __future__ import annotations
+
+import asyncio
+from typing import Awaitable, Callable
+
+SEND_TIMEOUT = 10.0       # seconds a viewer's socket may take to accept one message before it is closed
+
+
+class Viewer:
+    """One viewer's slot and its writer's wake-up."""
+
+    def __init__(self, send: Callable[[str], Awaitable[None]], close: Callable[[], Awaitable[None]], ip: str = "?"):
+        self.send, self.close, self.ip = send, close, ip
+        self.slot: dict[str, str] = {}
+        self.wake = asyncio.Event()
+        self.sent = self.replaced = 0
+        self.gone = False
+
+    @property
+    def waiting_bytes(self) -> int:
+        return sum(len(text) for text in self.slot.values())
+
+
+class Hub:
+    def __init__(self, send_timeout: float = SEND_TIMEOUT):
+        self.send_timeout = send_timeout
+        self.latest: dict[str, str] = {}
+        self.viewers: set[Viewer] = set()
+        self.published = self.replaced = self.timed_out = 0
+
+    def publish(self, kind: str, text: str) -> None:
+        self.published += 1
+        self.latest[kind] = text
+        for viewer in self.viewers:
+            if kind in viewer.slot:
+                viewer.replaced += 1
+                self.replaced += 1
+                del viewer.slot[kind]          # re-inserted last: the kinds go out in the order they changed
+            viewer.slot[kind] = text
+            viewer.wake.set()
+
+    def join(self, viewer: Viewer) -> None:
+        viewer.slot = dict(self.latest)
+        self.viewers.add(viewer)
+        if viewer.slot:
+            viewer.wake.set()
+
+    def leave(self, viewer: Viewer) -> None:
+        viewer.gone = True
+        viewer.slot.clear()
+        self.viewers.discard(viewer)
+
+    async def write(self, viewer: Viewer) -> None:
+        """The viewer's writer: until it leaves, send what its slot holds (a slow socket is closed)."""
+        while not viewer.gone:
+            await viewer.wake.wait()
+            viewer.wake.clear()
+            while viewer.slot and not viewer.gone:
+                kind = next(iter(viewer.slot))
+                text = viewer.slot.pop(kind)
+                try:
+                    await asyncio.wait_for(viewer.send(text), self.send_timeout)
+                except asyncio.TimeoutError:
+                    self.timed_out += 1
+                    self.leave(viewer)
+                    await viewer.close()
+                    return
+                except (ConnectionError, RuntimeError):
+                    self.leave(viewer)
+                    return
+                viewer.sent += 1
+
+    def status(self) -> dict:
+        return {"viewers": len(self.viewers), "published": self.published, "replaced": self.replaced,
+                "timed_out": self.timed_out,
+                "most_waiting_bytes": max((v.waiting_bytes for v in self.viewers), default=0)}
