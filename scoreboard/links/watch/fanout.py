@@ -4,8 +4,8 @@ Theory of operation. The relay publishes a message of a kind (`state`, `tourname
 keeps it as the kind's latest and puts it in every viewer's *slot* — one message per kind, so a newer state takes the
 place of one that was not yet sent (latest wins: a slow phone skips to the newest state, and a viewer that never
 reads holds one message of each kind here, plus what its socket's buffer holds). Each viewer's writer sends what its
-slot holds, oldest kind first, and waits for the socket to take it at most `send_timeout` seconds; past that the
-viewer is closed. A viewer that joins gets the latest of every kind at once. Event-loop thread only.
+slot holds, oldest kind first, and waits for the socket to take it at most `send_timeout` seconds; past that — or
+when its socket has held bytes it does not take for that long (`sweep`) — the viewer is closed. A viewer that joins gets the latest of every kind at once. Event-loop thread only.
 """
 from __future__ import annotations
 
@@ -18,8 +18,10 @@ SEND_TIMEOUT = 10.0       # seconds a viewer's socket may take to accept one mes
 class Viewer:
     """One viewer's slot and its writer's wake-up."""
 
-    def __init__(self, send: Callable[[str], Awaitable[None]], close: Callable[[], Awaitable[None]], ip: str = "?"):
-        self.send, self.close, self.ip = send, close, ip
+    def __init__(self, send: Callable[[str], Awaitable[None]], close: Callable[[], Awaitable[None]], ip: str = "?",
+                 backlog: Callable[[], int] = lambda: 0):
+        self.send, self.close, self.ip, self.backlog = send, close, ip, backlog
+        self.stuck_since: float | None = None    # since when its socket has held bytes it did not take
         self.slot: dict[str, str] = {}
         self.wake = asyncio.Event()
         self.sent = self.replaced = 0
@@ -78,6 +80,20 @@ class Hub:
                     self.leave(viewer)
                     return
                 viewer.sent += 1
+
+    async def sweep(self, now: float) -> None:
+        """Close every viewer whose socket has held untaken bytes for longer than `send_timeout` (a viewer that
+        stopped reading after its last message is never in the middle of a send, so the writer would not see it)."""
+        for viewer in list(self.viewers):
+            if viewer.backlog() <= 0:
+                viewer.stuck_since = None
+            elif viewer.stuck_since is None:
+                viewer.stuck_since = now
+            elif now - viewer.stuck_since > self.send_timeout:
+                self.timed_out += 1
+                self.leave(viewer)
+                viewer.wake.set()
+                await viewer.close()
 
     def status(self) -> dict:
         return {"viewers": len(self.viewers), "published": self.published, "replaced": self.replaced,

@@ -122,8 +122,16 @@ class WatchServer:
         self._server = await loop.create_server(lambda: self.door.protocol(handler()), self.config["bind"] or None,
                                                 int(self.config["port"]), reuse_address=True,
                                                 backlog=self.door.total)
-        self._sweeper = loop.create_task(self.door.sweeping())
+        self._sweeper = loop.create_task(self._sweeping())
         self.port = self._server.sockets[0].getsockname()[1]
+
+    async def _sweeping(self) -> None:
+        """The door's idle connections and the hub's stuck viewers, every half second."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(0.5)
+            self.door.sweep()
+            await self.hub.sweep(loop.time())
 
     # --- publishing (any thread) ----------------------------------------------------------------------------
     def publish(self, kind: str, message: dict) -> None:
@@ -157,7 +165,9 @@ class WatchServer:
         if len(self.hub.viewers) >= int(self.config["max_viewers"]):
             self.refused["crowded"] += 1
             return web.Response(status=503, text="busy", headers=HEADERS)
-        ws = web.WebSocketResponse(max_msg_size=MAX_IN, heartbeat=10.0, timeout=2.0)
+        # a ping every send_timeout, its pong due within half of it: a viewer whose kernel buffers swallowed what
+        # it never read (the hub sees no backlog then) is closed by its silence
+        ws = web.WebSocketResponse(max_msg_size=MAX_IN, heartbeat=max(1.0, self.hub.send_timeout), timeout=2.0)
         try:
             await ws.prepare(request)
         except ConnectionError:
@@ -167,7 +177,9 @@ class WatchServer:
             if request.transport is not None:
                 request.transport.abort()      # a socket that takes nothing would not take a close frame either
 
-        viewer = Viewer(ws.send_str, close, request.remote or "?")
+        transport = request.transport
+        viewer = Viewer(ws.send_str, close, request.remote or "?",
+                        lambda: transport.get_write_buffer_size() if transport is not None else 0)
         self.hub.join(viewer)
         writer = asyncio.create_task(self.hub.write(viewer))
         try:
