@@ -1,0 +1,130 @@
+"""`scoreboard bench watch`: the board with 300 viewers of the hall's phones against none (issue 27 item 4).
+
+The real `scoreboard run` on an Xvfb display (one audience window at 1920×1080, 60 fps, SCOREBOARD_DRAW_EVERY_FRAME=1:
+it redraws its whole window every frame), its frames clocked (`frame_clock.py`), `[watch] enabled`: the board starts
+the relay beside itself. After 3 s of warm-up, two phases of the same length: `none` (no viewer) and `300` (300
+WebSockets on loopback from a client process of its own, `watch_viewers.py`, spread over 30 loopback addresses as
+a hall's phones are). In each a signed host (the project's client, UDP) sends `/sg/player/name` — journaled, drawn,
+a new state for every viewer — ten times a second, waiting for each ack; taken: the host's ack (median, p99) and the
+board's frame interval (median, p99). Targets: with 300 viewers the frame p99 moves by at most 1 ms and the ack p99
+by at most 2 ms. Exit status 1 when a target is missed, 2 when Xvfb is missing.
+"""
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from scoreboard.bench.figures import percentiles
+from scoreboard.bench.real_board import free_port, real_board
+from scoreboard.bench.xdisplay import NoXvfb
+from scoreboard.links.osc.client import NotConnected, OscClient
+
+PASSCODE = "bench-watch"
+VIEW_KEY = "bench-watch-view-key-000"
+VIEWERS = 300
+TARGETS = {"frame_p99_moved_ms": 1.0, "ack_p99_moved_ms": 2.0}
+
+
+def _commands(host: OscClient, seconds: float, tag: str) -> tuple[list[float], int, list[float]]:
+    started, acks, lost, i = time.perf_counter(), [], 0, 0
+    while time.perf_counter() - started < seconds:
+        time.sleep(max(0.0, started + i * 0.1 - time.perf_counter()))
+        sent = time.perf_counter()
+        try:
+            ok, _ = host.command("/sg/player/name", 1 + i % 3, f"{tag}-{i}", timeout=5.0)
+            if ok:
+                acks.append(time.perf_counter() - sent)
+        except (TimeoutError, NotConnected):
+            lost += 1
+        i += 1
+    return acks, lost, [started, time.perf_counter()]
+
+
+def _frames(starts: list[float], window: list[float]) -> dict:
+    inside = [t for t in starts if window[0] <= t <= window[1]]
+    return percentiles([b - a for a, b in zip(inside, inside[1:])])
+
+
+def measure(seconds: float, viewers: int = VIEWERS) -> dict:
+    port = free_port(socket.SOCK_STREAM)
+    extra = f'\n[watch]\nenabled = true\nbind = "127.0.0.1"\nport = {port}\nkey = "{VIEW_KEY}"\nmax_viewers = {viewers + 50}\n'
+    with tempfile.TemporaryDirectory(prefix="bench-watch-") as tmp:
+        frames_file = Path(tmp) / "frames.json"
+        phases = {}
+        with real_board(PASSCODE, env={"SCOREBOARD_DRAW_EVERY_FRAME": "1"}, extra=extra,
+                        wrap=["-m", "scoreboard.bench.frame_clock", str(frames_file)]) as real:
+            host = OscClient("127.0.0.1", real.osc_port, PASSCODE, auth="on", bind=("127.0.0.1", 0))
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    host.connect(timeout=2.0)
+                    break
+                except NotConnected:
+                    if time.monotonic() > deadline or real.process.poll() is not None:
+                        raise RuntimeError("the board did not answer the host's connect in 60 s") from None
+            try:
+                host.command("/sg/game/start", timeout=5.0)
+                _commands(host, 3.0, "warm-up")
+                acks, lost, window = _commands(host, seconds, "none")
+                phases["none"] = {"ack": {**percentiles(acks), "lost": lost}, "window": window}
+                crowd = subprocess.Popen([sys.executable, "-m", "scoreboard.bench.watch_viewers", str(port),
+                                          VIEW_KEY, str(viewers), str(seconds + 6.0)],
+                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                time.sleep(3.0)             # every viewer in and holding its socket
+                acks, lost, window = _commands(host, seconds, "crowd")
+                out, err = crowd.communicate(timeout=60)
+                try:
+                    sent = json.loads(out.strip().splitlines()[-1])
+                except (ValueError, IndexError):
+                    sent = {"error": err.strip()[-300:]}
+                phases[str(viewers)] = {"ack": {**percentiles(acks), "lost": lost}, "window": window,
+                                        "viewers": sent}
+            finally:
+                host.close()
+        starts = json.loads(frames_file.read_text()) if frames_file.exists() else []
+    for phase in phases.values():
+        phase["frame"] = _frames(starts, phase.pop("window"))
+    none, crowd = phases["none"], phases[str(viewers)]
+    moved = {"frame_p99_moved_ms": round(crowd["frame"].get("p99_ms", 1e9) - none["frame"].get("p99_ms", 0), 2),
+             "ack_p99_moved_ms": round(crowd["ack"].get("p99_ms", 1e9) - none["ack"].get("p99_ms", 0), 2)}
+    return {"phases": phases, "moved": moved, "seconds": seconds,
+            "load_average": [round(x, 2) for x in os.getloadavg()]}
+
+
+def missed(figures: dict) -> list[str]:
+    out = [f"{k} {v} ms > {TARGETS[k]} ms" for k, v in figures["moved"].items() if v > TARGETS[k]]
+    crowd = [p for name, p in figures["phases"].items() if name != "none"][0]
+    viewers = crowd.get("viewers") or {}
+    if viewers.get("connected") != viewers.get("viewers") or not viewers.get("states_min"):
+        out.append(f"viewers: {viewers}")
+    for name, phase in figures["phases"].items():
+        if phase["ack"]["lost"]:
+            out.append(f"{name}: {phase['ack']['lost']} host commands lost")
+    return out
+
+
+def bench(args) -> int:
+    try:
+        figures = measure(5.0 if args.quick else 20.0)
+    except NoXvfb as error:
+        print(f"bench watch: {error}", file=sys.stderr)
+        return 2
+    figures["missed"] = missed(figures)
+    if args.json:
+        print(json.dumps(figures, ensure_ascii=False, indent=1))
+    else:
+        print(f"{'viewers':8} {'ack med/p99 ms':>16} {'frame med/p99 ms':>18}  viewers' side")
+        for name, p in figures["phases"].items():
+            print(f"{name:8} {p['ack'].get('median_ms', '-'):>7}/{p['ack'].get('p99_ms', '-'):<8} "
+                  f"{p['frame'].get('median_ms', '-'):>8}/{p['frame'].get('p99_ms', '-'):<9} "
+                  f"{json.dumps(p.get('viewers', {}))}")
+        print(f"moved: {figures['moved']}; targets {TARGETS}; load average {figures['load_average']}")
+        for line in figures["missed"]:
+            print(f"MISSED {line}")
+    return 1 if figures["missed"] else 0
