@@ -266,7 +266,8 @@ SECTION_NOTES = {
             "# empty: a new one each run.\n"),
     "watch": ("# The hall's phones (http://BOARD:8090/watch, its QR on the hall's screen between games) and the\n"
               "# stream's overlay (/overlay): enabled = true starts the relay beside the board (docs/STREAMING.md).\n"
-              "# key: the view key the QR and the overlay's link carry; empty: a new one each run.\n"),
+              "# key: the view key the QR and the overlay's link carry (`config init` writes one; keep it: OBS's link\n"
+              "# holds it); empty: a new one each run.\n"),
     "remote_web": ("# The host's remote in a phone's browser: open http://BOARD:8080/ (the host's screen shows the "
                    "address and a QR code).\n# It uses the [osc] passcode and sessions.\n"),
 }
@@ -285,6 +286,7 @@ def default_text(displays: list | None = None, passcode: str | None = None) -> s
     if "osc" in config:
         config["osc"]["passcode"] = new_passcode() if passcode is None else passcode
         config["osc"]["key"] = new_key() if passcode is None else ""      # the QR code's: 128 random bits
+    # the overlay's link in OBS must outlive a restart: a view key of its own (issue 27)
     config["watch"]["key"] = watch_config.new_view_key() if passcode is None else ""
     screens = config.pop("screens")
     text = tomli_w.dumps(config)

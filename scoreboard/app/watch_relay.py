@@ -29,6 +29,7 @@ from scoreboard.links.watch.server import WatchServer
 
 TICK = 1.0              # seconds between ticks (the pages' clock and «нет связи»)
 TOURNAMENT_EVERY = 5.0  # seconds between looks at the tournament file
+NICE = 10               # the relay's scheduling priority below the board's (Unix `nice`)
 COLOR_KEYS = ("background", "panel", "cell", "cell_played", "cell_text", "text", "muted", "accent", "accent_text",
               "right", "wrong", "locked", "timer", "timer_low")
 
@@ -143,6 +144,8 @@ def board_target(config: dict, given: str | None) -> tuple[str, int]:
 
 def run(config: dict, board: str | None = None, spawned: dict | None = None, out=print) -> int:
     from scoreboard.display.theme.load import load_theme  # lazy: the theme's loader brings pygame; only to read it
+    if spawned and hasattr(os, "nice"):
+        os.nice(NICE)        # beside the board on its machine: when the two want the same core, the show goes first
     watch = resolve(config.get("watch"))
     if spawned and spawned.get("port") is not None:
         watch["port"] = spawned["port"]

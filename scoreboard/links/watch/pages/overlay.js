@@ -29,6 +29,7 @@
       document.getElementById("seconds").textContent = t.text;
       const bar = document.getElementById("bar");
       bar.hidden = t.share === null;                 // no limit (BZ5): the elapsed seconds alone
+      box.classList.toggle("elapsed", t.share === null);
       bar.style.transform = `scaleX(${t.share === null ? 1 : t.share})`;
       bar.classList.toggle("low", t.left !== null && t.left < 3);
     }

@@ -96,6 +96,7 @@
     if (t) {
       $("seconds").textContent = t.text;
       $("bar").hidden = t.share === null;           // no limit (BZ5): the elapsed seconds alone
+      $("timer").classList.toggle("elapsed", t.share === null);
       $("bar").style.transform = `scaleX(${t.share === null ? 1 : t.share})`;
     }
     running = !!t;
