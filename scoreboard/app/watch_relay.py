@@ -104,7 +104,9 @@ class Relay:
                 found = self.tournament(scene)
                 if found is not None:
                     kind, view = found
-                    views[scene] = {"kind": kind, **in_words(view)}
+                    said = {"kind": kind, **in_words(view)}
+                    if said not in views.values():    # a knockout's standings are its bracket: shown once
+                        views[scene] = said
             if views != self._tournament_sent:
                 self._tournament_sent = views
                 self.server.publish("tournament", {"views": views})

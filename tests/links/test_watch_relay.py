@@ -54,12 +54,17 @@ class Viewer(threading.Thread):
 
 
 @pytest.fixture(scope="module")
-def relay_board():
-    """GIVEN the real board with [watch] enabled (the relay a process of its own) and a host at the pack's board."""
+def relay_board(tmp_path_factory):
+    """GIVEN the real board with [watch] enabled (the relay a process of its own) and a tournament file (the 1/9
+    final played), and a host at the pack's board."""
     need("xvfb", "chromium", "chromium-driver")
     pytest.importorskip("selenium")
+    from scoreboard.demo import tournament as demo
     port = free_port(socket.SOCK_STREAM)
-    extra = f'\n[watch]\nenabled = true\nbind = "127.0.0.1"\nport = {port}\nkey = "{VIEW_KEY}"\n'
+    folder = tmp_path_factory.mktemp("tournament")
+    demo.build(folder / "t.sqlite", "novosibirsk-2007", "1/3").close()     # the 1/9 final played, 1/3 drawn
+    extra = (f'\n[watch]\nenabled = true\nbind = "127.0.0.1"\nport = {port}\nkey = "{VIEW_KEY}"\n'
+             f'\n[tournament]\nfile = "{folder / "t.sqlite"}"\n')
     with real_board(PASSCODE, extra=extra) as board:
         host = OscClient("127.0.0.1", board.osc_port, PASSCODE, auth="on", bind=("127.0.0.1", 0))
         deadline = time.monotonic() + 30
@@ -162,7 +167,7 @@ def test_issue27_3_overlay_is_transparent_in_order_and_never_shows_an_answer(rel
 
 def test_issue27_4_watch_page_on_a_phone_and_the_key_it_needs(relay_board, driver):
     """GIVEN the relay WHEN the watch page opens at 390 px wide from the QR's link THEN it shows the scores, the
-    chart and the topic, and fits the screen; WHEN opened without the key, or a socket asks without it or from a
+    chart, the topic and the tournament's bracket (in words), and fits the screen; WHEN opened without the key, or a socket asks without it or from a
     page elsewhere THEN it is refused (403) and the page says it needs the QR (item 4)."""
     board, host, port = relay_board
     driver.execute_cdp_cmd("Emulation.setDefaultBackgroundColorOverride", {})
@@ -174,9 +179,16 @@ def test_issue27_4_watch_page_on_a_phone_and_the_key_it_needs(relay_board, drive
         wait_for(lambda: driver.execute_script("return document.querySelectorAll('#scores .seat').length") == 3,
                  20, "the scores")
         assert driver.execute_script("return document.querySelectorAll('#chart polyline').length") == 3
+        wait_for(lambda: driver.execute_script("return document.querySelectorAll('#tournament .game').length") == 13,
+                 10, "the bracket: nine 1/9 games, three of the 1/3, the final")
+        bracket = driver.execute_script("return document.getElementById('tournament').innerText")
+        assert "Чемпионат Новосибирска" in bracket and "1/9 финала" in bracket and "1/3 финала" in bracket
         assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
         assert "на связи" in driver.execute_script("return document.getElementById('link').textContent")
         _shot("watch-390.png", _png(driver))
+        if os.environ.get("WATCH_SHOTS"):
+            _shot("watch-390-tournament.png", base64.b64decode(driver.execute_cdp_cmd(
+                "Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})["data"]))
         driver.execute_script("sessionStorage.clear()")
         driver.get(f"http://127.0.0.1:{port}/watch")
         wait_for(lambda: "QR" in driver.execute_script("return document.getElementById('link').textContent"), 10,

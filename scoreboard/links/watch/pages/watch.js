@@ -58,7 +58,7 @@
     const out = [];
     for (const g of list || []) {
       const box = el("div", "game");
-      box.append(el("h3", "", g.number ? `Игра ${g.number}` : g.id));
+      box.append(el("h3", "", g.number ? `Игра ${g.number}` : g.id === "final" ? "" : g.id));
       for (const p of g.players || []) {
         const who = el("div", "who" + (p.won ? " won" : ""));
         who.append(el("span", "", p.name), el("span", "", p.score ?? ""));
