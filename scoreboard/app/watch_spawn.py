@@ -19,7 +19,7 @@ from scoreboard.app.status import reachable_address
 from scoreboard.links.osc import auth as osc_auth
 from scoreboard.links.watch.config import new_view_key, resolve
 
-RESTART_AFTER = 2.0
+RESTART_AFTER = 1.0
 MAX_RESTARTS = 5
 
 

@@ -58,7 +58,8 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _children(pid: int) -> list[int]:
+def children_of(pid: int) -> list[int]:
+    """The processes `pid` started (Linux /proc): the board's watch relay."""
     found = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -104,7 +105,7 @@ def measure(seconds: float, viewers: int = VIEWERS) -> dict:
                                                       str(port), VIEW_KEY, str(viewers), str(seconds + 4.0)],
                                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                             time.sleep(3.0)             # every viewer in and holding its socket
-                        pids = {"board": real.process.pid, **{"relay": p for p in _children(real.process.pid)}}
+                        pids = {"board": real.process.pid, **{"relay": p for p in children_of(real.process.pid)}}
                         if crowd is not None:
                             pids["viewers"] = crowd.pid
                         before = {k: _cpu_seconds(p) for k, p in pids.items()}

@@ -209,3 +209,26 @@ def test_issue27_4_watch_page_on_a_phone_and_the_key_it_needs(relay_board, drive
                     out.append(error.status)
             return out
     assert asyncio.run(tries()) == [403, 403, 403]
+
+
+def _relay_pid(board) -> int | None:
+    from scoreboard.bench.watch import children_of
+    found = children_of(board.process.pid)
+    return found[0] if found else None
+
+
+def test_issue27_4_a_relay_that_dies_is_started_again_and_the_overlay_follows(relay_board, driver):
+    """GIVEN the overlay open on the relay WHEN the relay process is killed THEN the board starts it again and the
+    page reconnects by itself: a name the host changes afterwards reaches the overlay (the new relay counts its
+    states from 1 again; the page takes the first state of a new connection as the latest)."""
+    import signal
+    board, host, port = relay_board
+    driver.get(f"http://127.0.0.1:{port}/overlay?parts=scores#k={VIEW_KEY}")
+    wait_for(lambda: driver.execute_script("return HALL.seq") > 1, 10, "the overlay's states")
+    old = _relay_pid(board)
+    os.kill(old, signal.SIGKILL)
+    wait_for(lambda: (_relay_pid(board) or old) != old, 10, "a new relay")
+    assert host.command("/sg/player/name", 3, "Вернулся", timeout=5.0)[0]
+    wait_for(lambda: "Вернулся" in driver.execute_script("return document.body.innerText"), 15,
+             "the overlay after the relay came back")
+    assert board.process.poll() is None, "the board went on"

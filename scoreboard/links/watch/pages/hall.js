@@ -36,6 +36,8 @@ const HALL = (() => {
     const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws?k=${encodeURIComponent(key)}`);
     let heard = Date.now();
     const quiet = setInterval(() => { if (Date.now() - heard > 3500 && link === "ok") { link = "lost"; changed(); } }, 1000);
+    // a new connection's first state is the relay's latest: a relay started again (a new game) counts from 1
+    ws.onopen = () => { seq = 0; };
     ws.onmessage = (e) => { heard = Date.now(); backoff = 500; receive(e.data); };
     ws.onclose = () => {
       clearInterval(quiet);
