@@ -29,7 +29,7 @@ from scoreboard.links.watch.server import WatchServer
 
 TICK = 1.0              # seconds between ticks (the pages' clock and «нет связи»)
 TOURNAMENT_EVERY = 5.0  # seconds between looks at the tournament file
-NICE = 10               # the relay's scheduling priority below the board's (Unix `nice`)
+NICE = 10               # the relay's priority below the board's where SCHED_IDLE is not there (Unix `nice`)
 COLOR_KEYS = ("background", "panel", "cell", "cell_played", "cell_text", "text", "muted", "accent", "accent_text",
               "right", "wrong", "locked", "timer", "timer_low")
 
@@ -118,6 +118,21 @@ class Relay:
                 return
 
 
+def yield_to_the_board() -> str:
+    """Beside the board on its machine, the relay runs only when the board does not want the core: Linux's
+    SCHED_IDLE (a woken board preempts it at once; measured by `bench watch`), else `nice` 10. Returns which."""
+    if hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE"):
+        try:
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+            return "SCHED_IDLE"
+        except OSError:
+            pass
+    if hasattr(os, "nice"):
+        os.nice(NICE)
+        return f"nice {NICE}"
+    return "normal"
+
+
 def credentials(config: dict, spawned: dict | None) -> tuple[str, str | None, str]:
     """(passcode, board key or None, view key) for the relay: from the board that started it, or from the config."""
     if spawned:
@@ -146,8 +161,8 @@ def board_target(config: dict, given: str | None) -> tuple[str, int]:
 
 def run(config: dict, board: str | None = None, spawned: dict | None = None, out=print) -> int:
     from scoreboard.display.theme.load import load_theme  # lazy: the theme's loader brings pygame; only to read it
-    if spawned and hasattr(os, "nice"):
-        os.nice(NICE)        # beside the board on its machine: when the two want the same core, the show goes first
+    if spawned:
+        yield_to_the_board()
     watch = resolve(config.get("watch"))
     if spawned and spawned.get("port") is not None:
         watch["port"] = spawned["port"]

@@ -49,8 +49,11 @@ async def main(port: int, key: str, n: int, seconds: float) -> dict:
 
 
 if __name__ == "__main__":
-    # The hall's phones are other machines; here they share the board's cores, so they yield to it (the relay,
-    # which does run on the board's machine, is measured at its own priority: `nice` 10, watch_relay.py).
-    os.nice(10)
+    # The hall's phones are other machines; here they share the board's cores, so they yield to it as the relay does
+    # (SCHED_IDLE where there is one: they run only on a core the board leaves idle).
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (AttributeError, OSError):
+        os.nice(10)
     port, key, n, seconds = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
     print(json.dumps(asyncio.run(main(port, key, n, seconds))), flush=True)

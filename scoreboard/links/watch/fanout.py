@@ -4,13 +4,15 @@ Theory of operation. The relay publishes a message of a kind (`state`, `tourname
 keeps it as the kind's latest and puts it in every viewer's *slot* — one message per kind, so a newer state takes the
 place of one that was not yet sent (latest wins: a slow phone skips to the newest state, and a viewer that never
 reads holds one message of each kind here, plus what its socket's buffer holds). Each viewer's writer sends what its
-slot holds, oldest kind first, and waits for the socket to take it at most `send_timeout` seconds; past that — or
-when its socket has held bytes it does not take for that long (`sweep`) — the viewer is closed. A viewer that joins gets the latest of every kind at once. Event-loop thread only.
+slot holds, oldest kind first; a viewer whose socket has held bytes it does not take for `send_timeout` seconds is
+closed (`sweep`, twice a second), which also ends a send waiting for room. A viewer that joins gets the latest of every kind at once. Event-loop thread only.
 """
 from __future__ import annotations
 
 import asyncio
-from typing import Awaitable, Callable
+from typing import Awaitable, Callable, Union
+
+Message = Union[str, bytes]     # what the relay publishes: encoded once, the same object for every viewer
 
 SEND_TIMEOUT = 10.0       # seconds a viewer's socket may take to accept one message before it is closed
 
@@ -18,11 +20,11 @@ SEND_TIMEOUT = 10.0       # seconds a viewer's socket may take to accept one mes
 class Viewer:
     """One viewer's slot and its writer's wake-up."""
 
-    def __init__(self, send: Callable[[str], Awaitable[None]], close: Callable[[], Awaitable[None]], ip: str = "?",
+    def __init__(self, send: Callable[[Message], Awaitable[None]], close: Callable[[], Awaitable[None]], ip: str = "?",
                  backlog: Callable[[], int] = lambda: 0):
         self.send, self.close, self.ip, self.backlog = send, close, ip, backlog
         self.stuck_since: float | None = None    # since when its socket has held bytes it did not take
-        self.slot: dict[str, str] = {}
+        self.slot: dict[str, Message] = {}
         self.wake = asyncio.Event()
         self.sent = self.replaced = 0
         self.gone = False
@@ -35,11 +37,11 @@ class Viewer:
 class Hub:
     def __init__(self, send_timeout: float = SEND_TIMEOUT):
         self.send_timeout = send_timeout
-        self.latest: dict[str, str] = {}
+        self.latest: dict[str, Message] = {}
         self.viewers: set[Viewer] = set()
         self.published = self.replaced = self.timed_out = 0
 
-    def publish(self, kind: str, text: str) -> None:
+    def publish(self, kind: str, text: Message) -> None:
         self.published += 1
         self.latest[kind] = text
         for viewer in self.viewers:
@@ -70,12 +72,9 @@ class Hub:
                 kind = next(iter(viewer.slot))
                 text = viewer.slot.pop(kind)
                 try:
-                    await asyncio.wait_for(viewer.send(text), self.send_timeout)
-                except asyncio.TimeoutError:
-                    self.timed_out += 1
-                    self.leave(viewer)
-                    await viewer.close()
-                    return
+                    # no timer a send (a task each: the relay's main cost with hundreds of viewers): a socket
+                    # that stops taking bytes is closed by `sweep`, which ends this send with an error
+                    await viewer.send(text)
                 except (ConnectionError, RuntimeError):
                     self.leave(viewer)
                     return

@@ -135,7 +135,7 @@ class WatchServer:
 
     # --- publishing (any thread) ----------------------------------------------------------------------------
     def publish(self, kind: str, message: dict) -> None:
-        text = encode({"t": kind, **message})
+        text = encode({"t": kind, **message}).encode("utf-8")     # once for every viewer
         loop = self._loop
         if loop is not None:
             loop.call_soon_threadsafe(self.hub.publish, kind, text)
@@ -167,7 +167,8 @@ class WatchServer:
             return web.Response(status=503, text="busy", headers=HEADERS)
         # a ping every send_timeout, its pong due within half of it: a viewer whose kernel buffers swallowed what
         # it never read (the hub sees no backlog then) is closed by its silence
-        ws = web.WebSocketResponse(max_msg_size=MAX_IN, heartbeat=max(1.0, self.hub.send_timeout), timeout=2.0)
+        ws = web.WebSocketResponse(max_msg_size=MAX_IN, heartbeat=max(1.0, self.hub.send_timeout), timeout=2.0,
+                                   compress=False)    # one encoded frame for all: no per-viewer deflate
         try:
             await ws.prepare(request)
         except ConnectionError:
@@ -178,7 +179,7 @@ class WatchServer:
                 request.transport.abort()      # a socket that takes nothing would not take a close frame either
 
         transport = request.transport
-        viewer = Viewer(ws.send_str, close, request.remote or "?",
+        viewer = Viewer(lambda data: ws.send_frame(data, WSMsgType.TEXT), close, request.remote or "?",
                         lambda: transport.get_write_buffer_size() if transport is not None else 0)
         self.hub.join(viewer)
         writer = asyncio.create_task(self.hub.write(viewer))
