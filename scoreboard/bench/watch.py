@@ -2,13 +2,15 @@
 
 The real `scoreboard run` on an Xvfb display (one audience window at 1920×1080, 60 fps, SCOREBOARD_DRAW_EVERY_FRAME=1:
 it redraws its whole window every frame), its frames clocked (`frame_clock.py`), `[watch] enabled`: the board starts
-the relay beside itself. After 3 s of warm-up, two kinds of phase of the same length, interleaved five times (none,
+the relay beside itself. After 3 s of warm-up, two kinds of phase of the same length, interleaved seven times (none,
 300, none, 300, …; 6 s each): `none` (no viewer) and `300` (300 WebSockets on loopback from a client process of its own,
-`watch_viewers.py`, spread over 30 loopback addresses as a hall's phones are, at `nice` 10: in a venue they are
-other machines). In each a signed host (the project's client, UDP) sends `/sg/player/name` — journaled, drawn,
+`watch_viewers.py`, spread over 30 loopback addresses as a hall's phones are, at SCHED_IDLE as the relay: in a venue
+they are other machines). In each a signed host (the project's client, UDP) sends `/sg/player/name` — journaled, drawn,
 a new state for every viewer — ten times a second, waiting for each ack; taken: the host's ack (median, p99) and the
 board's frame interval (median, p99). Targets: with 300 viewers the frame p99 moves by at most 1 ms and the ack p99
-by at most 2 ms. Exit status 1 when a target is missed, 2 when Xvfb is missing.
+by at most 2 ms — compared as the median over the rounds of each round's p99 (the machine is shared: a
+neighbour's burst falls in one round and moves that round alone); the pooled p99s are printed beside. Exit status 1
+when a target is missed, 2 when Xvfb is missing. The CPU each process used (a share of one core) is printed too.
 """
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ from scoreboard.links.osc.client import NotConnected, OscClient
 PASSCODE = "bench-watch"
 VIEW_KEY = "bench-watch-view-key-000"
 VIEWERS = 300
-ROUNDS = 5              # none, 300, none, 300, …: each phase five times, its figures pooled
+ROUNDS = 7              # none, 300, none, 300, …: each phase seven times
 TARGETS = {"frame_p99_moved_ms": 1.0, "ack_p99_moved_ms": 2.0}
 
 
@@ -136,14 +138,23 @@ def measure(seconds: float, viewers: int = VIEWERS) -> dict:
         phase["frame"] = percentiles(gaps)
         phase["ack"] = {**percentiles(phase.pop("acks")), "lost": phase.pop("lost")}
     none, crowd = phases["none"], phases[str(viewers)]
-    moved = {"frame_p99_moved_ms": round(crowd["frame"].get("p99_ms", 1e9) - none["frame"].get("p99_ms", 0), 2),
-             "ack_p99_moved_ms": round(crowd["ack"].get("p99_ms", 1e9) - none["ack"].get("p99_ms", 0), 2)}
+
+    def typical(phase: dict, key: str) -> float:
+        """The median over the rounds of each round's p99: a neighbour's burst in one round moves it little."""
+        values = sorted(r[key] for r in phase["rounds"] if r[key] is not None)
+        return values[len(values) // 2] if values else 1e9
+    for phase in (none, crowd):
+        phase["p99_median_of_rounds"] = {"ack_ms": typical(phase, "ack_p99_ms"), "frame_ms": typical(phase, "frame_p99_ms")}
+    moved = {"frame_p99_moved_ms": round(typical(crowd, "frame_p99_ms") - typical(none, "frame_p99_ms"), 2),
+             "ack_p99_moved_ms": round(typical(crowd, "ack_p99_ms") - typical(none, "ack_p99_ms"), 2),
+             "pooled": {"frame_p99_moved_ms": round(crowd["frame"]["p99_ms"] - none["frame"]["p99_ms"], 2),
+                        "ack_p99_moved_ms": round(crowd["ack"]["p99_ms"] - none["ack"]["p99_ms"], 2)}}
     return {"phases": phases, "moved": moved, "seconds": seconds,
             "load_average": [round(x, 2) for x in os.getloadavg()]}
 
 
 def missed(figures: dict) -> list[str]:
-    out = [f"{k} {v} ms > {TARGETS[k]} ms" for k, v in figures["moved"].items() if v > TARGETS[k]]
+    out = [f"{k} {figures['moved'][k]} ms > {limit} ms" for k, limit in TARGETS.items() if figures["moved"][k] > limit]
     crowd = [p for name, p in figures["phases"].items() if name != "none"][0]
     for viewers in crowd.get("viewers") or [{}]:
         if viewers.get("connected") != viewers.get("viewers") or not viewers.get("states_min"):
