@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import sys
 import time
 
 from scoreboard.app.follow import ClockEstimate
 from scoreboard.app.tournament import TournamentScreens
+from scoreboard.display.theme.load import load_theme
 from scoreboard.labels import column_name, say, stage_name, text_for
 from scoreboard.links.osc.client import OscClient
 from scoreboard.links.watch.config import new_view_key, resolve
@@ -82,7 +84,7 @@ class Relay:
     def step(self, wait: float = 0.2) -> None:
         try:
             self.client.events.get(timeout=wait)      # a wake-up only: the latest state is read below
-        except Exception:                            # queue.Empty: time for the tick anyway
+        except queue.Empty:                          # time for the tick anyway
             pass
         rev, snapshot = self.client.latest
         if snapshot is not None and rev != self._last_rev:      # the board re-sends a state once a second
@@ -160,7 +162,6 @@ def board_target(config: dict, given: str | None) -> tuple[str, int]:
 
 
 def run(config: dict, board: str | None = None, spawned: dict | None = None, out=print) -> int:
-    from scoreboard.display.theme.load import load_theme  # lazy: the theme's loader brings pygame; only to read it
     if spawned:
         yield_to_the_board()
     watch = resolve(config.get("watch"))

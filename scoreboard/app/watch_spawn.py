@@ -91,6 +91,9 @@ def start_relay(config: dict, out=print) -> RelayProcess | None:
     """The relay when `[watch] enabled` (None otherwise, or when it cannot start: the show goes on without it)."""
     if not resolve(config.get("watch")).get("enabled"):
         return None
+    if not (config.get("osc") or {}).get("enabled", True):
+        out("board: [watch] enabled but [osc] is not: the watch relay follows the board over OSC; not started")
+        return None
     try:
         return RelayProcess(config, out).start()
     except OSError as error:
