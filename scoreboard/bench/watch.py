@@ -11,6 +11,8 @@ board's frame interval (median, p99). Targets: with 300 viewers the frame p99 mo
 by at most 2 ms — compared as the median over the rounds of each round's p99 (the machine is shared: a
 neighbour's burst falls in one round and moves that round alone); the pooled p99s are printed beside. Exit status 1
 when a target is missed, 2 when Xvfb is missing. The CPU each process used (a share of one core) is printed too.
+Last, the overlay in headless Chromium at 1920×1080 while the 5 s window's bar drains and states come ten a second:
+its frame gaps (target: p99 ≤ 20 ms, i.e. 60 fps) and whether it applied every state the relay sent, in order.
 """
 from __future__ import annotations
 
@@ -73,6 +75,43 @@ def children_of(pid: int) -> list[int]:
     return found
 
 
+def _overlay(port: int, host: OscClient, seconds: float) -> dict:
+    """The overlay in headless Chromium at 1920×1080 while the 5 s window's bar drains and the host renames a player
+    ten times a second: the page's frame gaps (requestAnimationFrame) and whether it applied every state the relay
+    sent, in order. {"skipped": why} without Chromium or selenium."""
+    try:
+        from selenium import webdriver  # lazy: only this phase drives a browser, and only where one is installed
+        from selenium.webdriver.chrome.options import Options
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        return {"skipped": "selenium is not installed"}
+    if not (Path("/usr/bin/chromium").exists() and Path("/usr/bin/chromedriver").exists()):
+        return {"skipped": "chromium and chromium-driver are not installed"}
+    options = Options()
+    options.binary_location = "/usr/bin/chromium"
+    with tempfile.TemporaryDirectory(prefix="bench-watch-chromium-") as profile:
+        for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1920,1080",
+                    f"--user-data-dir={profile}"):
+            options.add_argument(arg)
+        driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        try:
+            driver.get(f"http://127.0.0.1:{port}/overlay#k={VIEW_KEY}")
+            for command in (("/sg/chooser", 1), ("/sg/select", 1, 1), ("/sg/reading/done",)):
+                host.command(*command, timeout=5.0)
+            first = driver.execute_script("return HALL.seq")
+            driver.execute_script("window.__gaps = []; let last = null; const f = (t) => { if (last !== null) "
+                                  "__gaps.push(t - last); last = t; requestAnimationFrame(f); }; requestAnimationFrame(f);")
+            _commands(host, seconds, "overlay")
+            time.sleep(0.3)
+            gaps = [g / 1000 for g in driver.execute_script("return __gaps")]
+            seen = driver.execute_script("return HALL.seen")
+        finally:
+            driver.quit()
+    after = [s for s in seen if s >= first]
+    return {"frames": percentiles(gaps), "states_applied": len(after),
+            "every_state_in_order": after == list(range(first, first + len(after)))}
+
+
 def _gaps(starts: list[float], window: list[float]) -> list[float]:
     inside = [t for t in starts if window[0] <= t <= window[1]]
     return [b - a for a, b in zip(inside, inside[1:])]
@@ -126,6 +165,7 @@ def measure(seconds: float, viewers: int = VIEWERS) -> dict:
                                 phase.setdefault("viewers", []).append(json.loads(out.strip().splitlines()[-1]))
                             except (ValueError, IndexError):
                                 phase.setdefault("viewers", []).append({"error": err.strip()[-300:]})
+                overlay = _overlay(port, host, seconds)
             finally:
                 host.close()
         starts = json.loads(frames_file.read_text()) if frames_file.exists() else []
@@ -149,7 +189,7 @@ def measure(seconds: float, viewers: int = VIEWERS) -> dict:
              "ack_p99_moved_ms": round(typical(crowd, "ack_p99_ms") - typical(none, "ack_p99_ms"), 2),
              "pooled": {"frame_p99_moved_ms": round(crowd["frame"]["p99_ms"] - none["frame"]["p99_ms"], 2),
                         "ack_p99_moved_ms": round(crowd["ack"]["p99_ms"] - none["ack"]["p99_ms"], 2)}}
-    return {"phases": phases, "moved": moved, "seconds": seconds,
+    return {"phases": phases, "moved": moved, "seconds": seconds, "overlay": overlay,
             "load_average": [round(x, 2) for x in os.getloadavg()]}
 
 
@@ -159,6 +199,9 @@ def missed(figures: dict) -> list[str]:
     for viewers in crowd.get("viewers") or [{}]:
         if viewers.get("connected") != viewers.get("viewers") or not viewers.get("states_min"):
             out.append(f"viewers: {viewers}")
+    overlay = figures.get("overlay") or {}
+    if "frames" in overlay and (not overlay["every_state_in_order"] or overlay["frames"].get("p99_ms", 1e9) > 20):
+        out.append(f"overlay: {overlay}")
     for name, phase in figures["phases"].items():
         if phase["ack"]["lost"]:
             out.append(f"{name}: {phase['ack']['lost']} host commands lost")
@@ -184,6 +227,7 @@ def bench(args) -> int:
             print(f"{name:8} rounds (ack p99, frame p99 ms): "
                   f"{[(r['ack_p99_ms'], r['frame_p99_ms']) for r in p['rounds']]}; CPU (cores): "
                   f"{ {k: round(sum(v) / len(v), 3) for k, v in p.get('cpu', {}).items()} }")
+        print(f"overlay in Chromium (1920×1080, the bar draining, 10 states/s): {json.dumps(figures['overlay'])}")
         print(f"moved: {figures['moved']}; targets {TARGETS}; load average {figures['load_average']}")
         for line in figures["missed"]:
             print(f"MISSED {line}")
