@@ -82,18 +82,21 @@ class Relay:
         self.running = True
 
     def step(self, wait: float = 0.2) -> None:
+        """Every new state the client heard since the last step, in order (none skipped: a fast viewer gets each
+        one), then the latest it holds (should its event queue have overflowed), then a tick when due."""
+        heard = []
         try:
-            self.client.events.get(timeout=wait)      # a wake-up only: the latest state is read below
-        except queue.Empty:                          # time for the tick anyway
+            heard.append(self.client.events.get(timeout=wait))
+            while True:
+                heard.append(self.client.events.get_nowait())
+        except queue.Empty:
             pass
+        for event in heard:
+            if event.kind == "state" and isinstance(event.value, dict):
+                self._publish(event.extra, event.value)
         rev, snapshot = self.client.latest
-        if snapshot is not None and rev != self._last_rev:      # the board re-sends a state once a second
-            self._last_rev = rev
-            self.estimate.observe(snapshot)
-            self.seq += 1
-            self.sent_revs = (self.sent_revs + [rev])[-1000:]
-            self.server.publish("state", {"seq": self.seq, "rev": rev, "now": self.estimate.now(),
-                                          "state": hall_view(snapshot)})
+        if snapshot is not None:
+            self._publish(rev, snapshot)
         now = self.clock()
         if now - self._tick_at >= TICK:
             self._tick_at = now
@@ -112,6 +115,18 @@ class Relay:
             if views != self._tournament_sent:
                 self._tournament_sent = views
                 self.server.publish("tournament", {"views": views})
+
+    def _publish(self, rev, snapshot: dict) -> None:
+        # the board re-sends its state once a second (the same rev): once is enough. The client hands states over
+        # in the order it took them (never an older one of a session); a lower rev is a board started again.
+        if rev == self._last_rev:
+            return
+        self._last_rev = rev
+        self.estimate.observe(snapshot)
+        self.seq += 1
+        self.sent_revs = (self.sent_revs + [rev])[-1000:]
+        self.server.publish("state", {"seq": self.seq, "rev": rev, "now": self.estimate.now(),
+                                      "state": hall_view(snapshot)})
 
     def run(self, parent: int | None = None) -> None:
         while self.running:
