@@ -31,6 +31,7 @@ from scoreboard.links.watch.server import WatchServer
 
 TICK = 1.0              # seconds between ticks (the pages' clock and «нет связи»)
 TOURNAMENT_EVERY = 5.0  # seconds between looks at the tournament file
+SAY_EVERY = 60.0        # seconds between the relay's status lines in the board's log (when something changed)
 NICE = 10               # the relay's priority below the board's where SCHED_IDLE is not there (Unix `nice`)
 COLOR_KEYS = ("background", "panel", "cell", "cell_played", "cell_text", "text", "muted", "accent", "accent_text",
               "right", "wrong", "locked", "timer", "timer_low")
@@ -71,8 +72,9 @@ def in_words(view, text=None):
 class Relay:
     """The board followed, the fan-out fed. `step(wait)` is one turn (tests drive it); `run()` turns until stopped."""
 
-    def __init__(self, client, server: WatchServer, tournament=None, clock=time.monotonic):
-        self.client, self.server, self.tournament, self.clock = client, server, tournament, clock
+    def __init__(self, client, server: WatchServer, tournament=None, clock=time.monotonic, out=print):
+        self.client, self.server, self.tournament, self.clock, self.out = client, server, tournament, clock, out
+        self._said_at, self._said = clock(), None
         self.estimate = ClockEstimate(clock)
         self.seq = 0
         self.sent_revs: list[int] = []          # (bounded) what went out, for the log and the tests
@@ -102,6 +104,14 @@ class Relay:
             self._tick_at = now
             self.server.publish("tick", {"now": self.estimate.now(), "seq": self.seq,
                                          "link": "ok" if self.client.connected else "lost"})
+        if now - self._said_at >= SAY_EVERY:
+            self._said_at = now
+            status = self.server.status()
+            line = (f"watch-relay: {status['viewers']} viewers, {self.seq} states sent, {status['timed_out']} slow "
+                    f"ones closed, refused {status['refused']}")
+            if line != self._said:               # the log says what changed, once a minute at most
+                self._said = line
+                self.out(line)
         if self.tournament is not None and now - self._tournament_at >= TOURNAMENT_EVERY:
             self._tournament_at = now
             views = {}
@@ -176,7 +186,8 @@ def board_target(config: dict, given: str | None) -> tuple[str, int]:
     return ("127.0.0.1" if bind in ("0.0.0.0", "::") else bind), int(osc["port"])
 
 
-def run(config: dict, board: str | None = None, spawned: dict | None = None, out=print) -> int:
+def run(config: dict, board: str | None = None, spawned: dict | None = None, out=None) -> int:
+    out = out or (lambda line: print(line, flush=True))     # beside the board's own lines, in its log, at once
     if spawned:
         yield_to_the_board()
     watch = resolve(config.get("watch"))
@@ -198,7 +209,7 @@ def run(config: dict, board: str | None = None, spawned: dict | None = None, out
     client = OscClient(host, port, passcode, role="view", key=key)
     client.connect()                             # retried by the client's thread until the board answers
     path = (config.get("tournament") or {}).get("file")
-    relay = Relay(client, server, TournamentScreens(path, out=out) if path else None)
+    relay = Relay(client, server, TournamentScreens(path, out=out) if path else None, out=out)
     if not spawned:
         out(f"watch-relay: following {host}:{port}; the hall's phones: {server.urls[0]}watch#k={view_key}")
         out(f"watch-relay: the stream's overlay: {server.urls[0]}overlay#k={view_key}")

@@ -76,6 +76,7 @@ def relay_board(tmp_path_factory):
                 assert time.monotonic() < deadline and board.process.poll() is None, "the board did not answer"
         for command in (("/sg/pack/load", str(PACK)), ("/sg/game/start",), ("/sg/chooser", 1)):
             assert host.command(*command, timeout=5.0)[0], command
+        wait_for(lambda: _serves(port), 30, "the relay's page")      # its process starts beside the board's
         yield board, host, port
         host.close()
 
@@ -96,6 +97,15 @@ def driver(tmp_path_factory):
                                                              "mobile": False})
     yield d
     d.quit()
+
+
+def _serves(port: int) -> bool:
+    import urllib.request
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/watch", timeout=2) as answer:
+            return answer.status == 200
+    except OSError:
+        return False
 
 
 def _png(driver) -> bytes:
