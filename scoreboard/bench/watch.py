@@ -81,8 +81,8 @@ def _overlay(port: int, host: OscClient, seconds: float) -> dict:
     sent, in order. {"skipped": why} without Chromium or selenium."""
     try:
         from selenium import webdriver  # lazy: only this phase drives a browser, and only where one is installed
-        from selenium.webdriver.chrome.options import Options
-        from selenium.webdriver.chrome.service import Service
+        from selenium.webdriver.chrome.options import Options  # lazy: as above
+        from selenium.webdriver.chrome.service import Service  # lazy: as above
     except ImportError:
         return {"skipped": "selenium is not installed"}
     if not (Path("/usr/bin/chromium").exists() and Path("/usr/bin/chromedriver").exists()):
