@@ -135,7 +135,8 @@ def test_issue27_3_overlay_is_transparent_in_order_and_never_shows_an_answer(rel
     background) WHEN the host plays a question of the pack (open, reading done, a press, the verdict)
     THEN no message any viewer got and no text the overlay showed holds the question's answer, accepted answers or
     comment; the overlay applied the states in the relay's order, the latest last; its background is transparent
-    (alpha 0 away from its panels) and its panels opaque (items 3, 4; FN4-like: the hall never sees an answer)."""
+    (alpha 0 away from its panels), its panels opaque and in the board's theme's colours and font (items 3, 4;
+    FN4-like: the hall never sees an answer)."""
     board, host, port = relay_board
     viewer = Viewer(port)
     viewer.start()
@@ -169,6 +170,10 @@ def test_issue27_3_overlay_is_transparent_in_order_and_never_shows_an_answer(rel
     assert seen == [s for s in viewer.seqs() if s >= seen[0]], "no state the relay sent was skipped"
     alpha = _alpha(answering, [(5, 5), (1915, 5), (960, 300), (5, 1075)])
     assert alpha == [0, 0, 0, 0], alpha
+    from scoreboard.display.theme.load import load_theme
+    panel = "rgb(%d, %d, %d)" % load_theme("classic").color("panel")     # the board's theme, as CSS variables
+    assert driver.execute_script("return getComputedStyle(document.getElementById('scores')).backgroundColor") == panel
+    assert "sg-main" in driver.execute_script("return getComputedStyle(document.body).fontFamily")
     card = driver.execute_script("const r = document.querySelector('.seat').getBoundingClientRect();"
                                  "return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)]")
     assert _alpha(answering, [tuple(card)]) == [255]
@@ -228,13 +233,17 @@ def _relay_pid(board) -> int | None:
 
 
 def test_issue27_4_a_relay_that_dies_is_started_again_and_the_overlay_follows(relay_board, driver):
-    """GIVEN the overlay open on the relay WHEN the relay process is killed THEN the board starts it again and the
+    """GIVEN the overlay open on the relay, laid out by its query (scores only, top right, half size) THEN it is laid
+    out so; WHEN the relay process is killed THEN the board starts it again and the
     page reconnects by itself: a name the host changes afterwards reaches the overlay (the new relay counts its
     states from 1 again; the page takes the first state of a new connection as the latest)."""
     import signal
     board, host, port = relay_board
-    driver.get(f"http://127.0.0.1:{port}/overlay?parts=scores#k={VIEW_KEY}")
+    driver.get(f"http://127.0.0.1:{port}/overlay?parts=scores&pos=top-right&scale=0.5#k={VIEW_KEY}")
     wait_for(lambda: driver.execute_script("return HALL.seq") > 1, 10, "the overlay's states")
+    layout = driver.execute_script("const o = document.getElementById('overlay'); return [o.className, o.style.transform,"
+                                   " document.getElementById('question').hidden, document.getElementById('scores').hidden]")
+    assert layout == ["top right", "scale(0.5)", True, False], layout      # the query's parts, position and scale
     old = _relay_pid(board)
     os.kill(old, signal.SIGKILL)
     wait_for(lambda: (_relay_pid(board) or old) != old, 10, "a new relay")
