@@ -76,6 +76,7 @@ class Board:
         self.running = True
         self.tournament = self._tournament(config)
         self.result_sender = resume_sender(journal_path, config.get("tournament"), self.out)
+        self.watch_link: dict | None = None       # the hall's phones' link, for the QR between games (issue 27)
 
     def now(self) -> float:
         return self.clock() - self.epoch
@@ -237,6 +238,8 @@ class Board:
             return False
         self._status_at = self.clock()
         status = board_status(self)
+        if self.watch_link is not None and self.status is not None:   # the hall's screen shows it between games
+            self.status = {**self.status, "watch": self.watch_link}
         if self.status is not None:   # the passcode goes to the host's screen only, never into what is published
             self.host_status = {**self.status, "connect": connect_hint(self.config, self.status)}
         if status == self.board_status:

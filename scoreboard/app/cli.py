@@ -62,6 +62,13 @@ def register(sub) -> None:
     p.add_argument("--windowed", action="store_true")
     p.set_defaults(func=cmd_follow)
 
+    p = sub.add_parser("watch-relay", help="serve the hall's phones (/watch) and the stream's overlay (/overlay) "
+                                           "beside a board (docs/STREAMING.md)")
+    p.add_argument("--config", metavar="FILE", help="the board's config file (default: the one `scoreboard run` reads)")
+    p.add_argument("--board", metavar="HOST:PORT", help="the board's OSC address (default: from the config's [osc])")
+    p.add_argument("--spawned", action="store_true", help=argparse.SUPPRESS)   # started by `scoreboard run`
+    p.set_defaults(func=cmd_watch_relay)
+
     p = sub.add_parser("theme", help="visual themes")
     tsub = p.add_subparsers(dest="theme_command", required=True)
     c = tsub.add_parser("check", help="list every problem of a theme (file, key, reason)")
@@ -336,3 +343,21 @@ def cmd_config_check(args) -> int:
         print(f"{file}: note: {warning}")
     print(f"{file}: {len(problems)} problem(s)" if problems else f"{file}: ok")
     return 1 if problems else 0
+
+
+def cmd_watch_relay(args) -> int:
+    from scoreboard.app import watch_relay  # lazy: a command loads only what it runs
+    if args.spawned:
+        try:
+            spawned = watch_relay.read_spawned()
+        except ValueError as error:
+            print(error, file=sys.stderr)
+            return 2
+        return watch_relay.run(spawned["config"], spawned=spawned)
+    from scoreboard.app.config import load_config  # lazy: a command loads only what it runs
+    config, problems = load_config(args.config)
+    for problem in problems:
+        print(f"config: {problem}", file=sys.stderr)
+    if problems:
+        return 2
+    return watch_relay.run(config, board=args.board)

@@ -21,6 +21,7 @@ from scoreboard.display.theme.load import DEFAULT_THEME, Problem, known_themes, 
 from scoreboard.folders import config_file
 from scoreboard.links.config import SECTIONS, validate
 from scoreboard.links.osc.auth import new_key
+from scoreboard.links.watch import config as watch_config
 from scoreboard.packs.pictures import DEFAULT_MAX_PIXELS
 from scoreboard.regulations import known_regulations
 from scoreboard.tournament.errors import TournamentError
@@ -74,6 +75,7 @@ def default_config(displays: list | None = None) -> dict:
     config = {"board": dict(BOARD_DEFAULTS), "screens": default_screens(displays),
               "tournament": dict(TOURNAMENT_DEFAULTS), "packs": copy.deepcopy(PACKS_DEFAULTS)}
     config.update(_links_defaults())
+    config["watch"] = dict(watch_config.WATCH_DEFAULTS)     # the hall's phones and the overlay (docs/STREAMING.md)
     return config
 
 
@@ -161,6 +163,8 @@ def check_config(raw: dict, where: str) -> tuple[dict, list[Problem]]:
             problems.append(Problem(where, "screens", "expected at least one [[screens]] table"))
         else:
             config["screens"] = [_screen(where, i, s, problems) for i, s in enumerate(screens)]
+    problems += [Problem(where, msg.split(":", 1)[0], msg.split(":", 1)[-1].strip())
+                 for msg in watch_config.check(config["watch"])]
     links = {k: config[k] for k in ("osc", "buttons", "remote_web") if k in config}
     if links:
         problems += [Problem(where, msg.split(":", 1)[0], msg.split(":", 1)[-1].strip()) for msg in validate(links)]
@@ -260,6 +264,10 @@ SECTION_NOTES = {
             "# address). Empty is refused while bind is beyond 127.0.0.1. `config init` writes a new random one.\n"
             "# key: the board's key, which the QR code's link carries (the phone needs no passcode; docs/SECURITY.md);\n"
             "# empty: a new one each run.\n"),
+    "watch": ("# The hall's phones (http://BOARD:8090/watch, its QR on the hall's screen between games) and the\n"
+              "# stream's overlay (/overlay): enabled = true starts the relay beside the board (docs/STREAMING.md).\n"
+              "# key: the view key the QR and the overlay's link carry (`config init` writes one; keep it: OBS's link\n"
+              "# holds it); empty: a new one each run.\n"),
     "remote_web": ("# The host's remote in a phone's browser: open http://BOARD:8080/ (the host's screen shows the "
                    "address and a QR code).\n# It uses the [osc] passcode and sessions.\n"),
 }
@@ -278,6 +286,8 @@ def default_text(displays: list | None = None, passcode: str | None = None) -> s
     if "osc" in config:
         config["osc"]["passcode"] = new_passcode() if passcode is None else passcode
         config["osc"]["key"] = new_key() if passcode is None else ""      # the QR code's: 128 random bits
+    # the overlay's link in OBS must outlive a restart: a view key of its own (issue 27)
+    config["watch"]["key"] = watch_config.new_view_key() if passcode is None else ""
     screens = config.pop("screens")
     text = tomli_w.dumps(config)
     # [[screens]] right after [board]: what a club edits first, with the note on adding the host's screen.

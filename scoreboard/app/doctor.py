@@ -178,6 +178,9 @@ def check_ports(config: dict) -> list[Line]:
             wanted.append(("OSC", "[osc] port", osc["bind"], osc["port"], socket.SOCK_STREAM, "TCP"))
     if web["enabled"]:
         wanted.append(("web page", "[remote_web] port", web["bind"], web["port"], socket.SOCK_STREAM, "TCP"))
+    watch = config.get("watch") or {}
+    if watch.get("enabled"):          # the watch relay's: the hall's phones and the overlay (docs/STREAMING.md)
+        wanted.append(("watch relay", "[watch] port", watch["bind"], watch["port"], socket.SOCK_STREAM, "TCP"))
     lines = []
     for what, key, bind, port, kind, proto in wanted:
         if port == 0:

@@ -16,6 +16,7 @@ from scoreboard.app import protocol_desk, setup_desk
 from scoreboard.app.board import Board
 from scoreboard.app.signals import EarlyStop, stop_signals
 from scoreboard.app.status import OSC_RETRY
+from scoreboard.app.watch_spawn import start_relay
 from scoreboard.display.screens import Screen, ScreenSpec, displays, missing_message, place, window_display
 from scoreboard.display.theme.load import load_theme
 from scoreboard.engine.commands import make
@@ -203,4 +204,10 @@ def _run(config: dict, out, frames: int | None, early: EarlyStop) -> int:
     protocol_desk.attach(links, path, config)       # `/sg/protocol`: the game's protocol for the host at game over
     board = early.board = Board(config, session, epoch, screens, theme, inbox, links, out=out, journal_path=path)
     board.running = not early.stopped
-    return board.run(frames)
+    relay = start_relay(config, out)    # the hall's phones and the overlay: a process of their own (issue 27)
+    board.watch_link = relay.link if relay is not None else None
+    try:
+        return board.run(frames)
+    finally:
+        if relay is not None:
+            relay.stop()

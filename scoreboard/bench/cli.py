@@ -42,8 +42,13 @@ def _tournament(args) -> int:
     return run(args)
 
 
+def _watch(args) -> int:
+    from scoreboard.bench.watch import bench  # lazy: a bench loads only when it runs
+    return bench(args)
+
+
 BENCHES = {"display": _display, "engine": _engine, "hall": _hall, "links": _links, "media": _media, "packs": _packs,
-           "remote-web": _remote_web, "tournament": _tournament}
+           "remote-web": _remote_web, "tournament": _tournament, "watch": _watch}
 
 
 def register(sub) -> None:

@@ -62,7 +62,7 @@ passcode = "{passcode}"
 
 
 def write_config(folder: Path, osc_port: int, passcode: str, web_port: int | None, box: str | None = None,
-                 journal_dir: Path | None = None, osc_extra: str = "") -> Path:
+                 journal_dir: Path | None = None, osc_extra: str = "", extra: str = "") -> Path:
     """The benches' board: novosibirsk 1/9, one 1920×1080 audience window at 60 fps, OSC (and the page) on loopback,
     a view passcode, and the button box at `box` (events mode) if given; the journal in `journal_dir` (default:
     `folder`)."""
@@ -70,7 +70,8 @@ def write_config(folder: Path, osc_port: int, passcode: str, web_port: int | Non
     path.write_text(board_toml(journal=(journal_dir or folder) / "bench.sqlite", osc_port=osc_port,
                                passcode=passcode, fps=60, web_port=web_port,
                                osc_extra=f'view_passcode = "{VIEW_PASSCODE}"\nadvertise = false\n{osc_extra}',
-                               extra=f'\n[buttons]\nport = "{box}"\nmode = "events"\n' if box is not None else ""),
+                               extra=(f'\n[buttons]\nport = "{box}"\nmode = "events"\n' if box is not None else "")
+                               + extra),
                     encoding="utf-8")
     return path
 
@@ -86,7 +87,7 @@ class RealBoard:
 @contextmanager
 def real_board(passcode: str, web: bool = False, box: str | None = None,
                env: dict | None = None, journal_dir: Path | None = None, osc_extra: str = "",
-               wrap: list[str] | None = None) -> Iterator[RealBoard]:
+               wrap: list[str] | None = None, extra: str = "") -> Iterator[RealBoard]:
     """Start the board (its Python may be wrapped by SCOREBOARD_BENCH_PYTHON_ARGS, e.g. "-m cProfile -o F", or by
     `wrap`), with the button box at `box`, `osc_extra` lines in `[osc]` and `env` added to its environment; stop it
     with SIGINT, as `systemctl stop` or Ctrl-C would."""
@@ -94,7 +95,7 @@ def real_board(passcode: str, web: bool = False, box: str | None = None,
         folder = Path(tmp)
         osc_port = free_port(socket.SOCK_DGRAM)
         web_port = free_port(socket.SOCK_STREAM) if web else None
-        config = write_config(folder, osc_port, passcode, web_port, box, journal_dir, osc_extra)
+        config = write_config(folder, osc_port, passcode, web_port, box, journal_dir, osc_extra, extra)
         env = {**os.environ, **(env or {}), "DISPLAY": display, "SDL_AUDIODRIVER": "dummy"}
         env.pop("SDL_VIDEODRIVER", None)
         wrap = wrap or os.environ.get("SCOREBOARD_BENCH_PYTHON_ARGS", "").split()

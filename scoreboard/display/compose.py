@@ -14,7 +14,7 @@ import pygame
 from scoreboard.display.media.video import PLAYER
 from scoreboard.display.render.canvas import Canvas
 from scoreboard.display.roles import host, players
-from scoreboard.display.scenes import auction, between, board, final, question
+from scoreboard.display.scenes import auction, between, board, final, question, watch_qr
 from scoreboard.display.scenes.common import (
     BETWEEN_PLAYS,
     Layout,
@@ -101,6 +101,7 @@ def draw(surface: pygame.Surface, snapshot: dict, theme, now: float, role: str =
         score_bar(canvas, snapshot, now, layout.bar)
     if animate:
         _reveal_fade(canvas, snapshot, now, layout, fade_cache)
+    watch_qr.draw(canvas, snapshot, status)     # the hall's phones' link, between games only (issue 27)
     overlays(canvas, snapshot, status)
     canvas.finish()
     return canvas
