@@ -20,6 +20,7 @@ from scoreboard.links.phones.clock import MAX_WAIT, LinkMeter, clamp
 # Phases where a press counts or is judged (BZ3, BZ7): the arbitration waits for the phones only then.
 ARMED = frozenset({Phase.READING.value, Phase.BUZZ_WINDOW.value, Phase.ANSWERING.value, Phase.AFTER_WRONG.value})
 MAX_TOUCH_TEXT = 32       # characters of a press's touch time (board seconds as decimal text)
+PRESSES_PER_SECOND = 10   # a phone's press budget (a thumb manages ~7 a second): past it, refused unstamped
 
 
 class Refused(Exception):
@@ -33,6 +34,8 @@ class Phones:
         self.holders: dict[int, int] = {}   # seat -> the sid of its phone
         self.waiting: dict[int, int] = {}   # seat -> the sid of a second phone, until the host's tap
         self.meters: dict[int, LinkMeter] = {}
+        self.budgets: dict[int, tuple[float, float]] = {}   # sid -> (presses left, when counted): a token bucket
+        self.over_budget = 0
         self.armed = False
         self.presses = 0
         self._lock = threading.Lock()
@@ -68,6 +71,7 @@ class Phones:
     def _forget(self, sid: Optional[int]) -> None:
         if sid is not None and sid not in self.holders.values() and sid not in self.waiting.values():
             self.meters.pop(sid, None)
+            self.budgets.pop(sid, None)
 
     def holds(self, sid: int, seat: int) -> bool:
         with self._lock:
@@ -112,6 +116,13 @@ class Phones:
         with self._lock:
             if self.holders.get(seat) != sid:
                 raise Refused(f"seat {seat} is held by another phone: the host's tap lets this one in")
+            left, counted = self.budgets.get(sid, (PRESSES_PER_SECOND, arrival))
+            left = min(PRESSES_PER_SECOND, left + (arrival - counted) * PRESSES_PER_SECOND)
+            if left < 1:
+                self.over_budget += 1
+                self.budgets[sid] = (left, arrival)
+                raise Refused(f"more than {PRESSES_PER_SECOND} presses a second")
+            self.budgets[sid] = (left - 1, arrival)
             meter = self.meters[sid]
             synced = meter.synced(arrival)
             bound = meter.bound(arrival)
@@ -154,6 +165,7 @@ class Phones:
                                       else "synced" if meter.synced(now) else "syncing")
                 seats.append(entry)
         return {"seats": seats, "wait_ms": round(self.wait() * 1000), "armed": self.armed, "presses": self.presses,
+                "over_budget": self.over_budget,
                 "max_wait_ms": round(MAX_WAIT * 1000)}
 
 
