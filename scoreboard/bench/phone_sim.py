@@ -22,7 +22,7 @@ from pythonosc.osc_message import OscMessage
 
 from scoreboard.links.osc import auth as osc_auth
 from scoreboard.links.osc.messages import build_message
-from scoreboard.links.phones.clock import ClockFit
+from scoreboard.links.phones.clock import SYNCED_AFTER, ClockFit
 from scoreboard.links.osc.auth import seat_key
 
 
@@ -88,7 +88,9 @@ class SimPhone:
             raise TimeoutError(f"seat {self.seat}: no {what} within {timeout} s") from None
 
     async def until_synced(self, timeout: float = 15.0) -> None:
-        await self.wait(lambda: self.clock.synced, timeout, "clock sync")
+        """Synced on both sides: the board measures a round trip from the phone's second request on."""
+        await self.wait(lambda: self.clock.synced and len(self.clock.samples) > SYNCED_AFTER + 1, timeout,
+                        "clock sync")
 
     async def _read(self) -> None:
         async for message in self.ws:

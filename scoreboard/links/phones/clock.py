@@ -19,7 +19,7 @@ from collections import deque
 from typing import Optional
 
 MAX_WAIT = 0.4            # seconds: the most a phone may hold the board's arbitration (and the clamp's widest)
-SLACK = 0.015             # seconds: the touch's own latency to the page's handler (timeStamp is the input's time)
+SLACK = 0.04              # seconds: a touch's latency to the page's handler (timeStamp is the input's own time)
 WINDOW = 10.0             # seconds of round trips the delivery bound looks back over (bursts seen within it count)
 SYNCED_AFTER = 5          # the board's round trips measured before a phone's stamps are used
 KEPT = 128                # round trips (and reply stamps) the board keeps per phone
