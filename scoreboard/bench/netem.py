@@ -56,8 +56,17 @@ class Proxy:
         return self
 
     def stop(self) -> None:
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self._thread.join(5)
+        async def close():
+            self._server.close()
+            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        try:
+            asyncio.run_coroutine_threadsafe(close(), self.loop).result(5)
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self._thread.join(5)
 
     @property
     def url(self) -> str:
@@ -129,8 +138,8 @@ class Proxy:
             queue.put_nowait((0.0, None))
             try:
                 await sender
-            except (ConnectionError, OSError):
-                pass
+            except (ConnectionError, OSError, asyncio.CancelledError):
+                sender.cancel()
             try:
                 writer.close()
             except (ConnectionError, OSError, RuntimeError):

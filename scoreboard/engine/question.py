@@ -90,9 +90,10 @@ def eligible_to_press(t: Table, seat: int) -> bool:
     return not (t.reg.one_press_per_question and p.pressed)
 
 
-def press(t: Table, seat: int) -> None:
+def press(t: Table, seat: int, source: str | None = None, bound_ms: int | None = None) -> None:
     """/sg/button: the first live press wins the right to answer (BZ3); the rest is BZ4, BZ7, BZ8 (a press while
-    paused, in manual mode or outside the question is ignored by phases.py)."""
+    paused, in manual mode or outside the question is ignored by phases.py). `source` and `bound_ms` (BZ11) are
+    journaled with the press; the judgment is on its stamp alone."""
     st = t.st
     player = st.player(seat)
     if not player.in_play:

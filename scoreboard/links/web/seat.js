@@ -43,7 +43,9 @@
     const synced = () => offset !== null && samples.length >= SYNCED;
     // board seconds of a phone time (ms, performance.now()'s timeline), or null
     const board = (t) => (synced() ? (t + offset + drift * (t - x0)) / 1000 : null);
-    return { add, synced, board, get best() { return best; }, reset() { samples = []; offset = null; } };
+    let taken = 0;                              // samples ever taken (the tests wait on it)
+    const counted = (t0, t1, t2, t3) => { taken += 1; add(t0, t1, t2, t3); };
+    return { add: counted, synced, board, get best() { return best; }, get taken() { return taken; } };
   })();
 
   let state = null, me = null, n = 0, prev = -1, heardAt = 0, asked = new Map(), lastAsk = -1e9;
@@ -123,7 +125,8 @@
   document.addEventListener("visibilitychange", awake);
 
   // Exposed for the tests and the bench: the page's own figures.
-  window.Seat = { seat, get synced() { return Clock.synced(); }, board: (t) => Clock.board(t), get best() { return Clock.best; } };
+  window.Seat = { seat, get synced() { return Clock.synced(); }, board: (t) => Clock.board(t), get best() { return Clock.best; },
+    get samples() { return Clock.taken; } };
 
   if (!key || !(seat >= 1)) { $("link").textContent = WORDS.bad; $("link").className = "bad"; return; }
   Link.open({ key }, "seat:" + seat);
