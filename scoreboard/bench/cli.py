@@ -37,12 +37,17 @@ def _hall(args) -> int:
     return bench(args)
 
 
+def _phones(args) -> int:
+    from scoreboard.bench.phones import bench  # lazy: a bench loads only when it runs
+    return bench(args)
+
+
 def _tournament(args) -> int:
     from scoreboard.bench.tournament import run  # lazy: a bench loads only when it runs
     return run(args)
 
 
-BENCHES = {"display": _display, "engine": _engine, "hall": _hall, "links": _links, "media": _media, "packs": _packs,
+BENCHES = {"display": _display, "engine": _engine, "hall": _hall, "links": _links, "media": _media, "packs": _packs, "phones": _phones,
            "remote-web": _remote_web, "tournament": _tournament}
 
 

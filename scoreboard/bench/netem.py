@@ -12,6 +12,7 @@ import asyncio
 import random
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass
 
 RTO = 0.2           # seconds: Linux's minimum retransmission timeout, what one lost segment costs
@@ -46,6 +47,8 @@ class Proxy:
         self.loop = asyncio.new_event_loop()
         self._server = None
         self._sleeps: list[tuple[float, float]] = []      # (start, end) of the radio's sleeps, as time goes on
+        # (read, delivered) of the phone's chunks toward the board, monotonic: when a message sent at t reached the board
+        self.upstream: deque = deque(maxlen=10_000)
         self._thread = threading.Thread(target=self._run, name=f"netem-{target_port}", daemon=True)
         self._ready = threading.Event()
 
@@ -67,6 +70,13 @@ class Proxy:
         finally:
             self.loop.call_soon_threadsafe(self.loop.stop)
             self._thread.join(5)
+
+    def arrival(self, sent: float) -> float | None:
+        """When the message a phone sent at monotonic `sent` reached the board: the first chunk read from then on."""
+        for read, delivered in list(self.upstream):
+            if read >= sent:
+                return delivered
+        return None
 
     @property
     def url(self) -> str:
@@ -106,22 +116,24 @@ class Proxy:
         except OSError:
             writer.close()
             return
-        await asyncio.gather(self._pump(reader, board_writer), self._pump(board_reader, writer),
+        await asyncio.gather(self._pump(reader, board_writer, True), self._pump(board_reader, writer, False),
                              return_exceptions=True)
 
-    async def _pump(self, reader, writer) -> None:
+    async def _pump(self, reader, writer, upstream: bool) -> None:
         queue: asyncio.Queue = asyncio.Queue()
         last = 0.0
 
         async def deliver():
             while True:
-                due, data = await queue.get()
+                due, read, data = await queue.get()
                 if data is None:
                     break
                 wait = due - time.monotonic()
                 if wait > 0:
                     await asyncio.sleep(wait)
                 writer.write(data)
+                if upstream:
+                    self.upstream.append((read, time.monotonic()))
                 await writer.drain()
         sender = asyncio.ensure_future(deliver())
         try:
@@ -131,11 +143,11 @@ class Proxy:
                     break
                 now = time.monotonic()
                 last = max(last, self._awake_at(now) + self._delay())
-                queue.put_nowait((last, data))
+                queue.put_nowait((last, now, data))
         except (ConnectionError, OSError):
             pass
         finally:
-            queue.put_nowait((0.0, None))
+            queue.put_nowait((0.0, 0.0, None))
             try:
                 await sender
             except (ConnectionError, OSError, asyncio.CancelledError):

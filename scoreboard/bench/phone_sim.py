@@ -42,6 +42,7 @@ class SimPhone:
         self.state: dict = {}
         self.states: list[tuple[float, dict]] = []      # (monotonic when read, state) of every state with a change
         self.acks: dict[int, tuple] = {}
+        self.sent_at: dict[int, float] = {}              # press id -> monotonic when it left the phone
         self.next_id = 1
         self._asked: dict[int, float] = {}
         self._n, self._prev, self._heard = 0, -1, 0.0
@@ -165,6 +166,7 @@ class SimPhone:
         args = [self.seat if seat is None else seat,
                 touch if touch is not None else self.touch_text(self.now_ms() if touch_ms is None else touch_ms)]
         mac = osc_auth.command_mac(self.key, self.sid, cid, "/sg/press", self.seen, args)
+        self.sent_at[cid] = time.monotonic()
         await self._send("/sg/sig/press", self.sid, cid, *args, mac)
         return cid
 
