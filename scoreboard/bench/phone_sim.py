@@ -42,6 +42,7 @@ class SimPhone:
         self.state: dict = {}
         self.states: list[tuple[float, dict]] = []      # (monotonic when read, state) of every state with a change
         self.acks: dict[int, tuple] = {}
+        self.heard: set[str] = set()                     # every address the board sent this phone
         self.sent_at: dict[int, float] = {}              # press id -> monotonic when it left the phone
         self.next_id = 1
         self._asked: dict[int, float] = {}
@@ -102,6 +103,7 @@ class SimPhone:
                 parsed = OscMessage(message.data)
             except Exception:           # not the board's: ignore, as the page does
                 continue
+            self.heard.add(parsed.address)
             self._handle(parsed.address, list(parsed.params), t3)
             for predicate, future in list(self._waiters):
                 if not future.done() and predicate():

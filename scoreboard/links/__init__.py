@@ -73,6 +73,7 @@ class Links:
                 self.web = WebRemote(web, self.osc)
                 try:
                     self.web.start()
+                    server.phones.base_url = self.web.urls[0]      # the seats' links (links/phones/seats.py)
                 except OSError as error:         # the page's port is taken: OSC and the buttons go on
                     log.warning("%s", error)
                     self.web_error, self.web = str(error), None

@@ -188,3 +188,46 @@ def test_item3_phones_status_for_the_hosts_screen(board):
     seat = next(s for s in status["seats"] if s["seat"] == 5)
     assert seat["error_ms"] is not None and seat["rtt_ms"] is not None
     assert status["wait_ms"] == 0 and status["max_wait_ms"] == round(MAX_WAIT * 1000)
+
+
+def test_item1_host_remote_gets_the_seats_codes_signed_and_a_phone_does_not(board):
+    """GIVEN a host's signed session over the page's WebSocket and a phone of seat 6
+    WHEN each asks `/sg/host/seats` THEN the host gets every seat's link (its seat key) with a QR code, signed with
+    its session's key; the phone gets nothing (a phone never learns another seat's key)."""
+    import json
+
+    import aiohttp
+    from pythonosc.osc_message import OscMessage
+    from scoreboard.links.phones.seats import seat_link
+
+    async def scenario():
+        handshake = osc_auth.ClientHandshake("host-pass", "host")
+        async with aiohttp.ClientSession() as http:
+            async with http.ws_connect(board.base.replace("http", "ws") + "/osc?peer=hostseatsview1",
+                                       headers={"Origin": board.base}) as ws:
+                await ws.send_bytes(build_message(*handshake.message()))
+                got = None
+                while got is None:
+                    message = OscMessage((await ws.receive(timeout=10)).data)
+                    if message.address == "/sg/auth/challenge" and handshake.challenged(*message.params):
+                        await ws.send_bytes(build_message(*handshake.message()))
+                    elif message.address == "/sg/connected":
+                        sid, snonce = message.params[:2]
+                        key = handshake.key(sid, snonce)
+                        await ws.send_bytes(build_message("/sg/host/seats", []))
+                    elif message.address == "/sg/host/seats":
+                        got = message.params
+        phone = await SimPhone(board.base, 6, KEY, rate=20).open()
+        try:
+            await phone._send("/sg/host/seats")
+            await phone.wait(lambda: len(phone.clock.samples) > 3, 5, "a few samples meanwhile")
+        finally:
+            await phone.close()
+        assert "/sg/host/seats" not in phone.heard and "/sg/host/question" not in phone.heard
+        return got, key, sid
+    (text, mac), key, sid = run(scenario())
+    assert osc_auth.same(mac, osc_auth.seats_mac(key, sid, text))
+    view = json.loads(text)
+    assert [s["seat"] for s in view["seats"]] == list(range(1, 10))
+    assert view["seats"][5]["link"] == seat_link(board.web.urls[0], KEY, 6)
+    assert all(s["qr"].startswith("data:image/svg+xml") for s in view["seats"])

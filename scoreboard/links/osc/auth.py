@@ -153,6 +153,11 @@ def question_mac(key: bytes, sid: int, rev: int, question_json: str) -> bytes:
     return _mac(key, "sg-question", str(sid), str(rev), question_json)[:MAC_BYTES]
 
 
+def seats_mac(key: bytes, sid: int, seats_json: str) -> bytes:
+    """`/sg/host/seats json mac`: the seats' links and codes, to the host alone (docs/PHONE_BUTTONS.md)."""
+    return _mac(key, "sg-seats", str(sid), seats_json)[:MAC_BYTES]
+
+
 def error_mac(key: bytes, sid: int, address: str, reason: str) -> bytes:
     return _mac(key, "sg-error", str(sid), address, reason)[:MAC_BYTES]
 

@@ -61,13 +61,14 @@ class BoardDispatch:
         self._told: dict[tuple, float] = {}     # when each stranger was last told "not connected"
         self.setup = None                   # the board's SetupDesk (app/setup_desk.py): /sg/setup/* (ext)
         # players' phones (docs/PHONE_BUTTONS.md): a list() of the table's values is taken whole under the GIL
-        self.phones = phone_seats.Phones(clock, lambda sid: any(s.sid == sid for s in list(table.by_addr.values())))
+        self.phones = phone_seats.Phones(clock, lambda sid: any(s.sid == sid for s in list(table.by_addr.values())),
+                                         self.verifier.key)
         self.routes = AddressMap()
         for address, handler in (("/sg/connect", self._plain_connect), ("/sg/auth/hello", self._hello),
                                  ("/sg/auth/connect", self._auth_connect)):
             self.routes.map(address, handler, needs_reply_address=True)
         for address, in_session in (("/sg/ping", self._ping), ("/sg/sync", self._sync),
-                                    ("/sg/phone/time", self._phone_time),
+                                    ("/sg/phone/time", self._phone_time), ("/sg/host/seats", self._host_seats),
                                     ("/sg/disconnect", self._disconnect), (osc_auth.SIG_PREFIX + "*", self._signed),
                                     (CMD_PREFIX + "*", self._signed_only(self._with_id))):
             self.routes.map(address, self._gate(in_session), needs_reply_address=True)
@@ -152,6 +153,16 @@ class BoardDispatch:
         proven = self.verifier.proven(role, bnonce, cnonce, peer, proof)
         self._connect([proven[0] if proven is not None else "\x00not the passcode", role], addr, self.monotonic(),
                       auth=(cnonce, proven[1] if proven is not None else None))
+
+    def _host_seats(self, session: Session, address: str, params: list) -> None:
+        """`/sg/host/seats`: the seats' links and QR codes and the phones' state, to a host over a stream (a UDP
+        datagram would not hold them), signed like its states."""
+        if not session.is_host or len(session.addr) == 2:
+            self._count("view_refused")
+            return
+        text = phone_seats.host_view(self.phones)
+        mac = (osc_auth.seats_mac(session.key, session.sid, text),) if session.key is not None else ()
+        self._send(build("/sg/host/seats", text, *mac), session.addr)
 
     def _phone_time(self, session: Session, address: str, params: list) -> None:
         """`/sg/phone/time n prev hold_us`, a seat's phone sampling the board's clock: answered at once with the

@@ -8,6 +8,8 @@ server's thread (`time`, `press`, `joined`) and the board's (`wait`, `status`, `
 """
 from __future__ import annotations
 
+import functools
+import json
 import math
 import threading
 from typing import Callable, Optional
@@ -28,7 +30,10 @@ class Refused(Exception):
 
 
 class Phones:
-    def __init__(self, clock: Callable[[], float], live: Callable[[int], bool] = lambda sid: True):
+    def __init__(self, clock: Callable[[], float], live: Callable[[int], bool] = lambda sid: True,
+                 board_key: bytes | None = None):
+        self.board_key = board_key          # the seats' keys are drawn from it (osc/auth.py seat_key)
+        self.base_url: str | None = None    # the page's address (links/__init__.py sets it once the page is served)
         self.clock = clock                  # engine seconds: the board's clock every stamp is on
         self.live = live                    # is this session id still live (the OSC session table)
         self.holders: dict[int, int] = {}   # seat -> the sid of its phone
@@ -167,6 +172,26 @@ class Phones:
         return {"seats": seats, "wait_ms": round(self.wait() * 1000), "armed": self.armed, "presses": self.presses,
                 "over_budget": self.over_budget,
                 "max_wait_ms": round(MAX_WAIT * 1000)}
+
+
+SEAT_LINKS = 9            # seats whose links and codes the host's remote gets
+
+
+@functools.lru_cache(maxsize=32)
+def qr_data_uri(text: str) -> str:
+    """An SVG QR code of `text` as a data: URI (the page's CSP takes images from data:)."""
+    import segno  # lazy: 30 ms at import; only a host's remote asking for the seats' codes needs it
+    return segno.make(text, error="m").svg_data_uri(scale=4, border=4)
+
+
+def host_view(phones: Phones) -> str:
+    """`/sg/host/seats`'s JSON: each seat's link and QR code, and the phones' state (the host's remote alone)."""
+    seats = []
+    if phones.base_url and phones.board_key is not None:
+        for seat in range(1, SEAT_LINKS + 1):
+            link = seat_link(phones.base_url, phones.board_key, seat)
+            seats.append({"seat": seat, "link": link, "qr": qr_data_uri(link)})
+    return json.dumps({"seats": seats, "phones": phones.status()}, ensure_ascii=False, separators=(",", ":"))
 
 
 def seat_link(base_url: str, board_key: bytes, seat: int) -> str:

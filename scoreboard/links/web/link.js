@@ -174,6 +174,7 @@ const Link = (() => {
         trusted(args[2], "sg-error", [args[0], args[1]], () => emit("refused", String(args[0]), String(args[1] || "")));
         break;
       case "/sg/setup/catalog": emit("catalog", String(args[0])); break;
+      case "/sg/host/seats": trusted(args[1], "sg-seats", [args[0]], () => emit("seats", String(args[0]))); break;
       default: emit("message", address, args); break;     // e.g. a seat's clock samples (seat.js)
     }
     emit("change");
