@@ -9,7 +9,7 @@ import pytest
 
 from scoreboard.engine.commands import Command
 from scoreboard.links.inbox import Holdback, Item
-from scoreboard.links.phones.clock import MAX_WAIT, SLACK, SYNCED_AFTER, ClockFit, LinkMeter, clamp
+from scoreboard.links.phones.clock import MAX_WAIT, SLACK, SYNCED_AFTER, TOUCH_ERROR, ClockFit, LinkMeter, clamp
 from scoreboard.links.phones.seats import PRESSES_PER_SECOND, Phones, Refused
 
 
@@ -58,7 +58,7 @@ def test_item3_link_meter_measures_round_trips_itself():
     assert meter.request(12345, 0.0, now + 0.05) is None         # no such reply
     assert meter.synced(now) and len(meter.recent(now)) == 6 >= SYNCED_AFTER
     assert meter.bound(now) == pytest.approx(0.06 + SLACK)
-    assert meter.error(now) == pytest.approx(0.015 + SLACK)
+    assert meter.error(now) == pytest.approx(0.015 + TOUCH_ERROR)
     meter.replied(100, now)
     meter.request(100, 0.0, now + 2.0)                           # a 2 s round trip: the bound stops at the cap
     assert meter.bound(now + 2.0) == MAX_WAIT

@@ -20,6 +20,7 @@ from typing import Optional
 
 MAX_WAIT = 0.4            # seconds: the most a phone may hold the board's arbitration (and the clamp's widest)
 SLACK = 0.04              # seconds: a touch's latency to the page's handler (timeStamp is the input's own time)
+TOUCH_ERROR = 0.01        # seconds: how far touch screens' own latencies differ (a stamp's error beyond the clock's)
 WINDOW = 10.0             # seconds of round trips the delivery bound looks back over (bursts seen within it count)
 SYNCED_AFTER = 5          # the board's round trips measured before a phone's stamps are used
 KEPT = 128                # round trips (and reply stamps) the board keeps per phone
@@ -79,11 +80,11 @@ class LinkMeter:
 
     def error(self, now: float) -> Optional[float]:
         """How far an honest phone's stamp may be from its touch: half the best recent round trip (its offset's
-        uncertainty) plus SLACK; None while unmeasured."""
+        uncertainty) plus TOUCH_ERROR; None while unmeasured."""
         trips = self.recent(now)
         if len(trips) < SYNCED_AFTER:
             return None
-        return min(trips) / 2 + SLACK
+        return min(trips) / 2 + TOUCH_ERROR
 
     def describe(self, now: float) -> dict:
         trips = sorted(self.recent(now))
