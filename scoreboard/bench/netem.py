@@ -51,6 +51,7 @@ class Proxy:
         self.upstream: deque = deque(maxlen=10_000)
         self._thread = threading.Thread(target=self._run, name=f"netem-{target_port}", daemon=True)
         self._ready = threading.Event()
+        self._writers: set = set()          # the open connections' writers (drop() cuts them: the Wi-Fi lost)
 
     def start(self) -> "Proxy":
         self._thread.start()
@@ -110,12 +111,20 @@ class Proxy:
         extra = RTO if link.loss and self.random.random() < link.loss else 0.0
         return max(0.0, link.latency + self.random.uniform(-link.jitter, link.jitter) + extra)
 
+    def drop(self) -> None:
+        """Cut every open connection (a phone walking out of the Wi-Fi's reach); new ones are relayed as before."""
+        def cut():
+            for writer in list(self._writers):
+                writer.transport.abort()
+        self.loop.call_soon_threadsafe(cut)
+
     async def _client(self, reader, writer) -> None:
         try:
             board_reader, board_writer = await asyncio.open_connection(*self.target)
         except OSError:
             writer.close()
             return
+        self._writers |= {writer, board_writer}
         await asyncio.gather(self._pump(reader, board_writer, True), self._pump(board_reader, writer, False),
                              return_exceptions=True)
 

@@ -23,6 +23,7 @@ from scoreboard.links.serial.fake_box import FakeBox
 from tests.conftest import need, xvfb
 from webhelp import KEY, PASSCODE, browser, journal_commands, wait_for
 
+VIBRATE = "window.vibrated = []; navigator.vibrate = (p) => { window.vibrated.push(p); return true; };"
 SLOW, FAST = 3, 1               # the seats of the slow and the fast phone; seat 2 is a key, seat 1 also the box
 TOUCH = "Input.dispatchTouchEvent"
 
@@ -87,16 +88,16 @@ def hall(tmp_path_factory):
             host = OscClient("127.0.0.1", osc_port, PASSCODE, bind=("127.0.0.1", 0))
             host.connect(timeout=30)
             pages = {}
-            for seat, link in ((FAST, Link()), (SLOW, Link(latency=0.1, jitter=0.01))):
+            for seat, link, size in ((FAST, Link(), (320, 568)), (SLOW, Link(latency=0.1, jitter=0.01), (360, 640))):
                 proxy = Proxy(web_port, link, seed=seat).start()
                 proxies.append(proxy)
-                driver = browser((360, 640), folder / f"seat{seat}")
+                driver = browser(size, folder / f"seat{seat}", (VIBRATE,))
                 drivers.append(driver)
                 driver.get(links[seat].replace(f"http://127.0.0.1:{web_port}/", proxy.url))
                 pages[seat] = driver
             assert wait_for(lambda: box.connected, 30, "the box")
             yield {"host": host, "pages": pages, "box": box, "journal": journal, "display": display,
-                   "links": links, "web_port": web_port}
+                   "links": links, "web_port": web_port, "proxies": dict(zip((FAST, SLOW), proxies))}
             host.close()
         finally:
             for driver in drivers:
@@ -113,7 +114,7 @@ def hall(tmp_path_factory):
             box.stop()
 
 
-def touch(driver, x: int = 180, y: int = 320) -> None:
+def touch(driver, x: int = 160, y: int = 300) -> None:
     driver.execute_cdp_cmd(TOUCH, {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
     driver.execute_cdp_cmd(TOUCH, {"type": "touchEnd", "touchPoints": []})
 
@@ -129,16 +130,25 @@ def at(instant: float, job) -> threading.Thread:
     return thread
 
 
-def test_item2_page_takes_the_seat_and_syncs(hall):
-    """GIVEN each phone's page opened at its seat's link (item 1: `scoreboard seats`) through its proxy
-    WHEN the pages have run a moment THEN each is connected and synced, the key has left the address bar, the seat's
-    name shows, and the button fills the 360 px wide phone (item 2)."""
+def test_item2_page_takes_the_seat_syncs_and_reconnects(hall):
+    """GIVEN each phone's page opened at its seat's link (item 1: `scoreboard seats`) through its proxy, one phone
+    320 px wide WHEN the pages have run a moment, then the fast phone's connection is cut (out of the Wi-Fi's reach)
+    THEN each is connected and synced, the key has left the address bar, the button fills the phone's width; the cut
+    phone reconnects by itself as the same phone (its seat, not a second phone waiting) (item 2)."""
     for seat, driver in hall["pages"].items():
         wait_for(lambda: driver.execute_script("return window.Seat && window.Seat.synced"), 30, f"seat {seat} synced")
         assert "k=" not in driver.current_url
         assert driver.execute_script("return document.getElementById('link').textContent") == "на связи"
-        width = driver.execute_script("return document.getElementById('press').getBoundingClientRect().width")
-        assert width >= 300
+        width, inner = driver.execute_script("return [document.getElementById('press').getBoundingClientRect().width,"
+                                             " window.innerWidth]")
+        assert inner - 30 <= width <= inner and inner in (320, 360)
+    page = hall["pages"][FAST]
+    session = page.execute_script("return Link.session")
+    hall["proxies"][FAST].drop()
+    wait_for(lambda: not page.execute_script("return Link.online()"), 10, "the page noticing the cut")
+    wait_for(lambda: page.execute_script("return Link.online() && document.body.className !== 'waiting'"), 20,
+             "the page back on its seat")
+    assert page.execute_script("return Link.session") == session       # the board kept its session
 
 
 def test_item4_earlier_touch_wins_though_it_arrives_later(hall):
@@ -165,6 +175,8 @@ def test_item4_earlier_touch_wins_though_it_arrives_later(hall):
     state = host.wait_state(lambda s: s["answering"] is not None, timeout=30)
     assert state["answering"] == SLOW
     wait_for(lambda: pages[SLOW].execute_script("return document.body.className") == "won", 10, "the winner's page")
+    assert pages[SLOW].execute_script("return window.vibrated.length") == 1
+    assert pages[FAST].execute_script("return window.vibrated.length") == 0
     wait_for(lambda: pages[FAST].execute_script("return Link.pending === 0"), 10, "the loser's press answered")
     # the loser's press is ignored by the rules (BZ8: a player answers already), which the journal does not keep
     presses = [args for a, args in journal_commands(hall["journal"]) if a == "/sg/button"]
@@ -172,12 +184,19 @@ def test_item4_earlier_touch_wins_though_it_arrives_later(hall):
 
 
 def test_mixed_game_box_key_and_phone_each_press_journaled_once(hall):
-    """GIVEN seat 3 answering (the phones' race above) WHEN the host judges wrong and resumes, seat 2 presses its key
-    on the board's keyboard; wrong again, resumed, seat 1 presses the box; the host judges right
-    THEN seats 2 and 1 answered in turn and the journal holds every press that counted exactly once: the phone's,
-    the key's, the box's (issue 26 "Mixed game"), though the phone's page re-sends a press until its ack."""
-    host, box = hall["host"], hall["box"]
+    """GIVEN seat 3 answering (the phones' race above) WHEN the host judges wrong, seat 1's phone is touched before
+    the host resumes (a false start, BZ7), seat 2 presses its key on the board's keyboard; wrong again, resumed, once
+    seat 1's lockout is over it presses the box; the host judges right
+    THEN seat 1's page shows the lockout counting down; seats 2 and 1 answered in turn and the journal holds every
+    press that counted exactly once — the phone's, the false start's, the key's, the box's (issue 26 "Mixed game"),
+    though a phone's page re-sends a press until its ack."""
+    host, box, fast = hall["host"], hall["box"], hall["pages"][FAST]
     assert host.command("/sg/judge/wrong", timeout=30)[0]
+    host.wait_state(lambda s: s["phase"] == "after_wrong", timeout=30)
+    touch(fast)
+    wait_for(lambda: fast.execute_script("return document.body.className") == "locked", 10, "the lockout shown")
+    left = fast.execute_script("return document.getElementById('lock').textContent")
+    assert left.endswith(" с") and 0 < float(left.split()[0]) <= 2.0
     assert host.command("/sg/resume", timeout=30)[0]
     host.wait_state(lambda s: s["phase"] in ("buzz_window", "reading"), timeout=30)
     key_press(hall["display"], "j")
@@ -186,9 +205,10 @@ def test_mixed_game_box_key_and_phone_each_press_journaled_once(hall):
     assert host.command("/sg/resume", timeout=30)[0]
     host.wait_state(lambda s: s["phase"] in ("buzz_window", "reading"), timeout=30)
     assert box.wait_for(lambda b: b.armed, timeout=30)
+    wait_for(lambda: fast.execute_script("return document.body.className") == "armed", 10, "seat 1's lockout over")
     box.press(1)
     assert host.wait_state(lambda s: s["answering"] is not None, timeout=30)["answering"] == 1
     assert host.command("/sg/judge/right", timeout=30)[0]
     host.wait_state(lambda s: s["phase"] == "reveal", timeout=30)
     presses = [args for a, args in journal_commands(hall["journal"]) if a == "/sg/button"]
-    assert [p[:2] for p in presses] == [(SLOW, "phone"), (2,), (1,)]
+    assert [p[:2] for p in presses] == [(SLOW, "phone"), (FAST, "phone"), (2,), (1,)]
