@@ -148,16 +148,16 @@ def test_item1_second_phone_waits_for_the_hosts_tap(board):
 
 
 def test_item5_a_press_flood_is_budgeted(board):
-    """GIVEN a phone of seat 4 WHEN its page sends 300 signed presses as fast as the socket takes them
+    """GIVEN a phone of seat 4 WHEN its page sends 200 signed presses as fast as the socket takes them
     THEN at most its budget (PRESSES_PER_SECOND a second, plus what the flood's span refills) reaches the inbox, every
     other press is refused in its ack, and the board still answers the phone's clock samples."""
     async def scenario():
         phone = await SimPhone(board.base, 4, KEY, rate=20).open()
         try:
             started = time.monotonic()
-            for _ in range(300):
+            for _ in range(200):             # (fewer than a socket's queue of answers: a page re-sends what it lost)
                 await phone.press()
-            await phone.wait(lambda: len(phone.acks) + len(board.inbox) >= 300, 15, "an answer to every press")
+            await phone.wait(lambda: len(phone.acks) + len(board.inbox) >= 200, 15, "an answer to every press")
             span = time.monotonic() - started
             before = len(phone.clock.samples)
             await phone.wait(lambda: len(phone.clock.samples) > before, 5, "a clock sample after the flood")
@@ -167,7 +167,7 @@ def test_item5_a_press_flood_is_budgeted(board):
     span, refused = run(scenario())
     items = presses(board.inbox)
     assert 1 <= len(items) <= PRESSES_PER_SECOND * (1 + span) + 1
-    assert refused == 300 - len(items)
+    assert refused == 200 - len(items)
     assert board.osc.phones.status()["over_budget"] >= refused
 
 
