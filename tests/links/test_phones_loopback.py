@@ -231,3 +231,23 @@ def test_item1_host_remote_gets_the_seats_codes_signed_and_a_phone_does_not(boar
     assert [s["seat"] for s in view["seats"]] == list(range(1, 10))
     assert view["seats"][5]["link"] == seat_link(board.web.urls[0], KEY, 6)
     assert all(s["qr"].startswith("data:image/svg+xml") for s in view["seats"])
+
+
+def test_item1_scoreboard_seats_prints_each_seats_link_or_says_why_not(tmp_path, capsys):
+    """GIVEN a config with the board's key and the page on 127.0.0.1:8123, and one without a key
+    WHEN `scoreboard seats --count 4` runs on each
+    THEN the first prints four `SEAT LINK` lines, each the seat's page with that seat's key; the second exits 1 and
+    says the board draws its key each run (the host's screen shows the codes then)."""
+    from scoreboard.cli import main
+    from scoreboard.links.phones.seats import seat_link
+    key = osc_auth.new_key()
+    good, bare = tmp_path / "good.toml", tmp_path / "bare.toml"
+    web = '[remote_web]\nbind = "127.0.0.1"\nport = 8123\n'
+    good.write_text(f'[osc]\npasscode = "x"\nkey = "{key}"\n{web}', encoding="utf-8")
+    bare.write_text(f'[osc]\npasscode = "x"\n{web}', encoding="utf-8")
+    assert main(["seats", "--config", str(good), "--count", "4"]) == 0
+    lines = capsys.readouterr().out.split("\n")
+    assert lines[:4] == [f"{seat} {seat_link('http://127.0.0.1:8123/', osc_auth.parse_key(key), seat)}"
+                         for seat in range(1, 5)]
+    assert main(["seats", "--config", str(bare)]) == 1
+    assert "no [osc] key" in capsys.readouterr().err
