@@ -88,7 +88,11 @@ class Proxy:
         self._server = self.loop.run_until_complete(asyncio.start_server(self._client, "127.0.0.1", 0))
         self.port = self._server.sockets[0].getsockname()[1]
         self._ready.set()
-        self.loop.run_forever()
+        try:
+            self.loop.run_forever()
+        finally:
+            self._server.close()
+            self.loop.close()           # its selector and self-pipe: a test process runs many proxies
 
     def _awake_at(self, t: float) -> float:
         """When the radio, asked to send at `t`, sends: `t`, or the end of the sleep `t` falls in."""

@@ -34,7 +34,7 @@ def test_item1_host_screen_shows_each_seats_code_and_the_hall_none(tmp_path):
     seats = {seat: seat_link(URL, KEY, seat) for seat in range(1, 10)}
     status = {"connect": {"address": "192.168.1.20:9000", "passcode": "x7k2", "web": URL, "qr": URL + "#k=x",
                           "seats": seats}}
-    surface = pygame.Surface((1920, 1080))
+    surface = pygame.Surface((1280, 720))
     canvas = draw(surface, snapshot, load_theme("default"), 0.0, "host", status=status, record=True)
     pygame.image.save(surface, str(tmp_path / "host.png"))
     codes = {d.tag: d.rect for d in canvas.log if d.tag.startswith("host:seat:qr:")}
@@ -43,7 +43,7 @@ def test_item1_host_screen_shows_each_seats_code_and_the_hall_none(tmp_path):
         assert _read(surface, codes[f"host:seat:qr:{seat}"], seats[seat])
     assert [d for d in canvas.log if d.tag == "host:web:qr"]
     for role in ("audience", "players"):
-        hall = draw(pygame.Surface((1920, 1080)), snapshot, load_theme("default"), 0.0, role, status=status,
+        hall = draw(pygame.Surface((1280, 720)), snapshot, load_theme("default"), 0.0, role, status=status,
                     record=True)
         assert not any(d.tag.startswith("host:seat") or "seat.html" in d.text for d in hall.log)
 
@@ -57,7 +57,7 @@ def test_item3_host_screen_shows_the_phones_state_and_the_wait():
         session.submit(cmd)
     phones = {"seats": [{"seat": 1, "state": "synced", "error_ms": 21.0, "rtt_ms": 38.0, "waiting": False},
                         {"seat": 3, "state": "lost", "waiting": True}], "wait_ms": 180}
-    canvas = draw(pygame.Surface((1920, 1080)), session.snapshot(), load_theme("default"), 2.0, "host",
+    canvas = draw(pygame.Surface((1280, 720)), session.snapshot(), load_theme("default"), 2.0, "host",
                   status={"phones": phones}, record=True)
     [line] = [d.text for d in canvas.log if d.tag == "host:phones"]
     assert "1 ±21" in line and "3 нет связи" in line and "180" in line
