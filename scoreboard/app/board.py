@@ -68,7 +68,7 @@ class Board:
         self.host_status: dict | None = None      # the links' status plus the connect hint (host only)
         self.board_status: dict | None = None     # the snapshot's `status` key (docs/ENGINE_API.md)
         self.alerts: deque = deque(maxlen=3)      # internal errors, for the host's screen
-        self.holdback = Holdback(getattr(links, "deadline_grace", 0.0))
+        self.holdback = Holdback(getattr(links, "deadline_grace", 0.0), getattr(links, "phone_wait", None))
         self._local: list = []                     # the board's own keys, submitted with the inbox's items
         self.osc_tried_at = 0.0
         self._status_at = 0.0
@@ -99,7 +99,7 @@ class Board:
         """A command of the board's own (its keys): through the inbox's turn when there is one, so it is
         ordered with the links' items and waits out the grace like a remote's command (none: at once)."""
         with self.lock:
-            if self.inbox is None or not self.holdback.grace:
+            if self.inbox is None or not self.holdback.delay():
                 submit_reporting(self.session, cmd, on_result)
             else:
                 self._local.append(Item(cmd, "keys", on_result, -len(self._local) - 1))
@@ -164,7 +164,7 @@ class Board:
             # deadlines fire a little late (the links' grace) so a press made just before the window closed, but
             # delivered by a buffering USB adapter after it, still counts by its own timestamp (BZ2, BZ3)
             try:
-                self.session.advance(now - getattr(self.links, "deadline_grace", 0.0))
+                self.session.advance(now - self.holdback.delay())
             except JournalError:
                 pass    # the deadline is not done; the alarm is up (status.journal) and the next turn tries again
             notices = getattr(self.session, "notices", [])
@@ -226,10 +226,10 @@ class Board:
         due = [max(period, STATUS_EVERY - (self.clock() - self._status_at))]
         held = self.holdback.next_due()
         if held is not None:
-            due.append(held + self.holdback.grace - self.now())
+            due.append(held + self.holdback.delay() - self.now())
         deadline = self.session.next_deadline()
         if deadline is not None:
-            due.append(deadline + getattr(self.links, "deadline_grace", 0.0) - self.now())
+            due.append(deadline + self.holdback.delay() - self.now())
         return max(0.0, min(due))
 
     def _watch(self) -> bool:

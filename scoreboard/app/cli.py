@@ -44,6 +44,11 @@ def register(sub) -> None:
     p.add_argument("--game", metavar="ID", help="the tournament's game ID (needs [tournament] file)")
     p.set_defaults(func=cmd_run)
 
+    p = sub.add_parser("seats", help="each seat's link for the players' phones (its key after #: keep it to the seat)")
+    p.add_argument("--config", metavar="FILE", help="config file (as `scoreboard run`)")
+    p.add_argument("--count", type=int, default=3, help="seats 1..COUNT (default 3)")
+    p.set_defaults(func=cmd_seats)
+
     p = sub.add_parser("screenshot", help="render the snapshot at the end of a simulation script to a PNG")
     p.add_argument("script")
     p.add_argument("--out", required=True, metavar="PNG")
@@ -361,3 +366,33 @@ def cmd_watch_relay(args) -> int:
     if problems:
         return 2
     return watch_relay.run(config, board=args.board)
+
+
+def cmd_seats(args) -> int:
+    """`scoreboard seats`: `SEAT LINK` a line (docs/PHONE_BUTTONS.md). The links need the board's key from the config:
+    a board without `[osc] key` draws one each run, and only its host's screen shows the codes then."""
+    # lazy: this command's modules only
+    from scoreboard.app.config import load_config
+    from scoreboard.app.status import reachable_address
+    from scoreboard.links.osc.auth import parse_key
+    from scoreboard.links.phones.seats import seat_link
+    config, problems = load_config(args.config)
+    if problems:
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        return 1
+    key, web = (config.get("osc") or {}).get("key", ""), config.get("remote_web") or {}
+    if not key:
+        print("seats: the config has no [osc] key (the board draws one each run: the host's screen shows the seats' "
+              "codes); `scoreboard config init` writes one", file=sys.stderr)
+        return 1
+    if not web.get("enabled", True):
+        print("seats: [remote_web] enabled = false: the board serves no page for the phones", file=sys.stderr)
+        return 1
+    if not 1 <= args.count <= 99:
+        print(f"seats: --count {args.count}: expected 1..99", file=sys.stderr)
+        return 1
+    base = f"http://{reachable_address(str(web.get('bind', '0.0.0.0')))}:{int(web.get('port', 8080))}/"
+    for seat in range(1, args.count + 1):
+        print(seat, seat_link(base, parse_key(key), seat))
+    return 0

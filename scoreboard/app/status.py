@@ -8,7 +8,9 @@ import socket
 
 from scoreboard.app import setup_desk
 from scoreboard.links.osc import auth as osc_auth
+from scoreboard.links.phones.seats import seat_link
 
+SEAT_LINKS = 9          # seats whose phone links the host's screen may show (the players' count picks)
 OSC_RETRY = 2.0         # seconds between attempts to bind an OSC port that was taken
 
 
@@ -57,9 +59,12 @@ def connect_hint(config: dict, status: dict) -> dict | None:
         return None
     host, port = status["osc_address"][:2]
     urls = (status.get("remote_web") or {}).get("urls") or []
-    key = osc_auth.key_text(osc_auth.board_key(osc.get("key", "")))
+    board_key = osc_auth.board_key(osc.get("key", ""))
+    key = osc_auth.key_text(board_key)
+    # each seat's link for the players' phones (docs/PHONE_BUTTONS.md): the host's screen draws their QR codes
+    seats = {seat: seat_link(urls[0], board_key, seat) for seat in range(1, SEAT_LINKS + 1)} if urls else {}
     return {"address": f"{reachable_address(host)}:{port}", "passcode": osc.get("passcode", ""),
-            "web": urls[0] if urls else "", "qr": f"{urls[0]}#k={key}" if urls else ""}
+            "web": urls[0] if urls else "", "qr": f"{urls[0]}#k={key}" if urls else "", "seats": seats}
 
 
 def reachable_address(bind: str) -> str:

@@ -37,6 +37,11 @@ def _hall(args) -> int:
     return bench(args)
 
 
+def _phones(args) -> int:
+    from scoreboard.bench.phones import bench  # lazy: a bench loads only when it runs
+    return bench(args)
+
+
 def _tournament(args) -> int:
     from scoreboard.bench.tournament import run  # lazy: a bench loads only when it runs
     return run(args)
@@ -48,7 +53,7 @@ def _watch(args) -> int:
 
 
 BENCHES = {"display": _display, "engine": _engine, "hall": _hall, "links": _links, "media": _media, "packs": _packs,
-           "remote-web": _remote_web, "tournament": _tournament, "watch": _watch}
+           "phones": _phones, "remote-web": _remote_web, "tournament": _tournament, "watch": _watch}
 
 
 def register(sub) -> None:

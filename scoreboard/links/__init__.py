@@ -73,6 +73,7 @@ class Links:
                 self.web = WebRemote(web, self.osc)
                 try:
                     self.web.start()
+                    server.phones.base_url = self.web.urls[0]      # the seats' links (links/phones/seats.py)
                 except OSError as error:         # the page's port is taken: OSC and the buttons go on
                     log.warning("%s", error)
                     self.web_error, self.web = str(error), None
@@ -123,9 +124,14 @@ class Links:
         buttons = self.config["buttons"]
         return float(buttons["grace"]) if buttons["port"] and buttons["mode"] == "events" else 0.0
 
+    def phone_wait(self) -> float:
+        """Seconds the arbitration waits for the players' phones (links/phones/seats.py): 0 without any."""
+        return self.osc.phones.wait() if self.osc is not None else 0.0
+
     def publish(self, snapshot: dict, host_question: Optional[dict]) -> None:
         """The board's state changed: push it to remotes and drive the box's ARM and lamps."""
         if self.osc is not None:
+            self.osc.phones.armed_by(snapshot)
             self.osc.publish(snapshot, host_question)
         if self.buttons is not None:
             self.buttons.show(bool(snapshot.get("buttons_live")), snapshot.get("answering"))
@@ -143,6 +149,7 @@ class Links:
         if self.osc is not None:
             status["osc"] = self.osc.status()
             status["osc_address"] = list(self.osc.address)
+            status["phones"] = self.osc.phones.status()
         if self.web is not None:
             status["remote_web"] = self.web.status()
         elif self.web_error:

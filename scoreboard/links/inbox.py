@@ -126,11 +126,21 @@ class Holdback:
     box reports in order, so once a press stamped t is here none stamped before t is still on its way.
     Box presses therefore never wait; a host command waits at most `grace` (its ack with it). With grace 0
     (no event box) nothing waits.
+
+    Players' phones (docs/PHONE_BUTTONS.md) are a box with a worse link: their presses are stamped with the touch,
+    up to their delivery bound before they arrive, and a phone's press says nothing of another's. While phones
+    are armed, `wait()` (the longest delivery bound among them, capped) holds everything — box presses, host
+    commands, deadlines — until no earlier press can still arrive: one arbitration, on stamps, for all sources.
     """
 
-    def __init__(self, grace: float):
+    def __init__(self, grace: float, wait: Callable[[], float] | None = None):
         self.grace = grace
+        self.wait = wait or (lambda: 0.0)
         self._held: list[Item] = []
+
+    def delay(self) -> float:
+        """Seconds an item may wait now (and the deadlines lag): the grace, or the phones' wait when longer."""
+        return max(self.grace, self.wait())
 
     def __len__(self) -> int:
         return len(self._held)
@@ -146,6 +156,9 @@ class Holdback:
         for item in pool:
             if item.source in BOX_SOURCES:
                 horizon = max(horizon, item.cmd.at)
+        wait = self.wait()
+        if wait > 0:            # the box's order proves nothing of a phone's press still on its way
+            horizon = min(horizon, now - wait)
         cut = len(pool)
         for i, item in enumerate(pool):
             if item.cmd.at > horizon:

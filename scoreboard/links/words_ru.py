@@ -190,6 +190,19 @@ REFUSALS_RU: list[tuple[str, str]] = [
      r"протокол открывается на странице табло, а она выключена ([remote_web]); на табло: \1"),
     (r"usage: /sg/protocol.*", "протокол: команда без параметров"),
     (r"protocol: (.+)", r"протокол не собран: \1"),
+    # --- players' phones (issue 26, docs/PHONE_BUTTONS.md) ------------------------------------------------------
+    (r"usage: /sg/seat/admit seat", "нужен номер места"),
+    (r"usage: /sg/phone/time .*", "ошибка синхронизации часов телефона"),
+    (r"usage: /sg/press .*", "ошибка нажатия: обновите страницу"),
+    (r"touch: not a number", "ошибка нажатия: время касания"),
+    (r"this phone presses for seat (\d+) only", r"этот телефон — кнопка места \1"),
+    (r"no phone is waiting for seat (\d+)", r"никакой телефон не ждёт места \1"),
+    (r"not a seat's phone", "это не телефон игрока"),
+    (r"seat (\d+) is held by another phone: .*", r"место \1 занято другим телефоном: ведущий может пустить этот"),
+    (r"more than (\d+) presses a second", r"больше \1 нажатий в секунду"),
+    (r"a phone sends its press only", "телефон игрока только нажимает кнопку"),
+    (r"only the host admits a phone", "пустить телефон может только ведущий"),
+    (r"only a seat's phone presses .*", "нажимает только телефон игрока"),
 ]
 
 DENIALS_RU: list[tuple[str, str]] = [
@@ -205,6 +218,8 @@ DENIALS_RU: list[tuple[str, str]] = [
     (r"too many view sessions .*", "слишком много зрительских подключений: места оставлены ведущему"),
     (r"this board takes the authenticated connect only .*", "табло принимает только защищённое подключение"),
     (r"stale or foreign challenge: .*", "подключение устарело: повторите"),
+    (r"a seat connects by its link only .*", "место подключается только по своей ссылке (QR-код)"),
+    (r"wrong seat key", "неверный ключ места: отсканируйте код снова"),
 ]
 
 _COMPILED: dict[int, list[tuple[re.Pattern, str]]] = {}

@@ -14,6 +14,7 @@ from scoreboard.display.media.files import media_items, well_formed
 from scoreboard.display.media.pack import draw_media
 from scoreboard.display.render.canvas import Canvas
 from scoreboard.display.render.qr import qr_surface
+from scoreboard.display.roles import phones
 from scoreboard.display.roles import photo_finish
 from scoreboard.display.scenes import board
 from scoreboard.display.scenes.common import (
@@ -79,7 +80,13 @@ def draw(canvas: Canvas, snapshot: dict, now: float, host_question: dict | None,
         canvas.text(box.inflate(-m * 2, -m), theme.text("host_connect", **connect), "body", theme.color("text"),
                     tag="host:connect", max_lines=2)
         if connect.get("web"):
-            _web_remote(canvas, connect, pygame.Rect(left.left, left.top, left.w, box.top - left.top - m), m)
+            room = pygame.Rect(left.left, left.top, left.w, box.top - left.top - m)
+            if connect.get("seats"):         # the players' phones: a code per seat above the remote's
+                codes, room = room.copy(), room.copy()
+                codes.h = room.h * 45 // 100
+                room.top, room.h = codes.bottom + m, room.h - codes.h - m
+                phones.draw_codes(canvas, connect["seats"], phones.seats_shown(snapshot), codes)
+            _web_remote(canvas, connect, room, m)
 
     hint = pygame.Rect(right.left, right.top, right.w, right.h // 5)
     canvas.fill(theme.color("accent"), hint, radius=hint.h // 6, tag="host:hint:back")
@@ -87,8 +94,12 @@ def draw(canvas: Canvas, snapshot: dict, now: float, host_question: dict | None,
                 tag="host:hint", max_lines=3)
     clock_box = pygame.Rect(right.left, hint.bottom + m, right.w, right.h // 5)
     _clock(canvas, snapshot, now, clock_box)
+    seated = phones.phones_line((status or {}).get("phones"))
+    line = canvas.px("small") * 2 if seated else 0
     _scores(canvas, snapshot, now, pygame.Rect(right.left, clock_box.bottom + m, right.w,
-                                               right.bottom - clock_box.bottom - m))
+                                               right.bottom - clock_box.bottom - m - line))
+    if seated:
+        phones.draw_line(canvas, status["phones"], pygame.Rect(right.left, right.bottom - line, right.w, line))
 
 
 def _web_remote(canvas: Canvas, connect: dict, area: pygame.Rect, m: int) -> None:

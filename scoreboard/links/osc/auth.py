@@ -93,6 +93,12 @@ def board_key(configured: str) -> bytes:
     return parse_key(configured) if configured else PROCESS_KEY
 
 
+def seat_key(key: bytes, seat: int) -> bytes:
+    """A seat's key (docs/PHONE_BUTTONS.md): 128 bits drawn from the board's key, one per seat, so the seat's link
+    (`…/seat.html#s=N&k=KEY`) proves that seat and no other, and tells nothing of the board's key."""
+    return _mac(key, "sg-seat", str(seat))[:KEY_BYTES]
+
+
 def board_salt(key: bytes) -> bytes:
     """The board's public salt for stretching passcodes: one per board key, telling nothing of it."""
     return _mac(key, "sg-salt")[:SALT_BYTES]
@@ -147,6 +153,11 @@ def question_mac(key: bytes, sid: int, rev: int, question_json: str) -> bytes:
     return _mac(key, "sg-question", str(sid), str(rev), question_json)[:MAC_BYTES]
 
 
+def seats_mac(key: bytes, sid: int, seats_json: str) -> bytes:
+    """`/sg/host/seats json mac`: the seats' links and codes, to the host alone (docs/PHONE_BUTTONS.md)."""
+    return _mac(key, "sg-seats", str(sid), seats_json)[:MAC_BYTES]
+
+
 def error_mac(key: bytes, sid: int, address: str, reason: str) -> bytes:
     return _mac(key, "sg-error", str(sid), address, reason)[:MAC_BYTES]
 
@@ -155,6 +166,17 @@ def connected_mac(key: bytes, sid: int, snonce: str, port: int | None = None) ->
     """The board's `/sg/connected sid snonce [port] mac`: it shows the board knew the passcode (the client's key
     checks); `port`, the sessions' own UDP port, is told UDP sessions only."""
     return _mac(key, "sg-connected", str(sid), snonce, *([] if port is None else [str(port)]))[:MAC_BYTES]
+
+
+SEATS = 99                  # the highest seat a phone may take (the box's limit too)
+
+
+def seat_of_role(role: Any) -> int | None:
+    """`seat:N` (a player's phone, N in 1..SEATS) -> N; anything else -> None."""
+    if isinstance(role, str) and role.startswith("seat:") and role[5:].isdigit() and len(role) <= 7:
+        seat = int(role[5:])
+        return seat if 1 <= seat <= SEATS else None
+    return None
 
 
 def same(given: Any, expected: bytes) -> bool:
@@ -190,7 +212,10 @@ class Verifier:
         """(the passcode the proof stands for, its secret), or None: a wrong passcode. The key stands for the host's
         passcode (so the session table's rules are the same for both)."""
         candidates = []
-        if self.passcode:
+        seat = seat_of_role(role)
+        if seat is not None:        # a player's phone proves its seat's key, never a passcode
+            candidates.append((role, seat_key(self.key, seat)))
+        elif self.passcode:
             candidates += [(self.passcode, self.key), (self.passcode, stretch(self.passcode, self.salt))]
         if role == "view" and self.view_passcode:
             candidates.append((self.view_passcode, stretch(self.view_passcode, self.salt)))

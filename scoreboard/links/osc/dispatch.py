@@ -23,9 +23,10 @@ from scoreboard.engine.commands import INTERNAL, BadCommand, Command, parse
 from scoreboard.links.inbox import Inbox
 from scoreboard.links.osc import auth as osc_auth
 from scoreboard.links.osc.feedback import Feedback
-from scoreboard.links.osc.messages import build
+from scoreboard.links.osc.messages import build, build_doubles
 from scoreboard.links.osc.routes import AddressMap
 from scoreboard.links.osc.sessions import STALE, Denied, Session, SessionTable
+from scoreboard.links.phones import seats as phone_seats
 
 log = logging.getLogger("scoreboard.links.osc")
 
@@ -59,11 +60,15 @@ class BoardDispatch:
                                           osc_auth.board_key(config.get("key", "")))
         self._told: dict[tuple, float] = {}     # when each stranger was last told "not connected"
         self.setup = None                   # the board's SetupDesk (app/setup_desk.py): /sg/setup/* (ext)
+        # players' phones (docs/PHONE_BUTTONS.md): a list() of the table's values is taken whole under the GIL
+        self.phones = phone_seats.Phones(clock, lambda sid: any(s.sid == sid for s in list(table.by_addr.values())),
+                                         self.verifier.key)
         self.routes = AddressMap()
         for address, handler in (("/sg/connect", self._plain_connect), ("/sg/auth/hello", self._hello),
                                  ("/sg/auth/connect", self._auth_connect)):
             self.routes.map(address, handler, needs_reply_address=True)
         for address, in_session in (("/sg/ping", self._ping), ("/sg/sync", self._sync),
+                                    ("/sg/phone/time", self._phone_time), ("/sg/host/seats", self._host_seats),
                                     ("/sg/disconnect", self._disconnect), (osc_auth.SIG_PREFIX + "*", self._signed),
                                     (CMD_PREFIX + "*", self._signed_only(self._with_id))):
             self.routes.map(address, self._gate(in_session), needs_reply_address=True)
@@ -112,8 +117,8 @@ class BoardDispatch:
         """A signed session's address sending unsigned commands is someone else using it (a spoofed datagram, a
         sniffed WebSocket token): only the read-only requests go unsigned."""
         def guarded(session: Session, address: str, params: list) -> None:
-            if session.is_host and (session.key is not None or self.config.get("require_auth")) \
-                    and address not in UNSIGNED_REQUESTS:
+            if (session.seat is not None or session.is_host and (session.key is not None or self.config.get(
+                    "require_auth"))) and address not in UNSIGNED_REQUESTS:
                 self._count("unsigned_refused")
                 self.feedback.error(session, address, "this board takes signed commands only (/sg/sig/...)")
                 return
@@ -148,6 +153,31 @@ class BoardDispatch:
         proven = self.verifier.proven(role, bnonce, cnonce, peer, proof)
         self._connect([proven[0] if proven is not None else "\x00not the passcode", role], addr, self.monotonic(),
                       auth=(cnonce, proven[1] if proven is not None else None))
+
+    def _host_seats(self, session: Session, address: str, params: list) -> None:
+        """`/sg/host/seats`: the seats' links and QR codes and the phones' state, to a host over a stream (a UDP
+        datagram would not hold them), signed like its states."""
+        if not session.is_host or len(session.addr) == 2:
+            self._count("view_refused")
+            return
+        text = phone_seats.host_view(self.phones)
+        mac = (osc_auth.seats_mac(session.key, session.sid, text),) if session.key is not None else ()
+        self._send(build("/sg/host/seats", text, *mac), session.addr)
+
+    def _phone_time(self, session: Session, address: str, params: list) -> None:
+        """`/sg/phone/time n prev hold_us`, a seat's phone sampling the board's clock: answered at once with the
+        board's receive and send stamps, as doubles (docs/PHONE_BUTTONS.md)."""
+        t1 = self.clock()
+        try:
+            if len(params) != 3:
+                raise phone_seats.Refused("usage: /sg/phone/time n prev hold_us")
+            n, _ = self.phones.time(session.sid, *params, t1)
+        except phone_seats.Refused:
+            self._count("bad_commands")
+            return
+        t2 = self.clock()
+        self._send(build_doubles("/sg/phone/time", n, t1, t2), session.addr)
+        self.phones.replied(session.sid, n, t2)
 
     # --- behind the session gate -------------------------------------------------------------------
     def _ping(self, session: Session, address: str, params: list) -> None:
@@ -192,7 +222,8 @@ class BoardDispatch:
             if len(params) > 2:
                 raise Denied("usage: /sg/connect passcode [host|view]")
             with self._lock:
-                session = self.table.connect(addr, passcode, role, now, "plain" if auth is None else "auth")
+                session = self.table.connect(addr, passcode, role, now, "plain" if auth is None else "auth",
+                                             seat_proven=auth is not None and auth[1] is not None)
         except Denied as refusal:
             self._count("denied")
             self._note(str(addr[0]), f"connects refused ({str(refusal).split(':')[0]})")
@@ -218,6 +249,8 @@ class BoardDispatch:
             self._send(build("/sg/connected", session.sid, snonce, *port, mac), addr)
         else:
             self._send(build("/sg/connected", session.sid), addr)
+        if session.seat is not None:            # a player's phone: the seat is its, or waits for the host's tap
+            self._send(build("/sg/phone/seat", session.seat, self.phones.joined(session.sid, session.seat)), addr)
         self.feedback.send_state(session)
 
     def _check(self, address: str, params: list, session: Session) -> Command:
@@ -243,6 +276,33 @@ class BoardDispatch:
         self.setup.handle(address, params, session.is_host,
                           lambda *args, address="/sg/setup/catalog": self.feedback.send(build(address, *args),
                                                                                         session.addr), result)
+        return True
+
+    def _phone(self, address: str, params: list, session: Session, cid: int) -> bool:
+        """A phone's press (`/sg/press seat touch`, its seat's session only) onto the inbox, stamped and clamped; the
+        host's tap letting a second phone take a seat (`/sg/seat/admit seat`). False: neither."""
+        if address not in ("/sg/press", "/sg/seat/admit"):
+            return session.seat is not None and self._refuse(session, cid, "a phone sends its press only")
+        try:
+            if address == "/sg/seat/admit":
+                if not session.is_host:
+                    raise phone_seats.Refused("only the host admits a phone")
+                if len(params) != 1 or not isinstance(params[0], int) or isinstance(params[0], bool):
+                    raise phone_seats.Refused("usage: /sg/seat/admit seat")
+                self._resolve(session, cid, True, self.phones.admit(params[0]) and None)
+                return True
+            if session.seat is None:
+                raise phone_seats.Refused("only a seat's phone presses (/sg/button for a remote)")
+            cmd = self.phones.press(session.sid, session.seat, params, self.clock())
+        except phone_seats.Refused as refusal:
+            self._count("view_refused")
+            return self._refuse(session, cid, str(refusal))
+        self._count("commands")
+        self.inbox.put(cmd, f"phone:{session.sid}", lambda ok, reason: self._resolve(session, cid, ok, reason))
+        return True
+
+    def _refuse(self, session: Session, cid: int, reason: str) -> bool:
+        self._resolve(session, cid, False, reason)
         return True
 
     def _plain_command(self, session: Session, address: str, params: list) -> None:
@@ -282,6 +342,8 @@ class BoardDispatch:
                 self.feedback.ack(session, cid, *result)
             return
         if self._setup(address, params, session, lambda ok, reason: self._resolve(session, cid, ok, reason)):
+            return
+        if self._phone(address, params, session, cid):
             return
         try:
             cmd = self._check(address, params, session)

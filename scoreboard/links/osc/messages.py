@@ -40,6 +40,15 @@ def build(address: str, *args: Any) -> bytes:
     return builder.build().dgram
 
 
+def build_doubles(address: str, n: int, *seconds: float) -> bytes:
+    """`address n seconds…`, the seconds as OSC doubles ('d'): a board time to the microsecond after days."""
+    builder = OscMessageBuilder(address=address)
+    builder.add_arg(n, "i")
+    for value in seconds:
+        builder.add_arg(float(value), "d")
+    return builder.build().dgram
+
+
 def build_message(address: str, args: tuple | list) -> bytes:
     """Encode one OSC message: ints, floats and strings (what the vocabulary uses), bytes as a blob (a MAC)."""
     builder = OscMessageBuilder(address=address)

@@ -101,6 +101,11 @@ class OscServer:
     def setup(self, desk) -> None:
         self.dispatch.setup = desk
 
+    @property
+    def phones(self):
+        """The players' phones (links/phones/seats.py `Phones`): their seats, clocks and the arbitration's wait."""
+        return self.dispatch.phones
+
     # --- lifecycle ----------------------------------------------------------------------------------
     def start(self) -> None:
         if _QUIET not in logging.getLogger().filters:

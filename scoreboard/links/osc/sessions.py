@@ -29,7 +29,9 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Optional
 
-ROLES = ("host", "view")
+from scoreboard.links.osc.auth import seat_of_role
+
+ROLES = ("host", "view")    # and `seat:N`, a player's phone (docs/PHONE_BUTTONS.md): view-level, plus its press
 # Ids remembered per session; a retry of an id older than this many newer commands would be applied again.
 DEDUPE_WINDOW = 4096
 # Wrong passcodes tolerated per IP within FAIL_WINDOW seconds before that IP is ignored for a while.
@@ -59,6 +61,11 @@ class Session:
     @property
     def is_host(self) -> bool:
         return self.role == "host"
+
+    @property
+    def seat(self) -> Optional[int]:
+        """The seat of a player's phone (`seat:N`), else None."""
+        return seat_of_role(self.role)
 
 
 class Denied(Exception):
@@ -94,20 +101,28 @@ class SessionTable:
             return False
         return any(address in network for network in self.networks)
 
-    def connect(self, addr: Addr, passcode, role, now: float, mode: str = "plain") -> Session:
+    def connect(self, addr: Addr, passcode, role, now: float, mode: str = "plain", seat_proven: bool = False) -> Session:
         """Open (or keep) the session of `addr`; raise Denied(reason). `mode`: "plain" (`/sg/connect`, the passcode
-        sent) or "auth" (the handshake, called only once its challenge made the round trip): braked apart."""
+        sent) or "auth" (the handshake, called only once its challenge made the round trip): braked apart. A seat's
+        session (`seat:N`) opens only with `seat_proven` (the handshake showed the seat's key) and needs no passcode."""
         if not isinstance(passcode, str) or not isinstance(role, str):
             raise Denied("usage: /sg/connect passcode [host|view]")
-        if role not in ROLES:
+        seat = seat_of_role(role)
+        if role not in ROLES and seat is None:
             raise Denied(f"unknown role {role!r} (host or view)")
         live = self.by_addr.get(addr)
         if live is None or now - live.last_seen > self.idle_timeout:
             self.brake.check((addr[0], mode), now)
-        if not self.passcode:
+        if seat is not None:
+            if mode != "auth":
+                raise Denied("a seat connects by its link only (/sg/auth/hello with the seat's key)")
+            if not seat_proven:
+                self.brake.failed((addr[0], mode), now)
+                raise Denied("wrong seat key")
+        elif not self.passcode:
             raise Denied("the board has no passcode set (osc.passcode)")
-        if not (_same(passcode, self.passcode)
-                or (role == "view" and self.view_passcode and _same(passcode, self.view_passcode))):
+        elif not (_same(passcode, self.passcode)
+                  or (role == "view" and self.view_passcode and _same(passcode, self.view_passcode))):
             self.brake.failed((addr[0], mode), now)
             raise Denied("wrong passcode")
         existing = self.by_addr.get(addr)

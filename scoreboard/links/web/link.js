@@ -22,7 +22,8 @@ const Link = (() => {
   let stretched = new Map();          // salt -> Promise of the typed passcode's secret (one scrypt per board)
   let chain = Promise.resolve();      // the stretch is asynchronous: what follows it keeps the host's order
   const later = (job) => { chain = chain.then(job).catch((e) => console.error(e)); };
-  const peer = (() => {
+  // A seat's page (seat.js) keeps its token across reloads (window.SEAT_PEER, seatpeer.js): the same phone, not a second.
+  const peer = (typeof window.SEAT_PEER === "string" && window.SEAT_PEER) || (() => {
     const bytes = new Uint8Array(12);
     crypto.getRandomValues(bytes);
     return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
@@ -174,7 +175,8 @@ const Link = (() => {
         break;
       case "/sg/setup/catalog": emit("catalog", String(args[0])); break;
       case "/sg/protocol/link": emit("protocol", String(args[0])); break;
-      default: break;
+      case "/sg/host/seats": trusted(args[1], "sg-seats", [args[0]], () => emit("seats", String(args[0]))); break;
+      default: emit("message", address, args); break;     // e.g. a seat's clock samples (seat.js)
     }
     emit("change");
   }
