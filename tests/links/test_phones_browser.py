@@ -211,4 +211,4 @@ def test_mixed_game_box_key_and_phone_each_press_journaled_once(hall):
     assert host.command("/sg/judge/right", timeout=30)[0]
     host.wait_state(lambda s: s["phase"] == "reveal", timeout=30)
     presses = [args for a, args in journal_commands(hall["journal"]) if a == "/sg/button"]
-    assert [p[:2] for p in presses] == [(SLOW, "phone"), (FAST, "phone"), (2,), (1,)]
+    assert [p[:2] for p in presses] == [(SLOW, "phone"), (FAST, "phone"), (2, "key"), (1, "box")]   # each its source

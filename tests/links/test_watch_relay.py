@@ -241,9 +241,12 @@ def test_issue27_4_a_relay_that_dies_is_started_again_and_the_overlay_follows(re
     board, host, port = relay_board
     driver.get(f"http://127.0.0.1:{port}/overlay?parts=scores&pos=top-right&scale=0.5#k={VIEW_KEY}")
     wait_for(lambda: driver.execute_script("return HALL.seq") > 1, 10, "the overlay's states")
-    layout = driver.execute_script("const o = document.getElementById('overlay'); return [o.className, o.style.transform,"
-                                   " document.getElementById('question').hidden, document.getElementById('scores').hidden]")
-    assert layout == ["top right", "scale(0.5)", True, False], layout      # the query's parts, position and scale
+    def layout():       # drawn on the animation frame after a state: waited for, not read at once
+        return driver.execute_script("const o = document.getElementById('overlay'); return [o.className,"
+                                     " o.style.transform, document.getElementById('question').hidden,"
+                                     " document.getElementById('scores').hidden]")
+    want = ["top right", "scale(0.5)", True, False]                        # the query's parts, position and scale
+    wait_for(lambda: layout() == want, 10, f"the overlay laid out as its query says (last: {layout()})")
     old = _relay_pid(board)
     os.kill(old, signal.SIGKILL)
     wait_for(lambda: (_relay_pid(board) or old) != old, 10, "a new relay")
