@@ -50,6 +50,7 @@ def games():
 def board_factory(tmp_path):
     """make(grace=…, screens=…, **[board] options) → a test board (tests/app/boards.py); sessions closed after."""
     from tests.app.boards import make_board
+    pygame.init()       # again: a test elsewhere in this process may have quit pygame (idempotent when it is up)
     made = []
 
     def make(**options):
