@@ -10,8 +10,11 @@ import pytest  # noqa: E402
 
 @pytest.fixture
 def pygame_display():
+    was = pygame.display.get_init()
     pygame.display.init()
     pygame.font.init()
     pygame.display.set_mode((1024, 600))
     yield
     pygame.display.quit()
+    if was:             # as it found it: the next test in this worker may draw without a window of its own
+        pygame.display.init()
