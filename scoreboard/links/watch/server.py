@@ -18,17 +18,15 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
-import logging
-import threading
 from pathlib import Path
 
 from aiohttp import WSMsgType, web
 
 from scoreboard.links.watch.fanout import Hub, Viewer
 from scoreboard.links.web import guard
+from scoreboard.links.web.served import Served
 from scoreboard.links.web.server import board_names, board_urls
 
-log = logging.getLogger("scoreboard.links.watch")
 
 PAGES = Path(__file__).resolve().parent / "pages"
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
@@ -48,84 +46,33 @@ def encode(message: dict) -> str:
     return json.dumps(message, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
-class WatchServer:
+class WatchServer(Served):
     """`section`: the resolved `[watch]`; `key`: the view key; `theme_css`: the theme's variables; `fonts`:
     {"main": path, "text": path} (missing ones are not served)."""
+    label, thread_name = "watch", "watch-relay"
 
     def __init__(self, section: dict, key: str, theme_css: str = "", fonts: dict | None = None):
-        self.config, self.key = section, key
+        super().__init__(section, guard.Door(total=int(section["max_viewers"]) + 64,
+                                             per_address=int(section["per_address"])))
+        self.key = key
         self.theme_css = theme_css
         self.fonts = {name: Path(path) for name, path in (fonts or {}).items() if path and Path(path).is_file()}
         self.files = {f"/{p.name}": p for p in sorted(PAGES.iterdir()) if p.suffix in TYPES}
-        self.door = guard.Door(total=int(section["max_viewers"]) + 64, per_address=int(section["per_address"]))
         self.hub = Hub(float(section["send_timeout"]))
         self.names = board_names(section.get("names", []))
         self.refused = {"key": 0, "origin": 0, "crowded": 0, "spoke": 0}
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
-        self._runner = self._server = self._sweeper = None
-        self._error: BaseException | None = None
-        self.port: int | None = None
-
-    # --- lifecycle ------------------------------------------------------------------------------------------
-    def start(self) -> None:
-        ready = threading.Event()
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._run, args=(ready,), name="watch-relay", daemon=True)
-        self._thread.start()
-        ready.wait(20)
-        if self._error is not None:
-            error, self._error = self._error, None
-            raise OSError(f"watch: cannot listen on {self.config['bind']}:{self.config['port']}: "
-                          f"{getattr(error, 'strerror', None) or error}")
-
-    def stop(self) -> None:
-        if self._loop is not None and self._thread is not None:
-            self._loop.call_soon_threadsafe(self._loop.stop)
-            self._thread.join(timeout=5)
-        self._thread = self._loop = None
 
     @property
     def urls(self) -> list[str]:
         return board_urls(self.config["bind"], self.port or int(self.config["port"]))
 
-    def _run(self, ready: threading.Event) -> None:
-        loop = self._loop
-        asyncio.set_event_loop(loop)
-        try:
-            loop.run_until_complete(self._serve())
-        except BaseException as error:   # noqa: BLE001 - the port is taken or the address is wrong: say so
-            self._error = error
-            ready.set()
-            loop.close()
-            return
-        ready.set()
-        try:
-            loop.run_forever()
-        finally:
-            try:
-                self._sweeper.cancel()
-                self._server.close()
-                loop.run_until_complete(self._runner.cleanup())
-            except Exception:               # closing down: nothing left to tell
-                log.debug("watch cleanup", exc_info=True)
-            loop.close()
-
-    async def _serve(self) -> None:
+    def app(self) -> web.Application:
         app = web.Application(client_max_size=MAX_IN, middlewares=[self.door.middleware])
         app.router.add_get("/ws", self._websocket)
         app.router.add_get("/{tail:.*}", self._file)
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False,
-                                     keepalive_timeout=guard.HEADER_TIMEOUT, lingering_time=guard.HEADER_TIMEOUT)
-        await self._runner.setup()
-        loop, handler = asyncio.get_running_loop(), self._runner.server
-        self._server = await loop.create_server(lambda: self.door.protocol(handler()), self.config["bind"] or None,
-                                                int(self.config["port"]), reuse_address=True,
-                                                backlog=self.door.total)
-        self._sweeper = loop.create_task(self._sweeping())
-        self.port = self._server.sockets[0].getsockname()[1]
+        return app
 
-    async def _sweeping(self) -> None:
+    async def sweeping(self) -> None:
         """The door's idle connections and the hub's stuck viewers, every half second."""
         loop = asyncio.get_running_loop()
         while True:

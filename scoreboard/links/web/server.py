@@ -33,6 +33,7 @@ from aiohttp import WSMsgType, web
 from scoreboard import DISTRIBUTION, version
 from scoreboard.links import words_ru
 from scoreboard.links.web import guard
+from scoreboard.links.web.served import Served
 from scoreboard.links.web.shelf import PAGE_HEADERS, PREFIX, Shelf
 
 log = logging.getLogger("scoreboard.links.web")
@@ -109,94 +110,37 @@ class _Peer:
         self.queued = 0                     # bytes waiting in `queue` (QUEUE_BYTES)
 
 
-class WebRemote:
+class WebRemote(Served):
     """The page's HTTP and WebSocket server, feeding an `OscServer` (which must be started first)."""
+    label, thread_name = "remote_web", "remote-web"
 
     def __init__(self, section: dict, osc):
-        self.config = section           # links.config's resolved [remote_web]
+        super().__init__(section, guard.Door())   # links.config's resolved [remote_web]
         self.osc = osc
         self.files = page_files()
-        self.door = guard.Door()
         self.names = board_names(section.get("names", []))
         self.refused = {"origin": 0, "crowded": 0}
         self.peers: dict[tuple, _Peer] = {}
         self.dropped = 0
         self._lock = threading.Lock()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._runner = None
-        self._server = self._sweeper = None
-        self._thread: threading.Thread | None = None
-        self._error: BaseException | None = None
-        self.port: int | None = None
         self.shelf = Shelf()            # pages handed to one host session: the game's protocol (shelf.py)
 
     # --- lifecycle ----------------------------------------------------------------------------------
     def start(self) -> None:
-        ready = threading.Event()
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._run, args=(ready,), name="remote-web", daemon=True)
-        self._thread.start()
-        ready.wait(20)
-        if self._error is not None:
-            error, self._error = self._error, None
-            self._thread.join(timeout=5)
-            raise OSError(f"remote_web: cannot listen on {self.config['bind']}:{self.config['port']}: "
-                          f"{getattr(error, 'strerror', None) or error}")
+        super().start()
         self.osc.attach_stream(self)
         log.info("web remote on %s", ", ".join(self.urls))
-
-    def stop(self) -> None:
-        loop = self._loop
-        if loop is not None and self._thread is not None:
-            loop.call_soon_threadsafe(loop.stop)
-            self._thread.join(timeout=5)
-        self._thread = self._loop = None
-
-    @property
-    def alive(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
 
     @property
     def urls(self) -> list[str]:
         return board_urls(self.config["bind"], self.port or int(self.config["port"]))
 
-    def _run(self, ready: threading.Event) -> None:
-        loop = self._loop
-        asyncio.set_event_loop(loop)
-        try:
-            loop.run_until_complete(self._serve())
-        except BaseException as error:   # noqa: BLE001 - the port is taken or the address is wrong: say so
-            self._error = error
-            ready.set()
-            loop.close()
-            return
-        ready.set()
-        try:
-            loop.run_forever()
-        finally:
-            try:
-                self._sweeper.cancel()
-                self._server.close()
-                loop.run_until_complete(self._runner.cleanup())
-            except Exception:               # closing down: nothing left to tell
-                log.debug("web remote cleanup", exc_info=True)
-            loop.close()
-
-    async def _serve(self) -> None:
+    def app(self) -> web.Application:
         app = web.Application(client_max_size=MAX_MESSAGE, middlewares=[self.door.middleware])
         app.router.add_get("/osc", self._websocket)
         app.router.add_get(PREFIX + "{token}", self._shelved)
         app.router.add_get("/{tail:.*}", self._file)
-        # aiohttp's own timers bound a keep-alive and an unread body the same as the door's sweep does
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False,
-                                     keepalive_timeout=guard.HEADER_TIMEOUT, lingering_time=guard.HEADER_TIMEOUT)
-        await self._runner.setup()
-        loop, handler = asyncio.get_running_loop(), self._runner.server
-        self._server = await loop.create_server(lambda: self.door.protocol(handler()), self.config["bind"] or None,
-                                                int(self.config["port"]), reuse_address=True,
-                                                backlog=guard.TOTAL)    # a burst waits in the kernel, not in files
-        self._sweeper = loop.create_task(self.door.sweeping())
-        self.port = self._server.sockets[0].getsockname()[1]
+        return app
 
     # --- HTTP ---------------------------------------------------------------------------------------
     async def _file(self, request):
