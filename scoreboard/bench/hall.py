@@ -31,7 +31,7 @@ from pathlib import Path
 from pythonosc.osc_message import OscMessage
 
 from scoreboard.bench.figures import percentile, percentiles
-from scoreboard.bench.real_board import real_board
+from scoreboard.bench.real_board import real_board, signed_host
 from scoreboard.bench.xdisplay import NoXvfb
 from scoreboard.links.osc import auth as osc_auth
 from scoreboard.links.osc.client import NotConnected, OscClient
@@ -181,15 +181,7 @@ def measure(seconds: float, trials: int) -> dict:
         phases, connects = {}, {}
         with real_board(PASSCODE, web=True, env={"SCOREBOARD_DRAW_EVERY_FRAME": "1"}, osc_extra="tcp = true",
                         wrap=["-m", "scoreboard.bench.frame_clock", str(frames_file)]) as real:
-            deadline = time.monotonic() + 60
-            host = OscClient("127.0.0.1", real.osc_port, PASSCODE, auth="on", bind=("127.0.0.1", 0))
-            while True:
-                try:
-                    host.connect(timeout=2.0)
-                    break
-                except NotConnected:
-                    if time.monotonic() > deadline or real.process.poll() is not None:
-                        raise RuntimeError("the board did not answer the host's connect in 60 s") from None
+            host = signed_host(real, PASSCODE)
             try:
                 host.command("/sg/game/start", timeout=5.0)
                 _phase(real, host, None, 3.0)          # warm-up (fonts, the first frames): not reported

@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -113,3 +114,19 @@ def real_board(passcode: str, web: bool = False, box: str | None = None,
                 process.kill()
                 process.wait()
             log.close()
+
+
+def signed_host(board: RealBoard, passcode: str, within: float = 60.0):
+    """The host's signed session on the real board (the project's client, UDP), retried until the board, still
+    starting, answers; RuntimeError if it does not within `within` seconds or its process ended."""
+    from scoreboard.links.osc.client import NotConnected, OscClient  # lazy: the harness's other users need no OSC
+    host = OscClient("127.0.0.1", board.osc_port, passcode, auth="on", bind=("127.0.0.1", 0))
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            host.connect(timeout=2.0)
+            return host
+        except NotConnected:
+            if time.monotonic() > deadline or board.process.poll() is not None:
+                host.close()
+                raise RuntimeError(f"the board did not answer the host's connect in {within:g} s") from None

@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 from scoreboard.bench.figures import percentiles
-from scoreboard.bench.real_board import free_port, real_board
+from scoreboard.bench.real_board import free_port, real_board, signed_host
 from scoreboard.bench.xdisplay import NoXvfb
 from scoreboard.links.osc.client import NotConnected, OscClient
 
@@ -128,15 +128,7 @@ def measure(seconds: float, viewers: int = VIEWERS) -> dict:
         phases = {}
         with real_board(PASSCODE, env={"SCOREBOARD_DRAW_EVERY_FRAME": "1"}, extra=extra,
                         wrap=["-m", "scoreboard.bench.frame_clock", str(frames_file)]) as real:
-            host = OscClient("127.0.0.1", real.osc_port, PASSCODE, auth="on", bind=("127.0.0.1", 0))
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    host.connect(timeout=2.0)
-                    break
-                except NotConnected:
-                    if time.monotonic() > deadline or real.process.poll() is not None:
-                        raise RuntimeError("the board did not answer the host's connect in 60 s") from None
+            host = signed_host(real, PASSCODE)
             try:
                 host.command("/sg/game/start", timeout=5.0)
                 _commands(host, 3.0, "warm-up")

@@ -11,14 +11,12 @@ import json
 import os
 import socket
 import threading
-import time
 from pathlib import Path
 
 import aiohttp
 import pytest
 
-from scoreboard.bench.real_board import free_port, real_board
-from scoreboard.links.osc.client import NotConnected, OscClient
+from scoreboard.bench.real_board import free_port, real_board, signed_host
 from tests.conftest import need
 from tests.links.webhelp import wait_for
 
@@ -66,14 +64,7 @@ def relay_board(tmp_path_factory):
     extra = (f'\n[watch]\nenabled = true\nbind = "127.0.0.1"\nport = {port}\nkey = "{VIEW_KEY}"\n'
              f'\n[tournament]\nfile = "{folder / "t.sqlite"}"\n')
     with real_board(PASSCODE, extra=extra) as board:
-        host = OscClient("127.0.0.1", board.osc_port, PASSCODE, auth="on", bind=("127.0.0.1", 0))
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                host.connect(timeout=2.0)
-                break
-            except NotConnected:
-                assert time.monotonic() < deadline and board.process.poll() is None, "the board did not answer"
+        host = signed_host(board, PASSCODE, within=30)
         for command in (("/sg/pack/load", str(PACK)), ("/sg/game/start",), ("/sg/chooser", 1)):
             assert host.command(*command, timeout=5.0)[0], command
         wait_for(lambda: _serves(port), 30, "the relay's page")      # its process starts beside the board's
