@@ -166,6 +166,19 @@ def to_design(pos, window_size) -> tuple[int, int]:
     return (int(pos[0] * w.DESIGN[0] / window_size[0]), int(pos[1] * w.DESIGN[1] / window_size[1]))
 
 
+# A key is base64url and a passcode anything: either may begin with "-", which argparse would take for an option.
+_SECRETS = ("--key", "--passcode")
+
+
+def _glued(argv):
+    """`--key -Xy…` as `--key=-Xy…`: the value after a secret's option is always its value."""
+    argv, out = list(argv), []
+    while argv:
+        arg = argv.pop(0)
+        out.append(f"{arg}={argv.pop(0)}" if arg in _SECRETS and argv else arg)
+    return out
+
+
 def parse_args(argv):
     parser = argparse.ArgumentParser(prog="scoreboard-remote", description="The host's remote for the scoreboard")
     parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
@@ -183,7 +196,7 @@ def parse_args(argv):
     parser.add_argument("--fullscreen", action="store_true")
     parser.add_argument("--lang", choices=("ru", "en"), default=os.environ.get("SCOREBOARD_LANG", "ru"),
                         help="the language of the remote's text (default ru)")
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_glued(argv))
     host, _, port = args.board.partition(":")
     if port and not port.isdigit():
         parser.error(f"board {args.board!r}: the port must be a number")

@@ -21,10 +21,53 @@ from pathlib import Path
 from scoreboard.bench.xdisplay import virtual_display
 
 
+# Numbers for boards in other processes come from a block of this process's own, below the kernel's ephemeral
+# range: a number the kernel hands to bind(0) or to an outgoing connection (of a parallel test worker, a bench)
+# could be taken between free_port() and the board's bind; one of these is never handed out that way.
+_LOWEST, _BLOCK = 10_000, 2_000
+
+
+def _blocks() -> int:
+    try:
+        ephemeral = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):     # not Linux: IANA's dynamic range starts at 49152
+        ephemeral = 49_152
+    return max(1, (min(ephemeral, 65_536) - _LOWEST) // _BLOCK)
+
+
+def _own_numbers() -> Iterator[int]:
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")          # gw0, gw1, …: one block a worker
+    block = int(worker[2:]) if worker[2:].isdigit() else os.getpid()
+    start = _LOWEST + block % _blocks() * _BLOCK
+    offset = os.getpid() % _BLOCK              # a restarted process does not begin on its predecessor's numbers
+    while True:
+        offset = (offset + 1) % _BLOCK
+        yield start + offset
+
+
+_numbers = _own_numbers()
+
+
+def _free_for_both(port: int) -> bool:
+    for kind in (socket.SOCK_DGRAM, socket.SOCK_STREAM):
+        with socket.socket(socket.AF_INET, kind) as probe:
+            if kind == socket.SOCK_STREAM:       # as the board's listeners bind: a closed one's TIME_WAIT is no owner
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                return False
+    return True
+
+
 def free_port(kind: int = socket.SOCK_DGRAM) -> int:
-    with socket.socket(socket.AF_INET, kind) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    """A number on loopback free for UDP and TCP both (a board listens on both with one number), for a board in
+    another process to bind (`kind` is kept for the callers that name one)."""
+    for _ in range(_BLOCK):
+        port = next(_numbers)
+        if _free_for_both(port):
+            return port
+    raise OSError(f"no free port among this process's {_BLOCK} numbers")
 
 
 VIEW_PASSCODE = "bench-view"

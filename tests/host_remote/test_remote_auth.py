@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from scoreboard.bench.real_board import free_port
 from scoreboard.bench.remote_harness import PASSCODE, BoardLoop, LossyRelay
 from pythonosc.osc_message import OscMessage
 from scoreboard.links.osc import auth as osc_auth
@@ -199,10 +200,7 @@ def test_issue24_5_one_stray_not_connected_does_not_turn_the_remote_plain(signed
     connects signed: it goes plain only when the board answers two hellos so (a board without the mode), so it is
     never refused as «authenticated connect only», and the passcode never goes out in the clear."""
     board, relay = signed_board
-    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    probe.bind(("127.0.0.1", 0))
-    port = probe.getsockname()[1]
-    probe.close()
+    port = free_port()                                     # the client's own port, known before it starts
     client = OscClient(*relay.address, passcode=PASSCODE, bind=("127.0.0.1", port))
     seen_before, dropped = len(relay.seen), relay.counts["dropped"]
     try:

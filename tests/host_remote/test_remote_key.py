@@ -17,6 +17,10 @@ def test_hall6_remote_takes_the_boards_key_and_refuses_a_bad_one(capsys):
     why."""
     args, host, port, _ = parse_args(["192.168.1.20", "--key", KEY])
     assert (args.key, host, port) == (KEY, "192.168.1.20", 9000)
+    # base64url may begin with "-" (one key in 64): it is still the key's value, never taken for an option
+    dashed = "-" + KEY[1:]
+    assert parse_args(["192.168.1.20", "--key", dashed])[0].key == dashed
+    assert parse_args(["192.168.1.20", "--passcode", "-1234"])[0].passcode == "-1234"
     for argv, why in ((["--key", "c2hvcnQ"], "too short"), (["--key", "не ключ"], "base64url"),
                       (["--key", KEY, "--auth", "off"], "not with --auth off")):
         with pytest.raises(SystemExit):

@@ -131,3 +131,32 @@ def test_proto2_tcp_connection_without_a_session_is_closed(tcp_board, monkeypatc
         if stranger is not None:
             stranger.sock.close()
         host.sock.close()
+
+
+def test_proto2_any_port_skips_a_number_whose_tcp_twin_is_taken(monkeypatch):
+    """GIVEN OSC on any port (0) with TCP, and another program holding the TCP port of the number the kernel first
+    gives the UDP socket (a test worker's connection, say) WHEN the board starts THEN it gives that number back and
+    listens on another, UDP and TCP on one number, instead of failing to start."""
+    squatters, real = [], osc_tcp.SlipServer
+
+    def first_twin_taken(bind, port, *args):
+        if not squatters:                       # another program takes this number's TCP side first, for real
+            squatter = socket.socket()
+            squatter.bind((bind, port))
+            squatter.listen(1)
+            squatters.append(squatter)
+        return real(bind, port, *args)
+
+    monkeypatch.setattr("scoreboard.links.osc.server.SlipServer", first_twin_taken)
+    links = Links({"osc": {"bind": "127.0.0.1", "port": 0, "passcode": PASS, "tcp": True}}, Inbox(), lambda: 1.0)
+    try:
+        links.start()
+        port = links.osc.address[1]
+        assert port != squatters[0].getsockname()[1]
+        peer = TcpPeer(port)                    # the board's own TCP listener answers on the UDP number
+        peer.send("/sg/connect", PASS)
+        assert of(peer.receive(5, until=lambda got: of(got, "/sg/connected")), "/sg/connected")
+        peer.sock.close()
+    finally:
+        links.stop()
+        squatters[0].close()

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -26,6 +25,7 @@ from scoreboard.session import Session, replay_snapshot
 from scoreboard.tournament.remote import client, keys
 from scoreboard.tournament.remote.server import Server, assign, boards
 from scoreboard.tournament.service import Tournament
+from scoreboard.bench.real_board import free_port
 
 from .helpers import names, play_to_the_end, register
 from .journals import play_samara_game
@@ -204,12 +204,6 @@ def test_item7_a_wrong_key_on_the_board_never_counts_as_sent(path, cup, server, 
     with pytest.raises(TournamentError, match="not signed with this board's key"):
         client.fetch_setup(addr(server), "0badc0de." + "x" * 32, None, game["id"])
     assert boards(path)["log"] == [] and boards(path)["boards"] == []
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def make_board(config, session, journal, lines):

@@ -44,6 +44,7 @@ from scoreboard.links.osc.tcp import SlipServer
 log = logging.getLogger("scoreboard.links.osc")
 
 RECEIVE_BUFFER = 2 << 20      # bytes of UDP receive buffer asked for
+ANY_PORT_TRIES = 20           # UDP numbers tried, asked for any port, before one's TCP twin is free too
 COUNTERS = ("packets", "bad_packets", "unauthorized", "denied", "bad_commands", "internal_refused",
             "view_refused", "duplicates", "commands", "acks_sent", "states_sent", "send_errors",
             "state_too_big", "forged", "unsigned_refused", "state_shortened", "stale", "replies_withheld",
@@ -110,13 +111,7 @@ class OscServer:
     def start(self) -> None:
         if _QUIET not in logging.getLogger().filters:
             logging.getLogger().addFilter(_QUIET)
-        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        try:
-            sock.bind((self.config["bind"], int(self.config["port"])))
-        except OSError as error:
-            sock.close()
-            raise OSError(f"osc: cannot listen on udp {self.config['bind']}:{self.config['port']}: "
-                          f"{error.strerror or error}") from None
+        sock, self._tcp = self._listen()
         # Non-blocking: an ack or a state that does not fit the send buffer is dropped (the client retries,
         # the state is re-sent), never a stall of the board's frame loop that sent it.
         sock.setblocking(False)
@@ -133,14 +128,6 @@ class OscServer:
         except OSError as error:         # the well-known port alone then: the clients fall back to it
             log.warning("osc: no port of the sessions' own: %s", error)
             self._sessions_sock = None
-        if self.config.get("tcp"):
-            try:
-                self._tcp = SlipServer(self.config["bind"], sock.getsockname()[1],
-                                       2 * int(self.config["max_sessions"]), self.feed,
-                                       lambda addr: self._bad(addr, "a broken SLIP frame"), self._tcp_closed)
-            except OSError:
-                sock.close()
-                raise
         self._wake_r, self._wake_w = socket.socketpair()
         self._wake_r.setblocking(False)
         self._wake_w.setblocking(False)
@@ -148,6 +135,31 @@ class OscServer:
         self._thread = threading.Thread(target=self._serve, name="osc-server", daemon=True)
         self._thread.start()
         log.info("OSC server on udp %s:%d", *self.address)
+
+    def _listen(self):
+        """The UDP socket and, with `osc.tcp`, the SLIP listener on the same number. Asked for any port (0), a
+        number whose TCP twin another program holds is given back and another taken (the kernel picks the UDP
+        number alone)."""
+        tries_left = ANY_PORT_TRIES if int(self.config["port"]) == 0 else 1
+        while True:
+            tries_left -= 1
+            sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            try:
+                sock.bind((self.config["bind"], int(self.config["port"])))
+            except OSError as error:
+                sock.close()
+                raise OSError(f"osc: cannot listen on udp {self.config['bind']}:{self.config['port']}: "
+                              f"{error.strerror or error}") from None
+            if not self.config.get("tcp"):
+                return sock, None
+            try:
+                return sock, SlipServer(self.config["bind"], sock.getsockname()[1],
+                                        2 * int(self.config["max_sessions"]), self.feed,
+                                        lambda addr: self._bad(addr, "a broken SLIP frame"), self._tcp_closed)
+            except OSError:
+                sock.close()
+                if not tries_left:
+                    raise
 
     def stop(self) -> None:
         self._running = False
