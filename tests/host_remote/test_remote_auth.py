@@ -219,3 +219,33 @@ def test_issue24_5_one_stray_not_connected_does_not_turn_the_remote_plain(signed
     finally:
         relay.drop = 0.0
         client.close()
+
+
+def test_hall_signed_pongs_a_forged_or_replayed_pong_does_not_hide_a_silent_board():
+    """GIVEN a remote signed in to a board that re-sends its state rarely (so the keepalive's pongs are what the
+    remote hears), a sniffer recording the link WHEN the board answers pings THEN its pongs are signed and keep the
+    remote connected; WHEN the board then falls silent (its relay drops everything) and someone sends the remote
+    pongs from the board's address — plain ones, and the sniffed signed ones played again — THEN none counts: the
+    remote shows the link lost after `lost_after`, as it would with nobody forging (docs/SECURITY.md)."""
+    board = new_board(require_auth=True, state_interval=60.0)
+    relay = LossyRelay(board.address, drop=0, duplicate=0, max_delay=0, record=True)
+    client = OscClient(*relay.address, passcode=PASSCODE, keepalive=0.1, quiet_after=0.6, lost_after=1.5)
+    try:
+        client.connect(timeout=30)
+        signed = lambda: [data for way, data in relay.seen if way == "down" and parsed(data)[0] == "/sg/pong"
+                          and len(parsed(data)[1]) == 2]
+        wait(lambda: len(signed()) >= 3, "three signed pongs")
+        assert client.state == "connected"
+        relay.drop = 1.0
+        ignored, silent_since = client.ignored, time.monotonic()
+        while client.state != "lost":
+            assert time.monotonic() - silent_since < 30, "the forged pongs held the link up"
+            for datagram in [build("/sg/pong"), *signed()[-3:]]:
+                relay.front.sendto(datagram, client.local_address)     # "from the board"
+            wait(lambda: client.ignored >= ignored + 4 or client.state == "lost", "the forged pongs dropped", 10)
+            ignored = client.ignored
+        assert client.ignored > 0
+    finally:
+        client.close()
+        relay.close()
+        board.stop()

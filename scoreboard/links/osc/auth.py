@@ -158,6 +158,11 @@ def seats_mac(key: bytes, sid: int, seats_json: str) -> bytes:
     return _mac(key, "sg-seats", str(sid), seats_json)[:MAC_BYTES]
 
 
+def pong_mac(key: bytes, sid: int, nonce: str) -> bytes:
+    """`/sg/pong nonce mac`, the answer to a signed session's `/sg/ping nonce`: the board is there (docs/LINKS.md)."""
+    return _mac(key, "sg-pong", str(sid), nonce)[:MAC_BYTES]
+
+
 def error_mac(key: bytes, sid: int, address: str, reason: str) -> bytes:
     return _mac(key, "sg-error", str(sid), address, reason)[:MAC_BYTES]
 

@@ -135,6 +135,7 @@ class OscClient(Receiver):
         self._auth_known = False        # the board answered a hello: never fall back to plain
         self._hello_refusals = 0        # «not connected» answers to hellos (auto: plain after two, client_rx.py)
         self._key: bytes | None = None
+        self._pings: list[str] = []     # a signed session's last keepalive nonces: only their signed pongs count
         self._gen = 0
         self._last_heard = self._last_sent = self._connect_started = self._connect_next = 0.0
         self._connect_delay = first_retry
@@ -398,7 +399,7 @@ class OscClient(Receiver):
                         wake = min(wake, self._sync[1])
                 if self.keepalive and now - self._last_sent >= self.keepalive:
                     # One who just watches sends nothing; without this the board would expire the session.
-                    due.append(build_message("/sg/ping", ()))
+                    due.append(self._ping())
                 silent = now - self._last_heard
                 # No signed word from the board since an unsigned «not connected» (osc/client_rx.py): it was true.
                 doubted = self._doubt is not None and now - self._doubt >= DOUBT_FOR
@@ -412,6 +413,15 @@ class OscClient(Receiver):
         for packet in due:
             self._transmit(packet)
         return max(0.0, min(wake - self._clock(), 0.25))
+
+    def _ping(self) -> bytes:
+        """Caller holds the lock. A signed session's ping carries a nonce the board signs back (`/sg/pong nonce
+        mac`): a pong forged from the board's address cannot hold up «нет связи» while the board is silent."""
+        if self._key is None:
+            return build_message("/sg/ping", ())
+        nonce = secrets.token_hex(8)
+        self._pings = [*self._pings[-3:], nonce]
+        return build_message("/sg/ping", (nonce,))
 
     def _lose(self, now: float) -> None:
         """Caller holds the lock: the session is gone or in doubt; connect again (a fresh handshake)."""

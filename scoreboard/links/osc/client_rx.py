@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import queue
 import re
+import secrets
 
 from pythonosc.osc_message import OscMessage, ParseError
 
@@ -120,7 +121,9 @@ class Receiver:
                     self._port, self._use_port = port, False
                 if port is not None and not self._use_port:
                     try:
-                        self._sock.sendto(build_message("/sg/ping", ()), (self.board[0], port))   # the probe
+                        nonce = secrets.token_hex(8)    # the probe: its signed pong is read after this
+                        self._pings = [*self._pings[-3:], nonce]
+                        self._sock.sendto(build_message("/sg/ping", (nonce,)), (self.board[0], port))
                     except OSError:
                         pass                # no route to it: the well-known port it stays
             if self.session is not None and sid != self.session:
@@ -321,5 +324,10 @@ class Receiver:
 
     def _on_pong(self, address: str, *args) -> bool:
         with self._lock:
+            if self._key is not None and not (len(args) == 2 and args[0] in self._pings and osc_auth.same(
+                    args[1], osc_auth.pong_mac(self._key, self.session, args[0]))):
+                return False        # unsigned, or not an answer to one of our pings: proves nothing
+            if self._key is not None:
+                self._pings.remove(args[0])     # once: a sniffed pong played again proves nothing either
             self._heard()
         return True

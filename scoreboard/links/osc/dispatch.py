@@ -181,7 +181,11 @@ class BoardDispatch:
 
     # --- behind the session gate -------------------------------------------------------------------
     def _ping(self, session: Session, address: str, params: list) -> None:
-        self._send(build("/sg/pong"), session.addr)
+        nonce = params[0] if len(params) == 1 and isinstance(params[0], str) and len(params[0]) <= 32 else None
+        if session.key is not None and nonce is not None:    # signed: the client trusts no other pong
+            self._send(build("/sg/pong", nonce, osc_auth.pong_mac(session.key, session.sid, nonce)), session.addr)
+        else:
+            self._send(build("/sg/pong"), session.addr)
 
     def _sync(self, session: Session, address: str, params: list) -> None:
         self.feedback.send_state(session)
