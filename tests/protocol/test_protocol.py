@@ -15,6 +15,8 @@ from scoreboard.demo.game import play
 from scoreboard.demo.simulated import Director
 from scoreboard.protocol import ProtocolError, build, from_json, render
 from scoreboard.protocol.tables import COLUMNS
+from scoreboard.protocol.words import KINDS
+from scoreboard.engine.commands import make
 from scoreboard.session import Session
 from tests.engine.helpers import Play
 from tests.protocol import disputed
@@ -226,3 +228,28 @@ def test_item1_bz11_the_host_naming_the_other_player_is_in_the_protocol(tmp_path
     assert [line["seat"] for line in _lines(model, "verdict")] == [2]
     text = render(model, "html")
     assert "вместо" in text and "(BZ11)" in text
+
+
+def test_item1_the_cat_in_the_bag_is_named_in_the_protocol(tmp_path):
+    """GIVEN a SIGame pack whose topic 2 question 3 is a «secret» (cat in the bag, played by the buttons here) and a
+    game that plays it and a plain question WHEN the protocol is built THEN that question's kind is the cat — «кот в
+    мешке» in the HTML, `cat` in the CSV — and the plain one's is not (issue 27 item 1: each question's kind)."""
+    from tests.packs.siqbuild import topic, write_siq     # lazy: the packs' test builder, for this test alone
+    pack = write_siq(tmp_path / "cat.siq", 5, [("Р", [topic("А"), topic("Б", extra={3: {"type": "secret"}}),
+                                                      topic("В"), topic("Г")]),
+                                               ("Р2", [topic(name) for name in ("Д", "Е", "Ж", "З")])])
+    journal = tmp_path / "cat.sqlite"
+    session = Session(journal)
+    for k, (address, *args) in enumerate([
+            ("/sg/game/new", "novosibirsk-2007", "1/9", 3, 0), ("/sg/pack/load", str(pack)), ("/sg/game/start",),
+            ("/sg/chooser", 1), ("/sg/select", 2, 3), ("/sg/reading/done",), ("/sg/button", 2),
+            ("/sg/judge/right",), ("/sg/select", 1, 1), ("/sg/reading/done",), ("/sg/time",)]):
+        session.submit(make(0.5 * (k + 1), address, *args))
+    session.close()
+    model = build(journal)
+    kinds = {(b["topic"], b["value"]): b["kind"] for b in model["questions"] if b["n"] is not None}
+    assert kinds == {("Б", 30): "cat", ("А", 10): "normal"}    # the regulation's values, not the pack's prices
+    cat = KINDS["cat"]                                              # «кот в мешке», with its non-breaking spaces
+    assert f'<span class="kind">{cat}</span>' in render(model, "html")
+    assert [row["kind"] for row in csv.DictReader(io.StringIO(render(model, "csv")))
+            if row["topic"] == "Б"][0] == "cat"
