@@ -19,6 +19,7 @@ from scoreboard.protocol.words import KINDS
 from scoreboard.engine.commands import make
 from scoreboard.session import Session
 from tests.engine.helpers import Play
+from tests.packs.siqbuild import topic, write_siq
 from tests.protocol import disputed
 from tests.protocol.check import all_lines, check_against_journal
 
@@ -234,7 +235,6 @@ def test_item1_the_cat_in_the_bag_is_named_in_the_protocol(tmp_path):
     """GIVEN a SIGame pack whose topic 2 question 3 is a «secret» (cat in the bag, played by the buttons here) and a
     game that plays it and a plain question WHEN the protocol is built THEN that question's kind is the cat — «кот в
     мешке» in the HTML, `cat` in the CSV — and the plain one's is not (issue 27 item 1: each question's kind)."""
-    from tests.packs.siqbuild import topic, write_siq     # lazy: the packs' test builder, for this test alone
     pack = write_siq(tmp_path / "cat.siq", 5, [("Р", [topic("А"), topic("Б", extra={3: {"type": "secret"}}),
                                                       topic("В"), topic("Г")]),
                                                ("Р2", [topic(name) for name in ("Д", "Е", "Ж", "З")])])
