@@ -4,7 +4,7 @@ Every request is signed with the board's own key (`[tournament] key`, from `scor
 
 The outbox is `<journal>.result.json`, written (atomically, fsynced) when the game is set up: server, tournament id,
 game, board — so a board restarted mid-game still knows where its result goes. At game over the final snapshot is
-read from the journal into it (`pending`); `ResultSender` posts it until the server's *signed* answer says
+read from the journal into it, with the game's protocol and the journal's digest (sent_protocol.py) (`pending`); `ResultSender` posts it until the server's *signed* answer says
 recorded / already recorded (`sent`) or refuses it (`refused`, with the reason: retrying would not change it). A
 link that is down, an answer that is not signed with the board's key, a server error: tried again with backoff (0.5 s
 doubling to 30 s), for as long as the board runs, and again when it starts. Each attempt has a new nonce; the
@@ -21,7 +21,7 @@ from pathlib import Path
 
 from scoreboard.session import replay_snapshot
 from scoreboard.tournament.errors import TournamentError
-from scoreboard.tournament.remote import keys
+from scoreboard.tournament.remote import keys, sent_protocol
 from scoreboard.tournament.views import commands_from_setup
 
 DEFINITIVE = ("refused", "bad request")     # signed refusals: sending again would get the same answer
@@ -101,15 +101,17 @@ def open_outbox(journal_path, server: str, tournament: str, game: str, board: st
     return path
 
 
-def queue_result(journal_path) -> Path:
-    """Game over: the final snapshot from the journal (read-only) goes into the outbox, `pending`."""
+def queue_result(journal_path, out=print) -> Path:
+    """Game over: the final snapshot and the game's protocol from the journal (read-only) go into the outbox,
+    `pending`."""
     path = outbox_path(journal_path)
     box = read_outbox(path)
     if box is None:
         raise TournamentError(f"{path}: no outbox for this journal (the game was not set up from a server)")
     if box["state"] in ("pending", "sent"):
         return path
-    box.update(state="pending", snapshot=replay_snapshot(journal_path), error=None)
+    box.update(state="pending", snapshot=replay_snapshot(journal_path), error=None,
+               **sent_protocol.for_outbox(journal_path, out))
     write_outbox(path, box)
     return path
 
@@ -155,7 +157,8 @@ class ResultSender:
             try:
                 answer = post(box["server"], self.key, "result",
                               {"tournament": box["tournament"], "game": box["game"], "board": box["board"],
-                               "snapshot": box["snapshot"]})
+                               "snapshot": box["snapshot"],
+                               **{k: box[k] for k in ("protocol", "journal_digest") if k in box}})
             except (OSError, TournamentError, ValueError) as error:
                 box.update(attempts=box["attempts"] + 1, error=str(getattr(error, "reason", error)))
                 self._save(box)
@@ -205,5 +208,5 @@ def resume_sender(journal_path, tournament: dict, out=print) -> ResultSender | N
 
 def send_result(journal_path, tournament: dict, out=print) -> ResultSender:
     """Game over of a game set up from the server: into the outbox, then sent (and retried) on a thread."""
-    path = queue_result(journal_path)
+    path = queue_result(journal_path, out)
     return ResultSender(path, tournament["key"], out).start()
