@@ -2,7 +2,8 @@
 
 Theory of operation. The relay follows the board as ONE `view` session (the project's OSC client over UDP, signed:
 a forged state is dropped) — the board's drawing process sends it what it sends any extra screen and never learns
-how many phones watch. Each new state is cut to the hall's view (links/watch/hall_view.py), numbered (`seq`: the
+how many phones watch. Each new state is cut to the hall's view (links/watch/hall_view.py), given the URL of the
+picture the hall's screens show (links/watch/pictures.py: minted then, never before), numbered (`seq`: the
 relay's own order, which the pages apply and never go back on), encoded once and handed to the fan-out
 (links/watch/server.py), which gives every viewer the latest of it. Once a second a `tick` carries the engine's
 clock (for the pages' timers) and whether the board is heard; every few seconds the tournament's bracket and

@@ -90,7 +90,8 @@ def test_a_picture_is_served_only_once_the_hall_sees_it(server):
 def test_a_picture_that_is_not_one_or_too_big_is_never_served(tmp_path):
     """GIVEN pictures the pack names that are an SVG (script inside), a PNG over the relay's byte cap, a missing file
     WHEN the hall's screens would show them THEN no URL is made, each said once, never read again; only the last
-    KEEP good pictures stay served."""
+    KEEP good pictures stay served. GIVEN a good picture in a state whose phase the hall's screen does not draw it in
+    (the auction's bidding, the board, the reveal for the question's own picture) THEN no URL either."""
     said = []
     pictures = Pictures(max_bytes=1000, keep=2, out=said.append)
     png = (PACK.parent / "sample_media" / "flag.png").read_bytes()
@@ -110,3 +111,13 @@ def test_a_picture_that_is_not_one_or_too_big_is_never_served(tmp_path):
         pictures.show({"phase": "reading", "question": {"media": [{"kind": "image", "path": str(tmp_path / f"ok{n}.png")}]}}, view)
         urls.append(view["question"]["picture"])
     assert pictures.get(urls[0][len(PREFIX):]) is None and pictures.get(urls[2][len(PREFIX):])[1] == "image/png"
+    for phase, section, field in (("auction", "question", "media"), ("choosing", "question", "media"),
+                                  ("reveal", "question", "media"), ("answering", "last", "answer_media")):
+        view = {"question": {}, "last": {}}
+        pictures.show({"phase": phase, section: {field: [{"kind": "image", "path": str(tmp_path / "ok0.png")}]}},
+                      view)
+        assert view == {"question": {}, "last": {}}, phase
+    view = {"last": {}}
+    pictures.show({"phase": "reveal", "last": {"answer_media": [{"kind": "image", "path": str(tmp_path / "ok1.png")}]}},
+                  view)
+    assert view["last"]["picture"] == urls[1]
