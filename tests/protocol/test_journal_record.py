@@ -54,7 +54,7 @@ def test_an_old_journal_without_a_host_still_prints_and_recovery_names_it_once(t
 
 
 @pytest.mark.parametrize("name, why", [("Анна\nБорис", "control character"), ("я" * 81, "at most 80"),
-                                       ("  ", "non-empty")])
+                                       ("  ", "non-empty")], ids=["line break", "too long", "blank"])
 def test_a_bad_host_name_is_refused_naming_the_key(tmp_path, capsys, name, why):
     """Follow-up item 1. GIVEN a host's name with a line break, too long, or blank WHEN it is in the config THEN
     `config check` names board.host_name and why; WHEN it is given as `scoreboard run --host` THEN run refuses
