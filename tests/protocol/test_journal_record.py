@@ -106,3 +106,20 @@ def test_one_reader_of_the_ignored_presses_two_views(tmp_path):
     assert [(after, cmd.at) for after, cmd in by_place] == [(row[2], row[0]) for row in logged]
     assert by_place == journal.ignored_presses()
     journal.close()
+
+
+def test_the_host_survives_a_journal_written_again_after_its_folder_vanished(tmp_path):
+    """Follow-up item 1. GIVEN a journal that names its host WHEN its folder vanishes (a USB stick pulled) and comes
+    back empty, and the next command writes the journal again from memory THEN the new file names the host too."""
+    import shutil
+    folder = tmp_path / "stick"
+    journal = Journal(folder / "game.sqlite")
+    journal.append(make(0.0, "/sg/game/new", "novosibirsk-2007", "1/9"))
+    journal.name_host("Анна")
+    shutil.rmtree(folder)
+    folder.mkdir()
+    journal.append(make(1.0, "/sg/game/start"))
+    journal.close()
+    again = Journal(folder / "game.sqlite", readonly=True)
+    assert (len(again), again.host()) == (2, "Анна")
+    again.close()
