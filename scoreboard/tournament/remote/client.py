@@ -4,7 +4,8 @@ Every request is signed with the board's own key (`[tournament] key`, from `scor
 
 The outbox is `<journal>.result.json`, written (atomically, fsynced) when the game is set up: server, tournament id,
 game, board — so a board restarted mid-game still knows where its result goes. At game over the final snapshot is
-read from the journal into it, with the game's protocol and the journal's digest (sent_protocol.py) (`pending`); `ResultSender` posts it until the server's *signed* answer says
+read from the journal into it (`pending`), and the sender's thread adds the game's protocol and the journal's digest
+(sent_protocol.py); `ResultSender` posts it until the server's *signed* answer says
 recorded / already recorded (`sent`) or refuses it (`refused`, with the reason: retrying would not change it). A
 link that is down, an answer that is not signed with the board's key, a server error: tried again with backoff (0.5 s
 doubling to 30 s), for as long as the board runs, and again when it starts. Each attempt has a new nonce; the
@@ -78,6 +79,11 @@ def outbox_path(journal_path) -> Path:
     return Path(f"{journal_path}.result.json")
 
 
+def journal_of(outbox: Path) -> Path:
+    """The journal whose outbox this is (outbox_path's inverse)."""
+    return Path(str(outbox).removesuffix(".result.json"))
+
+
 def write_outbox(path: Path, data: dict) -> None:
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "w", encoding="utf-8") as f:
@@ -101,17 +107,16 @@ def open_outbox(journal_path, server: str, tournament: str, game: str, board: st
     return path
 
 
-def queue_result(journal_path, out=print) -> Path:
-    """Game over: the final snapshot and the game's protocol from the journal (read-only) go into the outbox,
-    `pending`."""
+def queue_result(journal_path) -> Path:
+    """Game over: the final snapshot from the journal (read-only) goes into the outbox, `pending` (the game's
+    protocol is added by the sender's thread: building it is no work for the board's loop)."""
     path = outbox_path(journal_path)
     box = read_outbox(path)
     if box is None:
         raise TournamentError(f"{path}: no outbox for this journal (the game was not set up from a server)")
     if box["state"] in ("pending", "sent"):
         return path
-    box.update(state="pending", snapshot=replay_snapshot(journal_path), error=None,
-               **sent_protocol.for_outbox(journal_path, out))
+    box.update(state="pending", snapshot=replay_snapshot(journal_path), error=None)
     write_outbox(path, box)
     return path
 
@@ -154,6 +159,9 @@ class ResultSender:
             box = read_outbox(self.path)
             if not box or box.get("state") != "pending":
                 break
+            if "protocol" not in box and not box.get("no_protocol"):     # once, here on the sender's thread
+                box.update(sent_protocol.for_outbox(journal_of(self.path), self.out) or {"no_protocol": True})
+                self._save(box)
             try:
                 answer = post(box["server"], self.key, "result",
                               {"tournament": box["tournament"], "game": box["game"], "board": box["board"],
@@ -208,5 +216,5 @@ def resume_sender(journal_path, tournament: dict, out=print) -> ResultSender | N
 
 def send_result(journal_path, tournament: dict, out=print) -> ResultSender:
     """Game over of a game set up from the server: into the outbox, then sent (and retried) on a thread."""
-    path = queue_result(journal_path, out)
+    path = queue_result(journal_path)
     return ResultSender(path, tournament["key"], out).start()
