@@ -5,7 +5,8 @@ rows are numbered without gaps, so a damaged or truncated file is refused with t
 never replayed halfway in silence. A journal written by a newer format is refused, not guessed at.
 
 One board at a time: a writer holds an exclusive lock on `<journal>.lock` (which names its pid and host) for as
-long as the journal is open (journal_lock.py), so a second board on the same file refuses to start instead of interleaving rows.
+long as the journal is open (journal_lock.py), so a second board on the same file refuses to start instead of
+interleaving rows.
 SQLite's own locking is per transaction and would let two boards take turns appending to one game.
 
 The `meta` table names the app, the format and (journals made since issue 27) when the journal was created and who

@@ -69,7 +69,7 @@ def test_a_picture_is_served_only_once_the_hall_sees_it(server):
         view = published(server, do(*step))
         assert "picture" not in str(view)
     assert shown_paths(session.snapshot()) == {}       # at the reveal: the flag's question not yet opened
-    guesses = [PREFIX + "AAAAAAAAAAAAAAAAAAAAAA", PREFIX + "flag.png", PREFIX + str(PACK.parent / "sample_media/flag.png")]
+    guesses = [PREFIX + "A" * 22, PREFIX + "flag.png", PREFIX + str(PACK.parent / "sample_media/flag.png")]
     for guess in guesses:
         assert get(server, f"{guess}?k={KEY}")[0] == 404, guess
     opened = do("/sg/select", 2, 1)
@@ -101,14 +101,16 @@ def test_a_picture_that_is_not_one_or_too_big_is_never_served(tmp_path):
         (tmp_path / name).write_bytes(data)
     for name in ("svg", "big", "missing", "svg"):
         view = {"question": {}}
-        pictures.show({"phase": "reading", "question": {"media": [{"kind": "image", "path": str(tmp_path / name)}]}}, view)
+        pictures.show({"phase": "reading", "question": {"media": [{"kind": "image", "path": str(tmp_path / name)}]}},
+                      view)
         assert view == {"question": {}}
     assert len(said) == 3 and "over 1000 bytes" in said[1] and "not a file" in said[2], said
     urls = []
     for n in range(3):
         (tmp_path / f"ok{n}.png").write_bytes(png)
         view = {"question": {}}
-        pictures.show({"phase": "reading", "question": {"media": [{"kind": "image", "path": str(tmp_path / f"ok{n}.png")}]}}, view)
+        image = {"kind": "image", "path": str(tmp_path / f"ok{n}.png")}
+        pictures.show({"phase": "reading", "question": {"media": [image]}}, view)
         urls.append(view["question"]["picture"])
     assert pictures.get(urls[0][len(PREFIX):]) is None and pictures.get(urls[2][len(PREFIX):])[1] == "image/png"
     for phase, section, field in (("auction", "question", "media"), ("choosing", "question", "media"),

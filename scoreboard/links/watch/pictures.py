@@ -1,15 +1,16 @@
 """The question's picture for the hall's phones and the overlay — once, and only once, the hall's screens show it.
 
-Theory of operation. The audience screen draws the open question's first picture (`question.media`: the engine
-sends it only once the question is open, never during the auction's bidding) while it is read and answered, and at
-the reveal the answer's first picture (`last.answer_media`) instead. The relay receives the same snapshot as a `view` session, so `show(snapshot, view)`
-takes the same two pictures from it: the first time a picture is shown it is read from the pack's file the board
-names (the relay runs on the board's machine; elsewhere the file is not there and no picture is served), checked —
-at most MAX_BYTES, a raster picture whose header says its format and size (packs/pictures.py: the pixel cap, SVG and
-the rest refused) — and kept under a new random token; the hall's view then carries `/picture/TOKEN` instead of the
-path. So no URL exists before the hall's screens show its picture, and none can be guessed (128 random bits; the
-server also wants the view key). The last KEEP pictures stay served (a phone that loads a moment late), older ones
-go. Thread-safe: `show` runs on the relay's thread, `get` on the server's loop.
+Theory of operation. The audience screen draws the open question's first picture (`question.media`: the engine sends
+it only once the question is open, never during the auction's bidding) while it is read and answered, and at the
+reveal the answer's first picture (`last.answer_media`) instead. The relay receives the same snapshot as a `view`
+session, so `show(snapshot, view)` takes the same two pictures from it, in the same phases: the first time a picture
+is shown it is read from the pack's file the board names (the relay runs on the board's machine; elsewhere the file
+is not there and no picture is served), checked — at most MAX_BYTES, a raster picture whose header says its format
+and size (packs/pictures.py: the pixel cap, SVG and the rest refused) — and kept under a new random token; the
+hall's view then carries `/picture/TOKEN` instead of the path. So no URL exists before the hall's screens show its
+picture, and none can be guessed (128 random bits; the server also wants the view key). The last KEEP pictures stay
+served (a phone that loads a moment late), older ones go. Thread-safe: `show` runs on the relay's thread, `get` on
+the server's loop.
 """
 from __future__ import annotations
 
