@@ -254,7 +254,8 @@ def test_followup_4_the_questions_picture_on_the_overlay_and_the_phone_once_the_
     question is answered and revealed (no answer picture in this pack) THEN the picture is gone (follow-up item 4)."""
     board, host, port = relay_board
     driver.get(f"http://127.0.0.1:{port}/overlay#k={VIEW_KEY}")
-    wait_for(lambda: driver.execute_script("return HALL.seq") > 0, 10, "the overlay's first state")
+    wait_for(lambda: driver.execute_script("return document.querySelectorAll('.seat').length") == 3, 10,
+             "the overlay's first state drawn")     # the scores and the picture are drawn in one go
     picture = ("const i = document.getElementById('picture'); return [i.hidden, i.getAttribute('src') || '',"
                " i.complete ? i.naturalWidth : 0]")
     assert driver.execute_script(picture)[:2] == [True, ""], "no picture before its question opens"
