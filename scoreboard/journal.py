@@ -5,11 +5,13 @@ rows are numbered without gaps, so a damaged or truncated file is refused with t
 never replayed halfway in silence. A journal written by a newer format is refused, not guessed at.
 
 One board at a time: a writer holds an exclusive lock on `<journal>.lock` (which names its pid and host) for as
-long as the journal is open (`flock` on Unix, `msvcrt.locking` on Windows), so a second board on the same file refuses to start instead of interleaving rows.
+long as the journal is open (journal_lock.py), so a second board on the same file refuses to start instead of
+interleaving rows.
 SQLite's own locking is per transaction and would let two boards take turns appending to one game.
 
-The `meta` table names the app, the format and (journals made since issue 27) when the journal was created; the
-`ignored` table keeps the commands the rules ignored (BZ8) for the protocol of a game, never replayed.
+The `meta` table names the app, the format and (journals made since issue 27) when the journal was created and who
+hosted the game (`host`, when the board was told; an older reader does not ask for it); the `ignored` table keeps
+the commands the rules ignored (BZ8) for the protocol of a game, never replayed.
 
 A failed append (disk full, read-only, the drive pulled) raises `JournalError` and leaves the file and `len()` as
 they were, so the caller refuses that one command; the next append tries again. A batch (`begin`, appends, `commit`)
@@ -23,7 +25,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import socket
 import sqlite3
 import zlib
 from datetime import datetime, timezone
@@ -31,60 +32,24 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from scoreboard.engine.commands import SPEC, BadCommand, Command, parse
+from scoreboard.journal_lock import JournalError, JournalInUse, take_lock  # noqa: F401 (JournalInUse: re-exported)
 
 FORMAT = 1
 APP = "svoya-scoreboard"
 
 
-class JournalError(Exception):
-    pass
+HOST_NAME_MAX = 80      # characters: the protocol's header has one line for the host
 
 
-class JournalInUse(JournalError):
-    """Another process (another board) holds this journal."""
-
-
-def _lock_exclusive(handle) -> bool:
-    """Take the OS's exclusive lock on the open file without waiting: True when this process now holds it. The lock
-    goes with the handle (closed, or the process dead: released)."""
-    try:
-        import fcntl  # lazy: Unix-only (Windows has msvcrt instead)
-    except ImportError:
-        import msvcrt  # lazy: Windows-only
-        handle.seek(0)
-        try:
-            msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)   # the first byte stands for the whole file
-        except OSError:
-            return False
-        return True
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        return False
-    return True
-
-
-def _take_lock(path: Path):
-    """An exclusive lock for the life of the returned file (closed: released, also when the process dies)."""
-    lock_path = path.with_name(path.name + ".lock")
-    try:
-        handle = open(lock_path, "a+", encoding="utf-8")
-    except OSError as error:
-        raise JournalError(f"{path}: cannot lock the journal ({error.strerror or error})") from None
-    if not _lock_exclusive(handle):
-        handle.seek(0)
-        try:
-            holder = handle.read(200).strip() or "another process"
-        except OSError:                 # Windows: a locked byte cannot be read by another process
-            holder = "another process"
-        handle.close()
-        raise JournalInUse(f"{path}: the journal is in use by {holder} — one board per journal "
-                           f"(stop that board, or give this one another journal)") from None
-    handle.seek(0)
-    handle.truncate()
-    handle.write(f"pid {os.getpid()} on {socket.gethostname()}\n")
-    handle.flush()
-    return handle
+def host_name_problem(name) -> str | None:
+    """Why `name` cannot be the host's name in a journal (None: it can): a line of text, 1–80 characters."""
+    if not isinstance(name, str) or not name.strip():
+        return "must be a non-empty text"
+    if len(name) > HOST_NAME_MAX:
+        return f"is {len(name)} characters long; at most {HOST_NAME_MAX}"
+    if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in name):
+        return "has a control character (a line break?)"
+    return None
 
 
 def _canonical(seq: int, at: float, address: str, args: list, data: Any) -> bytes:
@@ -106,7 +71,7 @@ class Journal:
         self._lock = None
         if not readonly:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._lock = _take_lock(self.path)
+            self._lock = take_lock(self.path)
         try:
             if readonly:
                 self.db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None)
@@ -124,6 +89,7 @@ class Journal:
             "SELECT seq, at, address, args, data, crc FROM events ORDER BY seq").fetchall()
         self._inode = self._file_id()
         self._batch: list[tuple] | None = None   # rows appended since `begin`, not yet committed
+        self._host: str | None = None             # named here: written again if the file is written again
 
     def _connect(self) -> sqlite3.Connection:
         # the board appends from its input thread and closes from the main one, one at a time (Board.lock)
@@ -274,7 +240,7 @@ class Journal:
             raise JournalError(f"{self.path}: the journal's folder is gone (drive pulled or folder removed); "
                                "nothing is journaled until it is back")
         rows = self._rows or []
-        new_lock = self._lock if self._lock_still_there() else _take_lock(self.path)   # it may have gone too
+        new_lock = self._lock if self._lock_still_there() else take_lock(self.path)   # it may have gone too
         try:
             fresh = not self.path.exists()
             if fresh:   # a new file must not pick up the vanished one's -wal/-shm left beside it
@@ -286,6 +252,8 @@ class Journal:
                 self.db, old = db, self.db
                 self._fresh = fresh
                 self._check_or_create()
+                if fresh and self._host is not None:
+                    db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('host', ?)", (self._host,))
                 have = db.execute("SELECT seq, at, address, args, data, crc FROM events ORDER BY seq").fetchall()
                 if [tuple(r) for r in have] != rows[:len(have)]:
                     raise JournalError(f"{self.path}: another journal is now at this path (not this game's): "
@@ -327,25 +295,6 @@ class Journal:
         except sqlite3.Error:
             pass  # the record of an ignored press is not worth stopping a game for
 
-    def ignored_presses(self) -> list[tuple[int, Command]]:
-        """(the event it followed, the press) of every logged ignored press that says where it fell, in order. A row
-        that cannot be read is left out: it is a record, not the game's truth."""
-        if not self._ignored_after:
-            return []
-        try:
-            rows = self.db.execute("SELECT after, at, address, args FROM ignored WHERE after IS NOT NULL "
-                                   "ORDER BY id").fetchall()
-        except sqlite3.DatabaseError:
-            return []
-        presses = []
-        for after, at, address, args_text in rows:
-            try:
-                args = json.loads(args_text)
-                presses.append((int(after), Command(float(at), address, parse(address, args))))
-            except (TypeError, ValueError, BadCommand):
-                continue
-        return presses
-
     # -- reading ------------------------------------------------------------------------------------
     def events(self) -> Iterator[tuple[int, Command]]:
         """Every event in order, checked: gapless numbering, CRC, known address, valid arguments."""
@@ -379,30 +328,70 @@ class Journal:
             expected += 1
             yield seq, Command(float(at), address, typed, data)
 
-    def ignored_rows(self) -> list[tuple[float, str, list, str]]:
-        """BZ8's record: (time, address, arguments, reason) of every command the rules ignored, in order (the
-        protocol of a game shows them). A row that cannot be read is skipped: it is a record, not the game."""
+    def ignored(self) -> list[tuple[Any, Any, Any, Any, Any]]:
+        """The one reader of BZ8's record (the `ignored` table): (time, address, arguments — None when unreadable —,
+        reason, the event it followed — None in older journals) of every command the rules ignored, in order. The
+        views below read it; an unreadable table is no record (it is not the game's truth)."""
+        after = "after" if self._ignored_after else "NULL"
         try:
-            rows = self.db.execute("SELECT at, address, args, reason FROM ignored ORDER BY id").fetchall()
+            rows = self.db.execute(f"SELECT at, address, args, reason, {after} FROM ignored ORDER BY id").fetchall()
         except sqlite3.DatabaseError:
             return []
         out = []
-        for at, address, args_text, reason in rows:
+        for at, address, args_text, reason, follows in rows:
             try:
                 args = json.loads(args_text)
             except (TypeError, ValueError):
-                continue
-            if isinstance(at, (int, float)) and math.isfinite(at) and isinstance(args, list):
-                out.append((float(at), str(address), args, str(reason)))
+                args = None
+            out.append((at, address, args, reason, follows))
         return out
 
-    def created(self) -> str | None:
-        """When the journal was made (UTC, ISO 8601), if it says (journals before this key do not)."""
+    def ignored_rows(self, ignored: list | None = None) -> list[tuple[float, str, list, str]]:
+        """By time, for the protocol of a game: (time, address, arguments, reason); an unreadable row is skipped.
+        `ignored`: what `ignored()` read, when the caller has it already."""
+        return [(float(at), str(address), args, str(reason))
+                for at, address, args, reason, _ in (self.ignored() if ignored is None else ignored)
+                if isinstance(at, (int, float)) and math.isfinite(at) and isinstance(args, list)]
+
+    def ignored_presses(self, ignored: list | None = None) -> list[tuple[int, Command]]:
+        """By place, for the photo finish (BZ11): (the event it followed, the press) of every row that says where it
+        fell; a row that cannot be read as a command is skipped."""
+        presses = []
+        for at, address, args, _, follows in (self.ignored() if ignored is None else ignored):
+            if follows is None or args is None:
+                continue
+            try:
+                presses.append((int(follows), Command(float(at), address, parse(address, args))))
+            except (TypeError, ValueError, BadCommand):
+                continue
+        return presses
+
+    def meta(self, key: str) -> str | None:
+        """A value of the `meta` table; None when this journal does not say (older ones: no `created`, no `host`)."""
         try:
-            row = self.db.execute("SELECT value FROM meta WHERE key = 'created'").fetchone()
+            row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         except sqlite3.DatabaseError:
             return None
         return row[0] if row else None
+
+    def created(self) -> str | None:
+        """When the journal was made (UTC, ISO 8601), if it says (journals before this key do not)."""
+        return self.meta("created")
+
+    def host(self) -> str | None:
+        """The game's host (ведущий) for the protocol's header, if the board was told (`board.host_name`)."""
+        return self.meta("host")
+
+    def name_host(self, name: str) -> None:
+        """Write the game's host into `meta` (at the game's start). Raises JournalError: a bad name, a failed write."""
+        problem = host_name_problem(name)
+        if problem:
+            raise JournalError(f"{self.path}: host name {problem}")
+        try:
+            self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('host', ?)", (name,))
+        except sqlite3.Error as error:
+            raise JournalError(f"{self.path}: cannot write the host's name ({error})") from None
+        self._host = name
 
     def __len__(self) -> int:
         return self._seq

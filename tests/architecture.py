@@ -29,7 +29,7 @@ LAZY = "# lazy:"
 # packages of one layer never import each other (links, display, tournament are leaves over the session).
 # A package's command-line module (`scoreboard.<package>.cli`) belongs to the top layer: it assembles what it runs.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("scoreboard.folders",),      # where the shipped data and the user's folders are: below everything that reads them
+    ("scoreboard.folders", "scoreboard.journal_lock"),   # the data and user folders; the journal's OS lock
     ("scoreboard.engine",),
     ("scoreboard.regulations", "scoreboard.journal", "scoreboard.packs", "scoreboard.snapshot_check",
      "scoreboard.labels"),

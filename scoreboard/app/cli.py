@@ -42,6 +42,8 @@ def register(sub) -> None:
     p.add_argument("--pack", metavar="FILE", help="the pack to play (.toml, .siq, ChGK .txt)")
     p.add_argument("--topics", metavar='"T1;T2…"', help="the pack's topics to play: names, numbers or R.N")
     p.add_argument("--game", metavar="ID", help="the tournament's game ID (needs [tournament] file)")
+    p.add_argument("--host", metavar="NAME", help="the game's host (ведущий), kept in the journal for the protocol "
+                                                  "(default: the config's board.host_name)")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("seats", help="each seat's link for the players' phones (its key after #: keep it to the seat)")
@@ -176,6 +178,13 @@ def cmd_run(args) -> int:
         return 2
     if args.rehearsal:
         config["board"]["rehearsal"] = True
+    if args.host is not None:
+        # lazy: this command's modules only
+        from scoreboard.journal import host_name_problem
+        if host_name_problem(args.host):
+            print(f"run: --host: the host's name {host_name_problem(args.host)}", file=sys.stderr)
+            return 2
+        config["board"]["host_name"] = args.host
     if args.windowed:
         for screen in config["screens"]:
             screen["fullscreen"] = False

@@ -19,6 +19,7 @@ from scoreboard.display.compose import ROLES
 from scoreboard.display.screens import missing_message, place
 from scoreboard.display.theme.load import DEFAULT_THEME, Problem, known_themes, theme_folder
 from scoreboard.folders import config_file
+from scoreboard.journal import host_name_problem
 from scoreboard.links.config import SECTIONS, validate
 from scoreboard.links.osc.auth import new_key
 from scoreboard.links.watch import config as watch_config
@@ -38,6 +39,7 @@ BOARD_DEFAULTS: dict[str, Any] = {
     "sounds": True,
     "fps": 60,
     "confirm_quit": True,
+    "host_name": "",               # the game's host (ведущий), kept in the journal for the protocol's header
 }
 # optional: a screen whose display is missing is skipped with a warning instead of stopping the start.
 SCREEN_DEFAULTS: dict[str, Any] = {"role": "audience", "display": 0, "size": [1920, 1080], "fullscreen": True,
@@ -152,6 +154,8 @@ def check_config(raw: dict, where: str) -> tuple[dict, list[Problem]]:
                                                        f"{osc.get('bind')!r}): set one, or write a config with a new "
                                                        f"random passcode: `scoreboard config init --force`"))
     problems += tournament_problems(config["tournament"], where)
+    if board["host_name"] and host_name_problem(board["host_name"]):
+        problems.append(Problem(where, "board.host_name", host_name_problem(board["host_name"])))
     if not 10 <= board["fps"] <= 240:
         problems.append(Problem(where, "board.fps", f"must be 10..240, got {board['fps']}"))
     known = known_regulations()

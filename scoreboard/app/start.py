@@ -66,6 +66,8 @@ def open_session(board: dict, out=print, tournament: dict | None = None):
     if exists:
         session = Session.recover(path, live_seed=True)
         out(f"board: recovered {path} at rev {session.rev} (paused: unpause to go on)")
+        if session.journal.host() is None:      # named when the game started, if it was: that host stays
+            name_host(session, board, out)
         return session, path, session.time
     game = (tournament or {}).get("game")
     commands = board.get("setup_commands") or [("/sg/game/new", (board["regulation"], board["stage"]))]
@@ -79,6 +81,7 @@ def open_session(board: dict, out=print, tournament: dict | None = None):
                 f"\"{left}\" (or board.resume = true, which takes the newest); `scoreboard resume {left}` shows it")
     path.parent.mkdir(parents=True, exist_ok=True)
     session = Session(path, live_seed=True)
+    name_host(session, board, out)
     if opened:
         opened(path)                        # the outbox: where this journal's result goes, kept across restarts
     for address, args in commands:
@@ -86,6 +89,17 @@ def open_session(board: dict, out=print, tournament: dict | None = None):
     out(f"board: new game {' '.join(map(str, commands[0][1][:2]))}"
         f"{f' (tournament game {game})' if game else ''}, journal {path}")
     return session, path, 0.0
+
+
+def name_host(session: Session, board: dict, out=print) -> None:
+    """The game's host (board.host_name, `run --host`) into the journal for the protocol's header. A name that
+    cannot be written is said and the game goes on without it (`scoreboard protocol --host` names it later)."""
+    if not board.get("host_name"):
+        return
+    try:
+        session.journal.name_host(board["host_name"])
+    except JournalError as error:
+        out(f"board: the host's name is not kept: {error}")
 
 
 def start_links(config: dict, clock, out=print):

@@ -2,7 +2,8 @@
 
 Theory of operation. The relay follows the board as ONE `view` session (the project's OSC client over UDP, signed:
 a forged state is dropped) — the board's drawing process sends it what it sends any extra screen and never learns
-how many phones watch. Each new state is cut to the hall's view (links/watch/hall_view.py), numbered (`seq`: the
+how many phones watch. Each new state is cut to the hall's view (links/watch/hall_view.py), given the URL of the
+picture the hall's screens show (links/watch/pictures.py: minted then, never before), numbered (`seq`: the
 relay's own order, which the pages apply and never go back on), encoded once and handed to the fan-out
 (links/watch/server.py), which gives every viewer the latest of it. Once a second a `tick` carries the engine's
 clock (for the pages' timers) and whether the board is heard; every few seconds the tournament's bracket and
@@ -28,6 +29,7 @@ from scoreboard.links.osc.client import OscClient
 from scoreboard.links.watch.config import new_view_key, resolve
 from scoreboard.links.watch.hall_view import hall_view
 from scoreboard.links.watch.server import WatchServer
+from scoreboard.packs.pictures import DEFAULT_MAX_PIXELS, set_max_pixels
 
 TICK = 1.0              # seconds between ticks (the pages' clock and «нет связи»)
 TOURNAMENT_EVERY = 5.0  # seconds between looks at the tournament file
@@ -135,8 +137,9 @@ class Relay:
         self.estimate.observe(snapshot)
         self.seq += 1
         self.sent_revs = (self.sent_revs + [rev])[-1000:]
-        self.server.publish("state", {"seq": self.seq, "rev": rev, "now": self.estimate.now(),
-                                      "state": hall_view(snapshot)})
+        view = hall_view(snapshot)
+        self.server.pictures.show(snapshot, view)   # the picture the hall's screens show, under its URL
+        self.server.publish("state", {"seq": self.seq, "rev": rev, "now": self.estimate.now(), "state": view})
 
     def run(self, parent: int | None = None) -> None:
         while self.running:
@@ -199,8 +202,10 @@ def run(config: dict, board: str | None = None, spawned: dict | None = None, out
     except ValueError as error:
         out(str(error))
         return 2
+    set_max_pixels((config.get("packs") or {}).get("max_picture_pixels") or DEFAULT_MAX_PIXELS)   # as the board's
     css, fonts = theme_css(load_theme(config["board"].get("theme")))
     server = WatchServer(watch, view_key, css, fonts)
+    server.pictures.out = out
     try:
         server.start()
     except OSError as error:

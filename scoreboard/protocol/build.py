@@ -28,7 +28,8 @@ __all__ = ["FORMAT", "VERSION", "ProtocolError", "build"]
 
 
 def build(journal_path: str | Path, host: str | None = None) -> dict[str, Any]:
-    """The protocol of the last game in the journal at `journal_path` (read-only; raises ProtocolError)."""
+    """The protocol of the last game in the journal at `journal_path` (read-only; raises ProtocolError). `host`: the
+    host's name for the header, over the one the journal keeps (none in journals before it kept one)."""
     path = Path(journal_path)
     try:
         journal = Journal(path, readonly=True)
@@ -37,9 +38,11 @@ def build(journal_path: str | Path, host: str | None = None) -> dict[str, Any]:
     try:
         journal.check()
         events = list(journal.events())
-        ignored = journal.ignored_rows()
-        placed = journal.ignored_presses()     # the same presses where they fell: the game notes them (BZ11)
+        record = journal.ignored()             # BZ8's record, read once: two views of it
+        ignored = journal.ignored_rows(record)
+        placed = journal.ignored_presses(record)   # the same presses where they fell: the game notes them (BZ11)
         created = journal.created()
+        named = journal.host()                 # the board was told who hosted (board.host_name, `run --host`)
     except JournalError as error:
         raise ProtocolError(str(error)) from None
     finally:
@@ -70,7 +73,7 @@ def build(journal_path: str | Path, host: str | None = None) -> dict[str, Any]:
                         "games": max(1, len(starts)), "ignored": len(recorder.ignored_seen),
                         "created": created, "modified": _mtime(path)}
     model["header"]["date"] = (created or model["journal"]["modified"] or "")[:10] or None
-    model["header"]["host"] = host
+    model["header"]["host"] = host or named
     return model
 
 

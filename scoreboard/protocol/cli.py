@@ -11,7 +11,8 @@ def register(sub) -> None:
     p.add_argument("journal", help="the game's journal (.sqlite)")
     p.add_argument("--format", choices=("html", "csv", "json"), default="html")
     p.add_argument("--out", help="write here (default: standard output)")
-    p.add_argument("--host", help="the host's name for the header (the journal does not know it)")
+    p.add_argument("--host", help="the host's name for the header (default: the one the journal keeps, "
+                                         "from the board's board.host_name or `run --host`)")
     p.set_defaults(func=cmd_protocol)
 
 

@@ -24,13 +24,21 @@ TABLE = ("CREATE TABLE IF NOT EXISTS protocols(game TEXT PRIMARY KEY REFERENCES 
 
 def attach(store: Store, flow, game_id: str, journal_path) -> dict:
     """Build the protocol of `game_id` from its journal and keep it (replacing an earlier one); the model."""
-    game = store.game(game_id)
-    if game is None:
+    if store.game(game_id) is None:
         raise TournamentError(f"no game {game_id!r}")
     try:
         model = build(journal_path)
     except ProtocolError as error:
         raise TournamentError(str(error)) from None
+    return keep(store, flow, game_id, model, str(journal_path))
+
+
+def keep(store: Store, flow, game_id: str, model: dict, journal: str) -> dict:
+    """Keep `model` as `game_id`'s protocol (replacing an earlier one), its header naming this file's tournament,
+    game and stage; `journal`: where it came from (a path on this machine, or which board sent it)."""
+    game = store.game(game_id)
+    if game is None:
+        raise TournamentError(f"no game {game_id!r}")
     stage = store.stage(game["stage"])
     model["header"].update(tournament=text_for("ru")(flow.TITLE), game=game_id,
                            stage=stage["id"] if stage else model["header"].get("stage"))
@@ -38,7 +46,7 @@ def attach(store: Store, flow, game_id: str, journal_path) -> dict:
         db.execute(TABLE)
         db.execute("INSERT OR REPLACE INTO protocols(game, digest, protocol, journal, recorded_at) "
                    "VALUES (?, ?, ?, ?, ?)", (game_id, model["journal"]["digest"],
-                                               json.dumps(model, ensure_ascii=False), str(journal_path), now_iso()))
+                                               json.dumps(model, ensure_ascii=False), journal, now_iso()))
         store.audit("protocol", {"game": game_id, "digest": model["journal"]["digest"]})
     return model
 

@@ -245,3 +245,36 @@ def test_issue27_4_a_relay_that_dies_is_started_again_and_the_overlay_follows(re
     wait_for(lambda: "Вернулся" in driver.execute_script("return document.body.innerText"), 15,
              "the overlay after the relay came back")
     assert board.process.poll() is None, "the board went on"
+
+
+def test_followup_4_the_questions_picture_on_the_overlay_and_the_phone_once_the_hall_sees_it(relay_board, driver):
+    """GIVEN the overlay (its default parts) and the watch page on the relay, the board between questions WHEN the
+    host opens the pack's question with a picture (the flag) THEN both pages show it — the PNG, loaded from the
+    relay's /picture/TOKEN with the view key — and not before (no picture while the board is chosen from); WHEN the
+    question is answered and revealed (no answer picture in this pack) THEN the picture is gone (follow-up item 4)."""
+    board, host, port = relay_board
+    driver.get(f"http://127.0.0.1:{port}/overlay#k={VIEW_KEY}")
+    wait_for(lambda: driver.execute_script("return document.querySelectorAll('.seat').length") == 3, 10,
+             "the overlay's first state drawn")     # the scores and the picture are drawn in one go
+    picture = ("const i = document.getElementById('picture'); return [i.hidden, i.getAttribute('src') || '',"
+               " i.complete ? i.naturalWidth : 0]")
+    assert driver.execute_script(picture)[:2] == [True, ""], "no picture before its question opens"
+    assert host.command("/sg/select", 2, 1, timeout=5.0)[0]
+    wait_for(lambda: driver.execute_script(picture)[2] > 0, 10, "the flag on the overlay")
+    hidden, src, width = driver.execute_script(picture)
+    assert not hidden and src.startswith("/picture/") and f"?k={VIEW_KEY}" in src and "flag" not in src
+    assert width.to_bytes(4, "big") == (PACK.parent / "sample_media" / "flag.png").read_bytes()[16:20]   # IHDR
+    _shot("overlay-picture.png", _png(driver))
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1,
+                                                                  "mobile": True})
+    try:
+        driver.get(f"http://127.0.0.1:{port}/watch#k={VIEW_KEY}")
+        wait_for(lambda: driver.execute_script(picture)[2] > 0, 10, "the flag on the phone")
+        assert driver.execute_script(picture)[1] == src, "the same picture, the same URL"
+        _shot("watch-390-picture.png", _png(driver))
+        for command in (("/sg/reading/done",), ("/sg/button", 1), ("/sg/judge/right",)):
+            assert host.command(*command, timeout=5.0)[0], command
+        wait_for(lambda: driver.execute_script(picture)[:2] == [True, ""], 10, "the picture gone at the reveal")
+    finally:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 1920, "height": 1080,
+                                                                      "deviceScaleFactor": 1, "mobile": False})

@@ -21,7 +21,9 @@ from scoreboard.app.start import open_session
 from scoreboard.app.config import default_config
 from scoreboard.display.screens import Screen, ScreenSpec
 from scoreboard.display.theme.load import load_theme
+from scoreboard.protocol import build
 from scoreboard.session import Session, replay_snapshot
+from scoreboard.tournament import protocols
 from scoreboard.tournament.remote import client, keys
 from scoreboard.tournament.remote.server import Server, assign, boards
 from scoreboard.tournament.service import Tournament
@@ -249,6 +251,12 @@ def test_item7_board_sends_through_a_dropped_link_and_a_restart(path, cup, tmp_p
         wait_for(lambda: client.read_outbox(sender.path)["state"] == "sent", "the result acknowledged")
         result, audits = result_row(path, game["id"])
         assert result["winner"] == game["players"][0] and len(audits) == 1
+        t = Tournament(path)
+        try:      # the protocol came with it, built by the restarted board's sender (issue 27 follow-up item 2)
+            kept = protocols.kept(t.store)[game["id"]]
+        finally:
+            t.close()
+        assert kept["journal"]["digest"] == build(journal)["journal"]["digest"]
         assert restarted.result_sender.status()["state"] == "ok"
         assert any(f"game {game['id']} recorded" in line for line in lines), lines
     finally:

@@ -5,7 +5,9 @@ aiohttp on a thread of its own (the relay's process, never the board's). What it
   theme as CSS variables (`/theme.css`) and the theme's two fonts (`/fonts/main`, `/fonts/text`): no CDN, nothing
   of the game in them;
 - `GET /ws?k=VIEWKEY`: a WebSocket of JSON text messages to the viewer (`{"t": "state"|"tournament"|"tick", …}`,
-  docs/PROTOCOL.md "The hall's viewers"). The viewer sends nothing (a message from it is counted and dropped).
+  docs/PROTOCOL.md "The hall's viewers"). The viewer sends nothing (a message from it is counted and dropped);
+- `GET /picture/TOKEN?k=VIEWKEY`: the question's (or the answer's) picture once the hall's screens show it
+  (pictures.py: a token minted then, a size cap, the view key).
 
 Nothing from the network is trusted: every TCP connection passes the door (links/web/guard.py: per address and in
 all, idle ones timed out); a socket needs the view key (compared in constant time) and a page of this server
@@ -23,6 +25,7 @@ from pathlib import Path
 from aiohttp import WSMsgType, web
 
 from scoreboard.links.watch.fanout import Hub, Viewer
+from scoreboard.links.watch.pictures import PREFIX, Pictures
 from scoreboard.links.web import guard
 from scoreboard.links.web.served import Served
 from scoreboard.links.web.server import board_names, board_urls
@@ -32,6 +35,7 @@ PAGES = Path(__file__).resolve().parent / "pages"
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
          ".css": "text/css; charset=utf-8"}
 ROUTES = {"/": "watch.html", "/watch": "watch.html", "/overlay": "overlay.html"}
+CHUNK = 64 * 1024             # bytes of a picture written at a time (each waits for the socket to take it)
 MAX_IN = 1024                 # bytes: a viewer has nothing to say; anything longer closes its socket
 HEADERS = {
     "Cache-Control": "no-store",
@@ -61,6 +65,7 @@ class WatchServer(Served):
         self.hub = Hub(float(section["send_timeout"]))
         self.names = board_names(section.get("names", []))
         self.refused = {"key": 0, "origin": 0, "crowded": 0, "spoke": 0}
+        self.pictures = Pictures()      # the question's picture once the hall's screens show it (pictures.py)
 
     @property
     def urls(self) -> list[str]:
@@ -69,6 +74,7 @@ class WatchServer(Served):
     def app(self) -> web.Application:
         app = web.Application(client_max_size=MAX_IN, middlewares=[self.door.middleware])
         app.router.add_get("/ws", self._websocket)
+        app.router.add_get(PREFIX + "{token}", self._picture)
         app.router.add_get("/{tail:.*}", self._file)
         return app
 
@@ -100,6 +106,27 @@ class WatchServer(Served):
         if file is None:
             return web.Response(status=404, text="not found", headers=HEADERS)
         return web.Response(body=file.read_bytes(), headers={**HEADERS, "Content-Type": TYPES[file.suffix]})
+
+    async def _picture(self, request):
+        """`GET /picture/TOKEN?k=VIEWKEY`: a picture the hall's screens show (or showed a moment ago). An unknown
+        token is 404 whatever the key (nothing says which tokens exist); sent in chunks, so a slow phone holds one
+        chunk of the relay's memory, not the picture."""
+        if not hmac.compare_digest(request.query.get("k", "").encode("utf-8", "replace"), self.key.encode()):
+            self.refused["key"] += 1
+            return web.Response(status=403, text="no view key", headers=HEADERS)
+        found = self.pictures.get(request.match_info["token"])
+        if found is None:
+            return web.Response(status=404, text="not found", headers=HEADERS)
+        data, kind = found
+        # its URL is its own and never reused: a phone that reconnects need not fetch it again
+        response = web.StreamResponse(headers={**HEADERS, "Content-Type": kind, "Content-Length": str(len(data)),
+                                               "Cache-Control": "private, max-age=3600"})
+        await response.prepare(request)
+        view = memoryview(data)
+        for start in range(0, len(data), CHUNK):
+            await response.write(view[start:start + CHUNK])
+        await response.write_eof()
+        return response
 
     # --- WebSocket ------------------------------------------------------------------------------------------
     async def _websocket(self, request):

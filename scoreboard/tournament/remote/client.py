@@ -4,7 +4,8 @@ Every request is signed with the board's own key (`[tournament] key`, from `scor
 
 The outbox is `<journal>.result.json`, written (atomically, fsynced) when the game is set up: server, tournament id,
 game, board — so a board restarted mid-game still knows where its result goes. At game over the final snapshot is
-read from the journal into it (`pending`); `ResultSender` posts it until the server's *signed* answer says
+read from the journal into it (`pending`), and the sender's thread adds the game's protocol and the journal's digest
+(sent_protocol.py); `ResultSender` posts it until the server's *signed* answer says
 recorded / already recorded (`sent`) or refuses it (`refused`, with the reason: retrying would not change it). A
 link that is down, an answer that is not signed with the board's key, a server error: tried again with backoff (0.5 s
 doubling to 30 s), for as long as the board runs, and again when it starts. Each attempt has a new nonce; the
@@ -21,7 +22,7 @@ from pathlib import Path
 
 from scoreboard.session import replay_snapshot
 from scoreboard.tournament.errors import TournamentError
-from scoreboard.tournament.remote import keys
+from scoreboard.tournament.remote import keys, sent_protocol
 from scoreboard.tournament.views import commands_from_setup
 
 DEFINITIVE = ("refused", "bad request")     # signed refusals: sending again would get the same answer
@@ -78,6 +79,11 @@ def outbox_path(journal_path) -> Path:
     return Path(f"{journal_path}.result.json")
 
 
+def journal_of(outbox: Path) -> Path:
+    """The journal whose outbox this is (outbox_path's inverse)."""
+    return Path(str(outbox).removesuffix(".result.json"))
+
+
 def write_outbox(path: Path, data: dict) -> None:
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "w", encoding="utf-8") as f:
@@ -102,7 +108,8 @@ def open_outbox(journal_path, server: str, tournament: str, game: str, board: st
 
 
 def queue_result(journal_path) -> Path:
-    """Game over: the final snapshot from the journal (read-only) goes into the outbox, `pending`."""
+    """Game over: the final snapshot from the journal (read-only) goes into the outbox, `pending` (the game's
+    protocol is added by the sender's thread: building it is no work for the board's loop)."""
     path = outbox_path(journal_path)
     box = read_outbox(path)
     if box is None:
@@ -152,10 +159,14 @@ class ResultSender:
             box = read_outbox(self.path)
             if not box or box.get("state") != "pending":
                 break
+            if "protocol" not in box and not box.get("no_protocol"):     # once, here on the sender's thread
+                box.update(sent_protocol.for_outbox(journal_of(self.path), self.out) or {"no_protocol": True})
+                self._save(box)
             try:
                 answer = post(box["server"], self.key, "result",
                               {"tournament": box["tournament"], "game": box["game"], "board": box["board"],
-                               "snapshot": box["snapshot"]})
+                               "snapshot": box["snapshot"],
+                               **{k: box[k] for k in ("protocol", "journal_digest") if k in box}})
             except (OSError, TournamentError, ValueError) as error:
                 box.update(attempts=box["attempts"] + 1, error=str(getattr(error, "reason", error)))
                 self._save(box)

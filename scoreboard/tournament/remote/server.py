@@ -4,7 +4,8 @@ disk: the file stays on this machine (WAL needs its writers on one host) and eve
 same `record_snapshot` a local board uses.
 
     POST /v1/setup   {"v": 2, "kind": "setup", "tournament": ID|null, "game", "board": NAME|null, "nonce"}
-    POST /v1/result  {"v": 2, "kind": "result", "tournament": ID, "game", "board": NAME|null, "nonce", "snapshot"}
+    POST /v1/result  {"v": 2, "kind": "result", "tournament": ID, "game", "board": NAME|null, "nonce", "snapshot",
+                      "protocol"?: the game's protocol, "journal_digest"?: its journal's sha256 (sent_protocol.py)}
     headers X-SG-Key: the board key's id;  X-SG-MAC: hex HMAC-SHA256(the key's secret, "sg-tournament-request\n"
             + the body's bytes)
     answer  {"ok", "outcome", "reason", "tournament", "game", "board", "nonce", …}, signed with the same key over
@@ -16,7 +17,9 @@ minute per address (door.py), as is a replay (a nonce seen before: a board makes
 it is someone sending a sniffed request again; answered, signed, but not written). A proven request is the key's
 board, whatever name it gives; refused and logged (the `remote_log` table and the console): another tournament's id, a game that is another board's (the first board to ask for a game's setup or send its
 result holds it, unless `tournament assign` says otherwise), a result the rules refuse. A result sent again is
-idempotent (`record` compares it with the stored one): "already recorded", with the same winner and digest.
+idempotent (`record` compares it with the stored one): "already recorded", with the same winner and digest. A
+result's protocol is checked before anything is written (a bad one refuses the result: "bad request") and kept with
+it in the `protocols` table (sent_protocol.py).
 """
 from __future__ import annotations
 
@@ -26,8 +29,10 @@ import sqlite3
 import threading
 from http.server import BaseHTTPRequestHandler
 
+from scoreboard.protocol import ProtocolError
+from scoreboard.tournament import protocols
 from scoreboard.tournament.errors import TournamentError
-from scoreboard.tournament.remote import keys
+from scoreboard.tournament.remote import keys, sent_protocol
 from scoreboard.tournament.remote.door import GuardedHTTPServer, Limits, QuietLog
 from scoreboard.tournament.service import Tournament, record_snapshot, snapshot_hash
 from scoreboard.tournament.store import now_iso
@@ -133,6 +138,10 @@ class ResultService:
         problem = _malformed(req, kind)
         if problem:
             return _no("bad request", problem)
+        try:     # the protocol sent with a result, read as a stranger's before anything is written
+            protocol = sent_protocol.verified(req, f"board {board}'s result") if kind == "result" else None
+        except TournamentError as error:
+            return _no("bad request", str(error))
         try:
             with t.store.tx() as db:
                 db.execute("INSERT INTO remote_nonces(nonce, board, at) VALUES (?, ?, datetime('now'))",
@@ -157,7 +166,21 @@ class ResultService:
         except TournamentError as error:
             return _no("refused", str(error))
         return {"ok": True, "outcome": "recorded" if out["recorded"] else "already recorded", "reason": "",
-                "winner": out["winner"], "digest": snapshot_hash(req["snapshot"])}
+                "winner": out["winner"], "digest": snapshot_hash(req["snapshot"]),
+                "protocol": self._keep(t, req["game"], board, protocol, out["recorded"])}
+
+    def _keep(self, t, game_id: str, board: str, protocol: dict | None, recorded: bool) -> str | None:
+        """The protocol sent with a result, kept as a local board's is (a result sent again keeps the first one):
+        what the answer says of it."""
+        if protocol is None:
+            return None
+        try:
+            if recorded or protocols.get(t.store, game_id) is None:
+                protocols.keep(t.store, t.flow, game_id, protocol, f"board {board}")
+                return "kept"
+            return "kept before"
+        except (TournamentError, ProtocolError) as error:   # the result stays recorded: a protocol never loses it
+            return f"not kept: {error}"
 
     def _hold(self, t, game_id: str, board: str, kind: str) -> str:
         """The board that holds the game: the one assigned, else the first to ask (claimed now)."""
@@ -222,7 +245,7 @@ def _malformed(req: dict, kind: str) -> str | None:
         return "nonce: 16–64 hex digits"
     if kind == "result" and not isinstance(req.get("snapshot"), dict):
         return "snapshot: the board's final snapshot, a JSON object"
-    return None
+    return sent_protocol.malformed(req) if kind == "result" else None
 
 
 class _Handler(BaseHTTPRequestHandler):

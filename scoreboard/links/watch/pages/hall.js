@@ -82,6 +82,16 @@ const HALL = (() => {
     const value = s.phase === "auction_answer" && s.auction ? s.auction.stake : q.value;
     return { name, value };
   }
+  // the picture the hall's screens show now (the question's; at the reveal, the answer's), with the view key
+  function picture(s) {
+    const url = (s && s.question && s.question.picture) || (s && s.phase === "reveal" && s.last && s.last.picture);
+    return typeof url === "string" && url.startsWith("/picture/") ? `${url}?k=${encodeURIComponent(key)}` : null;
+  }
+  function showPicture(img, url) {          // set once per picture: the same URL is not fetched again
+    img.hidden = !url;
+    if (url && img.getAttribute("src") !== url) img.src = url;
+    if (!url) img.removeAttribute("src");
+  }
   function status(s) {
     if (!s) return "";
     if (s.paused) return "Пауза";
@@ -91,7 +101,7 @@ const HALL = (() => {
     return words[s.phase] || "";
   }
   document.addEventListener("DOMContentLoaded", open);
-  return { now, seen, el, player, timer, topic, status, words,
+  return { now, seen, el, player, timer, topic, status, words, picture, showPicture,
            onState: (f) => listeners.push(f), get state() { return state; }, get link() { return link; },
            get seq() { return seq; } };
 })();

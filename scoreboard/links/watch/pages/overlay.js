@@ -1,10 +1,10 @@
-// The stream's overlay: ?parts=scores,question,timer,answerer &pos=bottom|top|bottom-left|top-right… &scale=0.5–3
+// The stream's overlay: ?parts=scores,question,timer,answerer,picture &pos=bottom|top|bottom-left|top-right… &scale=0.5–3
 // (docs/STREAMING.md). It draws only the hall's view (hall.js): the scores, who answers, the clock, the topic and
-// value — the relay never carries an answer before the hall sees it.
+// value, the question's picture once the hall's screens show it — the relay never carries an answer before the hall sees it.
 "use strict";
 (() => {
   const q = new URLSearchParams(location.search);
-  const parts = new Set((q.get("parts") || "scores,question,timer,answerer").split(",").map((p) => p.trim()));
+  const parts = new Set((q.get("parts") || "scores,question,timer,answerer,picture").split(",").map((p) => p.trim()));
   const pos = (q.get("pos") || "bottom").split("-");
   const scale = Math.min(3, Math.max(0.5, parseFloat(q.get("scale")) || 1));
   let running = false;
@@ -45,6 +45,9 @@
     document.getElementById("status").textContent = HALL.status(s);
     const options = document.getElementById("options");
     options.replaceChildren(...(((s && s.question && s.question.options) || []).map((o) => HALL.el("li", "", o))));
+    const url = parts.has("picture") ? HALL.picture(s) : null;
+    HALL.showPicture(document.getElementById("picture"), url);
+    document.getElementById("pictured").hidden = !url;
     const sc = document.getElementById("scores");
     sc.hidden = !(parts.has("scores") && s && (s.players || []).length);
     if (!sc.hidden) scores(sc, s);

@@ -112,6 +112,7 @@
       $("topic").textContent = tp ? tp.name : "";
       $("value").textContent = tp && tp.value != null ? tp.value : "";
       $("status").textContent = HALL.status(s);
+      HALL.showPicture($("picture"), HALL.picture(s));
       scores(s);
       chart(s);
     }
