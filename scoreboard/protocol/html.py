@@ -164,13 +164,13 @@ def _result(model: dict, names: dict[int, str], result: dict) -> str:
     for p in players:
         cls = ' class="winner"' if p["seat"] == result.get("winner") else ""
         tb = f" ({p['tiebreak_score']:+d})" if result.get("tiebreaks") else ""
-        out.append(f"<tr{cls}><td>{_e(seat_name(names, p['seat']))}</td><td class=\"num\">{p['score']}{_e(tb)}</td>"
-                   f"<td class=\"num\">{p['rights']}</td></tr>")
+        out.append(f"<tr{cls}><td>{_e(seat_name(names, p['seat']))}</td><td class=\"num\">{_e(p['score'])}{_e(tb)}</td>"
+                   f"<td class=\"num\">{_e(p['rights'])}</td></tr>")
     out.append("</tbody></table>")
     out.append(f"<p><b>{_e(LABELS['how'])}:</b> {_e(how_decided(result, names))}</p>")
     if result.get("adjustments"):
         items = "; ".join(f"{clock(a.get('time'))} {seat_name(names, a.get('seat'))} {a.get('delta'):+d}"
                           + (f" ({a['reason']})" if a.get("reason") else "") for a in result["adjustments"])
         out.append(f"<p><b>{_e(LABELS['corrections'])}:</b> {_e(items)}</p>")
-    out.append(f'<p class="journal">{_e(LABELS["ignored"])}: {model["journal"]["ignored"]}</p></section>')
+    out.append(f'<p class="journal">{_e(LABELS["ignored"])}: {_e(model["journal"]["ignored"])}</p></section>')
     return "\n".join(out)
