@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
+from scoreboard.bench.links import BoardThread
 from scoreboard.engine.commands import make
 from scoreboard.links import Inbox, Links
 
@@ -36,6 +39,25 @@ def session_in_buzz_window(at: float = 0.0):
         session.submit(make(at, address, *args))
     assert session.snapshot()["phase"] == "buzz_window"
     return session
+
+
+@contextmanager
+def board_on_loopback(config: dict) -> Iterator[tuple[Links, BoardThread]]:
+    """A board in this process: the links of `config` (each on a port of the system's choice), engine seconds from
+    1.0, and a loop thread applying to a real session with a novosibirsk 1/9 game of 3 players set up (G1)."""
+    from scoreboard.session import Session
+    epoch = time.monotonic()
+    inbox = Inbox()
+    links = Links(config, inbox, lambda: time.monotonic() - epoch + 1.0)
+    links.start()
+    session = Session()
+    session.submit(make(0.0, "/sg/game/new", "novosibirsk-2007", "1/9", 3, 0))
+    board = BoardThread(links, inbox, session).start()
+    try:
+        yield links, board
+    finally:
+        board.stop()
+        links.stop()
 
 
 def start_links(url: str, clock=time.monotonic, **buttons) -> tuple[Links, Inbox]:

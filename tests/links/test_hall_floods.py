@@ -15,16 +15,13 @@ from pythonosc import slip
 from pythonosc.osc_bundle_builder import IMMEDIATELY, OscBundleBuilder
 from pythonosc.osc_message_builder import OscMessageBuilder
 
-from linkhelp import RawPeer, of, wait_until
-from scoreboard.bench.links import BoardThread
-from scoreboard.engine.commands import make
-from scoreboard.links import Inbox, Links
+from linkhelp import board_on_loopback, RawPeer, of, wait_until
+from scoreboard.links import Inbox
 from scoreboard.links.osc import intake as osc_intake
 from scoreboard.links.osc.client import OscClient
 from scoreboard.links.osc.messages import build
 from scoreboard.links.osc.server import OscServer
 from scoreboard.links.config import resolve
-from scoreboard.session import Session
 from test_links_osc_tcp import TcpPeer
 
 PASS = "hall-floods"
@@ -42,18 +39,9 @@ def bundle_of(address: str, count: int) -> bytes:
 @pytest.fixture(scope="module")
 def hall():
     """GIVEN one board for the module: OSC over UDP and TCP, the page's WebSocket, a loop thread on a real session."""
-    epoch = time.monotonic()
-    inbox = Inbox()
-    links = Links({"osc": {"bind": "127.0.0.1", "port": 0, "passcode": PASS, "tcp": True, "state_interval": 0.5},
-                   "remote_web": {"bind": "127.0.0.1", "port": 0, "connect_within": 3.0}},
-                  inbox, lambda: time.monotonic() - epoch + 1.0)
-    links.start()
-    session = Session()
-    session.submit(make(0.0, "/sg/game/new", "novosibirsk-2007", "1/9", 3, 0))
-    board = BoardThread(links, inbox, session).start()
-    yield links, board
-    board.stop()
-    links.stop()
+    with board_on_loopback({"osc": {"bind": "127.0.0.1", "port": 0, "passcode": PASS, "tcp": True, "state_interval": 0.5},
+                   "remote_web": {"bind": "127.0.0.1", "port": 0, "connect_within": 3.0}}) as (links, board):
+        yield links, board
 
 
 def test_issue24_1_a_websocket_strangers_bundles_are_not_queued_and_its_socket_is_closed(hall):

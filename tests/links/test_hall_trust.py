@@ -12,10 +12,9 @@ import time
 
 import pytest
 
-from linkhelp import RawPeer, of, wait_until
-from scoreboard.bench.links import BoardThread
+from linkhelp import board_on_loopback, RawPeer, of, wait_until
 from scoreboard.engine.commands import make
-from scoreboard.links import Inbox, Links
+from scoreboard.links import Inbox
 from scoreboard.links.config import resolve
 from scoreboard.links.osc import auth as osc_auth
 from scoreboard.links.osc import sessions as osc_sessions
@@ -23,7 +22,6 @@ from scoreboard.links.osc.client import OscClient
 from scoreboard.links.osc.messages import build
 from scoreboard.links.osc.server import OscServer
 from scoreboard.links.osc.sessions import STALE, Session as OscSession, SessionTable
-from scoreboard.session import Session
 from test_links_osc_auth import auth_connect, signed
 from test_links_osc_tcp import TcpPeer
 
@@ -33,17 +31,8 @@ PASS = "hall-trust"
 @pytest.fixture(scope="module")
 def hall():
     """GIVEN one board for the module: OSC over UDP and TCP, a loop thread on a real session (3 players)."""
-    epoch = time.monotonic()
-    inbox = Inbox()
-    links = Links({"osc": {"bind": "127.0.0.1", "port": 0, "passcode": PASS, "tcp": True, "state_interval": 0.3}},
-                  inbox, lambda: time.monotonic() - epoch + 1.0)
-    links.start()
-    session = Session()
-    session.submit(make(0.0, "/sg/game/new", "novosibirsk-2007", "1/9", 3, 0))
-    board = BoardThread(links, inbox, session).start()
-    yield links, board
-    board.stop()
-    links.stop()
+    with board_on_loopback({"osc": {"bind": "127.0.0.1", "port": 0, "passcode": PASS, "tcp": True, "state_interval": 0.3}}) as (links, board):
+        yield links, board
 
 
 def test_issue24_4_spoofed_wrong_passcodes_from_the_hosts_address_do_not_keep_the_host_out():

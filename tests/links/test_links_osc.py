@@ -4,13 +4,11 @@ import time
 
 import pytest
 
-from linkhelp import RawPeer, of, wait_until
+from linkhelp import board_on_loopback, RawPeer, of, wait_until
 from scoreboard.links import Inbox, Links
-from scoreboard.bench.links import BoardThread
 from scoreboard.links.config import resolve
 from scoreboard.links.osc.client import NotConnected, OscClient
 from scoreboard.links.osc.server import OscServer
-from scoreboard.session import Session
 
 PASS = "s3cret"
 
@@ -18,19 +16,9 @@ PASS = "s3cret"
 @pytest.fixture
 def osc_board():
     """The board: OSC links + a loop thread submitting to a real session with a game set up (G1: 3 seats)."""
-    epoch = time.monotonic()
-    clock = lambda: time.monotonic() - epoch + 1.0       # noqa: E731  engine seconds
-    inbox = Inbox()
-    links = Links({"osc": {"bind": "127.0.0.1", "port": 0, "passcode": PASS, "view_passcode": "look",
-                           "state_interval": 0.2}}, inbox, clock)
-    links.start()
-    session = Session()
-    from scoreboard.engine.commands import make
-    session.submit(make(0.0, "/sg/game/new", "novosibirsk-2007", "1/9", 3, 0))
-    board = BoardThread(links, inbox, session).start()
-    yield links, board
-    board.stop()
-    links.stop()
+    with board_on_loopback({"osc": {"bind": "127.0.0.1", "port": 0, "passcode": PASS, "view_passcode": "look",
+                           "state_interval": 0.2}}) as (links, board):
+        yield links, board
 
 
 def board_addr(links):

@@ -6,13 +6,10 @@ import pytest
 from pythonosc import slip
 from pythonosc.osc_message import OscMessage
 
-from linkhelp import wait_until
-from scoreboard.engine.commands import make
+from linkhelp import board_on_loopback, wait_until
 from scoreboard.links import Inbox, Links
-from scoreboard.bench.links import BoardThread
 from scoreboard.links.osc import tcp as osc_tcp
 from scoreboard.links.osc.messages import build
-from scoreboard.session import Session
 
 PASS = "stream"
 
@@ -55,15 +52,8 @@ def of(messages, address):
 
 @pytest.fixture
 def tcp_board():
-    inbox = Inbox()
-    links = Links({"osc": {"bind": "127.0.0.1", "port": 0, "passcode": PASS, "tcp": True}}, inbox, lambda: 1.0)
-    links.start()
-    session = Session()
-    session.submit(make(0.0, "/sg/game/new", "novosibirsk-2007", "1/9", 3, 0))
-    board = BoardThread(links, inbox, session).start()
-    yield links, board
-    board.stop()
-    links.stop()
+    with board_on_loopback({"osc": {"bind": "127.0.0.1", "port": 0, "passcode": PASS, "tcp": True}}) as (links, board):
+        yield links, board
 
 
 def test_proto2_tcp_slip_session_command_ack_and_state(tcp_board):
