@@ -8,12 +8,12 @@ const Photo = (() => {
   const WORDS = {
     ru: { title: "Нажатия", last: "прошлый вопрос", close: "СПОРНО", live: "старт кнопок", bound: "погрешность",
       name: "Назвать", named: "Ведущий назвал", instead: "вместо",
-      show: "На экран", hide: "Убрать", onHall: "на экране зала",
+      show: "На экран зала", hide: "Убрать с экрана зала", onHall: "на экране зала",
       sources: { box: "кнопка", key: "клавиша", phone: "телефон", remote: "пульт" },
       outcomes: { won: "первый", too_late: "позже", false_start: "фальстарт", locked_out: "блокирован", ignored: "не в счёт" } },
     en: { title: "Presses", last: "last question", close: "CLOSE CALL", live: "buttons live", bound: "bound",
       name: "Name", named: "The host named", instead: "instead of",
-      show: "To the hall", hide: "Take away", onHall: "on the hall's screens",
+      show: "To the hall's screens", hide: "Off the hall's screens", onHall: "on the hall's screens",
       sources: { box: "box", key: "key", phone: "phone", remote: "remote" },
       outcomes: { won: "first", too_late: "later", false_start: "false start", locked_out: "locked out", ignored: "ignored" } },
   };
