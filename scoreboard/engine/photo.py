@@ -65,6 +65,7 @@ class PhotoFinish:
     # ("current" | "last"); None while it is not shown. The same object as in the record (pickling keeps that).
     shown: Window | None = None
     shown_of: str | None = None
+    shown_count: int = 0                # the window's presses when it was sent: the hall sees what the host sent
 
 
 def live(st: "State") -> bool:

@@ -51,16 +51,17 @@ def pick(st: "State") -> tuple[str, Window] | None:
 
 
 def show(t: "Table") -> None:
-    """/sg/photo/show: the newest window with presses goes on the hall's screens (again, if it changed)."""
+    """/sg/photo/show: the newest window with presses goes on the hall's screens, as it is now (sent again, it
+    takes the presses noted since)."""
     pf = t.st.photo
     picked = pick(t.st)
     if picked is None:
         raise Refused("no press to show: the photo finish of this question (or, between questions, the last one) "
                       "is empty (BZ11)")
     which, window = picked
-    if pf.shown is window and pf.shown_of == which:
+    if pf.shown is window and pf.shown_of == which and pf.shown_count == len(window.presses):
         raise Refused("the photo finish is on the hall's screens already")
-    pf.shown, pf.shown_of = window, which
+    pf.shown, pf.shown_of, pf.shown_count = window, which, len(window.presses)
 
 
 def hide(t: "Table") -> None:
@@ -77,6 +78,9 @@ def public(st: "State | None") -> dict[str, Any] | None:
     window = pf.shown
     if rec is None or not any(w is window for w in rec.windows):
         return None             # dropped from the bounded record (KEEP_WINDOWS): nothing true to draw
+    # the presses noted by the time the host sent it (a stuck button's later ones change nothing the hall sees:
+    # the hall's screens redraw on a new rev, and an ignored press makes none)
+    window = Window(window.opened_at, window.presses[:pf.shown_count], window.named)
     calls = close_calls(window)
     order = sorted(range(len(window.presses)), key=lambda i: window.presses[i].at)
     first = window.presses[order[0]].at if order else None

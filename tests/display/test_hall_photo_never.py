@@ -55,7 +55,8 @@ def photo_games():
     out = {}
     for regulation in REGULATIONS:
         session, frames = Refusing(), []
-        play(session, Host(regulation), lambda at, snap, step: frames.append((snap, session.host_question(), at)))
+        play(session, Host(regulation),
+             lambda at, snap, step, s=session, f=frames: f.append((snap, s.host_question(), at)))
         out[regulation] = frames
     return out
 

@@ -147,3 +147,17 @@ def test_bz11_the_hall_photo_goes_away_when_play_leaves_for_an_auction():
     assert g.snap["phase"] in ("auction", "auction_answer") and g.snap["photo"] is None
     assert "only during a question that takes presses" in g.refused("/sg/photo/show")
 
+
+
+def test_bz11_the_hall_sees_the_window_as_the_host_sent_it_until_sent_again():
+    """GIVEN the photo finish sent to the hall while seat 1 answers WHEN seat 3's button presses later (ignored by
+    the rules: no new rev, nothing redrawn on the hall's screens) THEN the hall's form is unchanged; WHEN the host
+    sends it again THEN it holds that press too (issue 27 item 2: the hall sees what the host sent)."""
+    g = Play()
+    close_call(g)
+    g.step("/sg/photo/show")
+    sent, rev = g.snap["photo"], g.snap["rev"]
+    g.do(g.t + 0.3, "/sg/button", 3, "box", 2)
+    assert g.snap["rev"] == rev and g.snap["photo"] == sent
+    g.step("/sg/photo/show")
+    assert [p["seat"] for p in g.snap["photo"]["presses"]] == [1, 2, 3]
