@@ -92,3 +92,19 @@ def test_bz11_taken_away_the_hall_draws_the_game_again(disputed, theme):
     disputed.step("/sg/photo/hide")
     _, canvas = draw(disputed.snap, theme)
     assert compose.scene_name(disputed.snap) == "answering" and not canvas.tagged("photo:")
+
+
+def test_bz11_the_player_the_host_named_instead_is_marked_on_the_hall(theme):
+    """GIVEN a close call in which the host named the other player (/sg/answerer, BZ11) WHEN the photo finish is sent
+    to the hall and drawn at 4:3 THEN the named player's row says «≈ назван», the first press's
+    row still «≈ первый», every text inside its box."""
+    g = Play()
+    g.step("/sg/select", 1, 1)
+    g.do(g.t + 1.0, "/sg/button", 1, "key", 17)
+    g.do(g.t + 0.006, "/sg/button", 2, "phone", 40)
+    g.step("/sg/answerer", 2)
+    g.step("/sg/photo/show")
+    _, canvas = draw(g.snap, theme, (1024, 768))
+    said = {d.tag: d for d in canvas.texts()}
+    assert said["photo:0:outcome"].text == "≈ первый" and said["photo:1:outcome"].text == "≈ назван"
+    assert all(d.box.contains(d.rect) for d in canvas.texts())

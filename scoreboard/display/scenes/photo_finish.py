@@ -69,10 +69,7 @@ def draw(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> None:
     said = close_line(canvas, snapshot, photo)
     if said:
         notes.append((said, "locked", "photo:close"))
-    named = photo.get("named")
-    if isinstance(named, dict):
-        notes.append((theme.text("photo_named", name=name_of(snapshot, named.get("seat")),
-                                 other=name_of(snapshot, named.get("instead_of"))), "accent", "photo:named"))
+    named = photo["named"].get("seat") if isinstance(photo.get("named"), dict) else None   # BZ11: on its row
     rows = [p for p in photo["presses"] if isinstance(p, dict)][:MAX_ROWS]
     more = photo.get("more") if isinstance(photo.get("more"), int) else 0
     note_h = canvas.px("body") * 3 // 2
@@ -90,14 +87,15 @@ def draw(canvas: Canvas, snapshot: dict, now: float, layout: Layout) -> None:
     row_h = max(min_row, min((main.bottom - top - foot) // max(1, len(rows)), canvas.px("title") * 2))
     top += (main.bottom - top - foot - row_h * len(rows)) // 2
     for i, press in enumerate(rows):
-        _row(canvas, snapshot, press, i, pygame.Rect(main.left, top + i * row_h, main.w, row_h - m))
+        _row(canvas, snapshot, press, i, pygame.Rect(main.left, top + i * row_h, main.w, row_h - m), named)
     if more:
         canvas.text(pygame.Rect(main.left, main.bottom - foot, main.w, foot), theme.text("photo_more", n=more),
                     "body", theme.color("muted"), tag="photo:more")
 
 
-def _row(canvas: Canvas, snapshot: dict, press: dict, i: int, row: pygame.Rect) -> None:
-    """place | name | on the right, two lines: ms after the first and what the press did; the device ± its bound."""
+def _row(canvas: Canvas, snapshot: dict, press: dict, i: int, row: pygame.Rect, named: int | None) -> None:
+    """place | name | on the right, two lines: ms after the first and what the press did (or that the host named
+    this player to answer instead, BZ11); the device ± its bound."""
     theme = canvas.theme
     seat = press.get("seat")
     close = isinstance(press.get("close"), dict)
@@ -112,7 +110,8 @@ def _row(canvas: Canvas, snapshot: dict, press: dict, i: int, row: pygame.Rect) 
     device = theme.text(f"photo_{source}") + (f" ±{_number(bound)} мс" if isinstance(bound, (int, float)) else " ±?")
     outcome = press.get("outcome") if press.get("outcome") in OUTCOME_COLOURS else "ignored"
     gap = "0 мс" if i == 0 else ms(press.get("behind_ms"))
-    said = ("≈ " if close else "") + theme.text(f"photo_{outcome}")
+    said = ("≈ " if close else "") + theme.text("photo_named_row" if seat == named and named is not None
+                                                 else f"photo_{outcome}")
     place_w = inner.h * 3 // 4
     right_w = inner.w * 9 // 20
     canvas.text(pygame.Rect(inner.left, inner.top, place_w, inner.h), str(i + 1), "title", theme.color("accent"),
@@ -122,10 +121,11 @@ def _row(canvas: Canvas, snapshot: dict, press: dict, i: int, row: pygame.Rect) 
                 tag=f"photo:{i}:name")
     right = pygame.Rect(inner.right - right_w, inner.top, right_w, inner.h)
     top = pygame.Rect(right.left, right.top, right.w, right.h // 2)
-    half = top.w // 2
+    half = top.w * 2 // 5       # the gap; the rest says what the press did, the longer words
     canvas.text(pygame.Rect(top.left, top.top, half - row.h // 6, top.h), gap, "title", theme.color("text"),
                 align="right", tag=f"photo:{i}:gap")
-    canvas.text(pygame.Rect(top.left + half, top.top, half, top.h), said, "title",
-                theme.color("locked" if close else OUTCOME_COLOURS[outcome]), align="right", tag=f"photo:{i}:outcome")
+    canvas.text(pygame.Rect(top.left + half, top.top, top.w - half, top.h), said, "title",
+                theme.color("accent" if seat == named else "locked" if close else OUTCOME_COLOURS[outcome]),
+                align="right", tag=f"photo:{i}:outcome")
     canvas.text(pygame.Rect(right.left, top.bottom, right.w, right.h - top.h), device, "small", theme.color("muted"),
                 align="right", tag=f"photo:{i}:device")
