@@ -8,7 +8,7 @@ import pygame
 import pytest
 
 from scoreboard.display import compose
-from scoreboard.display.theme.load import MIN_CAP_FRACTION, load_theme
+from scoreboard.display.theme.load import MIN_CAP_FRACTION, known_themes, load_theme
 from tests.engine.helpers import Play
 
 LONG = "Анна-Мария Константинопольская-Рождественская"
@@ -59,7 +59,7 @@ def test_bz11_sent_to_the_hall_the_photo_finish_is_drawn_legibly_in_order(disput
     """GIVEN the host sent the photo finish (/sg/photo/show) WHEN the hall's screen draws it at 16:9 and 4:3 THEN it
     shows the presses in the order of their stamps with each player's name, the gap after the first, the device and
     its ± bound, what the press did, and the close call in words; every text inside its box and its capitals at
-    least MIN_CAP_FRACTION of the height; the PNG has the close call's frame in the theme's colour (BZ11)."""
+    least MIN_CAP_FRACTION of the height; no figure cut short in any shipped theme; the PNG has the close call's frame in the theme's colour (BZ11)."""
     disputed.step("/sg/photo/show")
     try:
         snap = disputed.snap
@@ -79,6 +79,11 @@ def test_bz11_sent_to_the_hall_the_photo_finish_is_drawn_legibly_in_order(disput
         pygame.image.save(surface, str(png))
         shot = pygame.image.load(str(png))
         assert tuple(shot.get_at((frame.rect.centerx, frame.rect.top + 1)))[:3] == tuple(theme.color("locked"))
+        for name in known_themes():                     # every shipped theme: the figures are never cut short
+            _, themed = draw(snap, load_theme(name), size)
+            cut = [d.tag for d in themed.texts() if d.tag.endswith((":gap", ":device", ":outcome", ":close"))
+                   and "…" in "".join(d.lines)]
+            assert not cut, (name, size, cut)
         _, players = draw(snap, theme, size, role="players")
         assert not players.tagged("photo:")             # the players' own screen keeps its view
     finally:

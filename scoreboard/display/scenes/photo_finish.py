@@ -28,12 +28,12 @@ def shown(snapshot: dict) -> dict | None:
 
 
 def ms(value) -> str:
-    """Milliseconds as the hall reads them: one decimal under 100, whole above, seconds past one."""
+    """Milliseconds as the hall reads them: tenths under 10, whole above, seconds past one."""
     if not isinstance(value, (int, float)):
         return "—"
     if abs(value) >= 1000:
         return f"{value / 1000:+.2f} с".replace(".", ",")
-    text = f"{value:+.1f}" if abs(value) < 100 else f"{value:+.0f}"
+    text = f"{value:+.1f}" if abs(value) < 10 else f"{value:+.0f}"     # tenths where they decide
     return text.replace(".", ",") + " мс"
 
 
@@ -121,7 +121,7 @@ def _row(canvas: Canvas, snapshot: dict, press: dict, i: int, row: pygame.Rect, 
                 tag=f"photo:{i}:name")
     right = pygame.Rect(inner.right - right_w, inner.top, right_w, inner.h)
     top = pygame.Rect(right.left, right.top, right.w, right.h // 2)
-    half = top.w * 2 // 5       # the gap; the rest says what the press did, the longer words
+    half = top.w // 2
     canvas.text(pygame.Rect(top.left, top.top, half - row.h // 6, top.h), gap, "title", theme.color("text"),
                 align="right", tag=f"photo:{i}:gap")
     canvas.text(pygame.Rect(top.left + half, top.top, top.w - half, top.h), said, "title",
