@@ -115,6 +115,12 @@ WINDOW = {"presses!": ListOf(PRESS), "opened_at": Nullable(NUM), "close": BOOL,
 PRESS_RECORD = {"windows!": ListOf(WINDOW), "dropped": INT, "value": Nullable(INT), "kind": TEXT}
 HOST_QUESTION["presses"] = Nullable({"current": Nullable(PRESS_RECORD), "last": Nullable(PRESS_RECORD),
                                      "seen": INT})
+# The photo finish the host sent to the hall (engine/photo_hall.py, PROTOCOL.md §3): the hall's screens draw it.
+HALL_PRESS = {"seat!": SEAT, "source!": TEXT, "bound_ms": Nullable(NUM), "after_ms": Nullable(NUM),
+              "behind_ms": Nullable(NUM), "outcome!": TEXT, "close": Nullable(CLOSE)}
+SNAPSHOT["photo"] = Nullable({"presses!": ListOf(HALL_PRESS), "of": TEXT, "topic_name": Nullable(TEXT),
+                              "value": Nullable(INT), "close": BOOL, "more": INT,
+                              "named": Nullable({"seat!": SEAT, "instead_of": Nullable(SEAT)})})
 
 
 # ---- the walk --------------------------------------------------------------------------------------------------

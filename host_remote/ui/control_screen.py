@@ -142,6 +142,7 @@ class ControlScreen:
         seat = [a for a in self.actions if a.group == act.SEAT]
         if not self.view_only:
             seat += photo_finish.name_actions(self.question, self.snapshot)
+            seat += photo_finish.hall_actions(self.question, self.snapshot)   # to the hall's screens and back
         tools = [a for a in self.actions if a.group == act.TOOLS]
         y = RIGHT.top + 34   # the phase line's place is kept even when it is empty: nothing below it moves
         if grid:

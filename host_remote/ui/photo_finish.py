@@ -22,7 +22,9 @@ def lines(question: dict | None, snapshot: dict | None) -> list[tuple[str, tuple
         return []
     snap = snapshot or {}
     which, window = shown
-    out = [("Нажатия" + (" — прошлый вопрос" if which == "last" else ""), w.DIM)]
+    on_hall = snap.get("photo") is not None     # the host sent it to the hall's screens (issue 27 item 2)
+    out = [("Нажатия" + (" — прошлый вопрос" if which == "last" else "") + (" · НА ЭКРАНЕ ЗАЛА" if on_hall else ""),
+            w.ACCENT if on_hall else w.DIM)]
     rows = window.get("presses") or []
     close = next((p for p in rows if p.get("close")), None)
     if close is not None:   # the names are on the rows (≈): the gap against the bounds is what the line adds
@@ -68,3 +70,15 @@ def name_actions(question: dict | None, snapshot: dict | None) -> list[act.Actio
             seats.append(p.get("seat"))
     return [act.Action(f"answerer:{seat}", f"Назвать: {name_of(snap, seat)}", "/sg/answerer", (seat,), act.SEAT,
                        seat=seat) for seat in seats if isinstance(seat, int)]
+
+
+def hall_actions(question: dict | None, snapshot: dict | None) -> list[act.Action]:
+    """Issue 27 item 2: «Фотофиниш на экран» sends the photo finish to the hall's screens (`/sg/photo/show`);
+    while it is there, «Убрать фотофиниш» takes it away (`/sg/photo/hide`). The board refuses it while the buttons
+    are live, and takes it away itself when the next race starts."""
+    snap = snapshot or {}
+    if snap.get("photo") is not None:
+        return [act.Action("photo:hide", "Убрать фотофиниш", "/sg/photo/hide", (), act.SEAT)]
+    if shown_window((question or {}).get("presses")) is None or snap.get("buttons_live"):
+        return []
+    return [act.Action("photo:show", "Фотофиниш на экран", "/sg/photo/show", (), act.SEAT)]

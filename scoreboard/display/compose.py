@@ -14,7 +14,7 @@ import pygame
 from scoreboard.display.media.video import PLAYER
 from scoreboard.display.render.canvas import Canvas
 from scoreboard.display.roles import host, players
-from scoreboard.display.scenes import auction, between, board, final, question, watch_qr
+from scoreboard.display.scenes import auction, between, board, final, photo_finish, question, watch_qr
 from scoreboard.display.scenes.common import (
     BETWEEN_PLAYS,
     Layout,
@@ -59,6 +59,8 @@ def scene_name(snapshot: dict, role: str = "audience") -> str:
     """Which scene the audience sees: a between-plays screen when one is chosen and no question is open."""
     phase = snapshot.get("phase", Phase.SETUP)
     screen = snapshot.get("screen") or "board"
+    if role == "audience" and photo_finish.shown(snapshot) is not None:
+        return "photo"          # the host sent the photo finish to the hall (BZ11): it stays until taken away
     if role == "audience" and screen != "board" and phase in BETWEEN_PLAYS:
         return f"screen:{screen}"
     return phase
@@ -95,7 +97,8 @@ def draw(surface: pygame.Surface, snapshot: dict, theme, now: float, role: str =
         view = tournament(kind) if callable(tournament) else None
         between.draw_tournament(canvas, snapshot, now, layout, kind, view)
     else:
-        scene = SCREEN_SCENES.get(name.removeprefix("screen:")) if name.startswith("screen:") else PHASE_SCENES.get(name)
+        scene = SCREEN_SCENES.get(name.removeprefix("screen:")) if name.startswith("screen:") else (
+            photo_finish.draw if name == "photo" else PHASE_SCENES.get(name))
         (scene or between.draw_logo)(canvas, snapshot, now, layout)
     if not full_screen:
         score_bar(canvas, snapshot, now, layout.bar)

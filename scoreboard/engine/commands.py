@@ -92,6 +92,9 @@ SPEC: dict[str, tuple[str, ...]] = {
     "/sg/button": ("seat", "source?", "ms?"),
     # BZ11: in a close call the host names the other player instead, before the verdict (photo finish)
     "/sg/answerer": ("seat",),
+    # BZ11, issue 27 item 2: the host puts the photo finish of this (or the last) question on the hall's screens
+    "/sg/photo/show": (),
+    "/sg/photo/hide": (),
     # Internal: a deadline fired at this time. Journaled so replay needs no clock; never sent by a remote.
     "/sg/clock": (),
 }

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import auction, corrections, final, flow, media, question, rounds
+from . import auction, corrections, final, flow, media, photo_hall, question, rounds
 from .commands import INTERNAL, SPEC, Refused
 from .phases import ACCEPTS, Phase
 from .table import Table
@@ -123,6 +123,8 @@ HANDLERS: dict[str, Callable[..., None]] = {
     "/sg/media/replay": media.replay,
     "/sg/button": question.press,
     "/sg/answerer": question.name_instead,
+    "/sg/photo/show": photo_hall.show,
+    "/sg/photo/hide": photo_hall.hide,
     "/sg/clock": _clock,
 }
 # Game.apply runs these three itself (they replace or point the state): every other address has a handler.

@@ -62,6 +62,9 @@ SHOWN = LIVE | {P.ANSWERING, P.AFTER_WRONG, P.AUCTION_ANSWER}       # the open q
 OPEN = SHOWN | {P.AUCTION}                                          # a question is open
 BOARD = frozenset({P.ROUND_INTRO, P.CHOOSING, P.TOPIC_INTRO})       # the round's board, between questions
 FINAL = frozenset({P.FINAL_STAKES, P.FINAL_ANSWER, P.FINAL_REVEAL})
+# Where the host may put the photo finish on the hall's screens (BZ11, engine/photo_hall.py): a question that took
+# presses is open, or between questions; never in an auction, the final or outside play (no presses there).
+HALL_PHOTO = frozenset({P.READING, P.BUZZ_WINDOW, P.ANSWERING, P.AFTER_WRONG, P.REVEAL}) | BOARD
 
 # Taken in every phase, the end included; then while the game is on; the table below lists the rest.
 ALWAYS = frozenset({"/sg/undo", "/sg/player/name", "/sg/pause", "/sg/unpause", "/sg/screen"})
@@ -69,19 +72,21 @@ PLAYING = ALWAYS | {"/sg/buttons/manual", "/sg/score/adjust"}
 BEFORE_FINAL = {"/sg/final/topic"}      # the final topic may be set until the final question is read
 QUESTION = {"/sg/button", "/sg/question/replace", "/sg/media/pause", "/sg/media/play", "/sg/media/replay"}
 CHOICE = {"/sg/chooser", "/sg/select"}
+PHOTO = {"/sg/photo/show", "/sg/photo/hide"}     # the photo finish on the hall's screens (BZ11): HALL_PHOTO phases
 
 ACCEPTS: dict[Phase, frozenset[str]] = {
     P.SETUP: ALWAYS | BEFORE_FINAL | {"/sg/game/new", "/sg/pack/load", "/sg/topics", "/sg/game/start",
                                       "/sg/chooser", "/sg/next", "/sg/buttons/manual"},
-    P.ROUND_INTRO: PLAYING | BEFORE_FINAL | CHOICE | {"/sg/pack/load", "/sg/topics", "/sg/next", "/sg/auction/waive"},
-    P.CHOOSING: PLAYING | BEFORE_FINAL | CHOICE | {"/sg/topics", "/sg/auction/waive"},
-    P.TOPIC_INTRO: PLAYING | BEFORE_FINAL | {"/sg/topics", "/sg/next", "/sg/auction/waive"},
-    P.READING: PLAYING | BEFORE_FINAL | QUESTION | {"/sg/next", "/sg/reading/done", "/sg/time", "/sg/assign"},
-    P.BUZZ_WINDOW: PLAYING | BEFORE_FINAL | QUESTION | {"/sg/next", "/sg/time", "/sg/assign", "/sg/clock"},
-    P.ANSWERING: PLAYING | BEFORE_FINAL | QUESTION | {"/sg/judge/right", "/sg/judge/wrong", "/sg/answer/extend",
+    P.ROUND_INTRO: PLAYING | PHOTO | BEFORE_FINAL | CHOICE | {"/sg/pack/load", "/sg/topics", "/sg/next",
+                                                              "/sg/auction/waive"},
+    P.CHOOSING: PLAYING | PHOTO | BEFORE_FINAL | CHOICE | {"/sg/topics", "/sg/auction/waive"},
+    P.TOPIC_INTRO: PLAYING | PHOTO | BEFORE_FINAL | {"/sg/topics", "/sg/next", "/sg/auction/waive"},
+    P.READING: PLAYING | PHOTO | BEFORE_FINAL | QUESTION | {"/sg/next", "/sg/reading/done", "/sg/time", "/sg/assign"},
+    P.BUZZ_WINDOW: PLAYING | PHOTO | BEFORE_FINAL | QUESTION | {"/sg/next", "/sg/time", "/sg/assign", "/sg/clock"},
+    P.ANSWERING: PLAYING | PHOTO | BEFORE_FINAL | QUESTION | {"/sg/judge/right", "/sg/judge/wrong", "/sg/answer/extend",
                                                       "/sg/answer/clarify", "/sg/clock", "/sg/answerer"},
-    P.AFTER_WRONG: PLAYING | BEFORE_FINAL | QUESTION | {"/sg/next", "/sg/resume", "/sg/time", "/sg/assign"},
-    P.REVEAL: PLAYING | BEFORE_FINAL | CHOICE | {"/sg/next", "/sg/auction/waive", "/sg/rejudge",
+    P.AFTER_WRONG: PLAYING | PHOTO | BEFORE_FINAL | QUESTION | {"/sg/next", "/sg/resume", "/sg/time", "/sg/assign"},
+    P.REVEAL: PLAYING | PHOTO | BEFORE_FINAL | CHOICE | {"/sg/next", "/sg/auction/waive", "/sg/rejudge",
                                                  "/sg/question/replace"},
     P.AUCTION: PLAYING | BEFORE_FINAL | {"/sg/auction/bid", "/sg/auction/allin", "/sg/auction/pass",
                                          "/sg/question/replace"},
@@ -116,6 +121,9 @@ NOT_NOW: dict[tuple[str, Phase | None], str] = {
     ("/sg/button", P.GAME_OVER): "the game is over",
     ("/sg/answerer", None): "the other player of a close call can be named only while the press's winner is "
                             "answering, before the verdict (BZ11)",
+    ("/sg/photo/show", None): "the photo finish goes on the hall's screens only during a question that takes presses "
+                              "or between questions (BZ11)",
+    ("/sg/photo/hide", None): "the photo finish is not on the hall's screens",
 }
 OUTSIDE_PLAY = {P.SETUP: "the game has not started: /sg/game/start first", P.GAME_OVER: "the game is over"}
 # A press is a fact, not a request: outside the phases that take it, it is ignored (logged), never refused (BZ8).
@@ -232,6 +240,12 @@ NEEDS: tuple[Needs, ...] = (
           "judge the answer first"),
     Needs("/sg/answer/extend", frozenset({P.ANSWERING, P.AUCTION_ANSWER}), "an answer clock runs",
           lambda t: t.st.question.deadline is not None, "no answer clock is running: nothing to extend (BZ5)"),
+    Needs("/sg/photo/show", frozenset({P.READING, P.BUZZ_WINDOW}), "the buttons are not live (paused, manual mode)",
+          lambda t: t.st.paused or t.st.buttons_manual,
+          "the buttons are live: the photo finish goes on the hall's screens once a player answers or the race "
+          "stops (BZ11)"),
+    Needs("/sg/photo/hide", None, "the photo finish is on the hall's screens", lambda t: t.st.photo.shown is not None,
+          "the photo finish is not on the hall's screens"),
     Needs("/sg/answer/clarify", frozenset({P.ANSWERING}), "the regulation has «Уточните» (timers.clarify)",
           lambda t: t.reg.clarify, "this regulation has no «Уточните»: judge the answer (BZ10)"),
 )

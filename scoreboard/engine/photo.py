@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .phases import LIVE, Phase
+from .phases import HALL_PHOTO, LIVE, Phase
 
 if TYPE_CHECKING:
     from .state import State
@@ -61,6 +61,11 @@ class PhotoFinish:
     current: QuestionPresses | None = None
     last: QuestionPresses | None = None
     seen: int = 0                       # presses noted so far: changes whenever the record does without a new rev
+    # On the hall's screens (/sg/photo/show, photo_hall.py): the window the host sent there and whose record it is
+    # ("current" | "last"); None while it is not shown. The same object as in the record (pickling keeps that).
+    shown: Window | None = None
+    shown_of: str | None = None
+    shown_count: int = 0                # the window's presses when it was sent: the hall sees what the host sent
 
 
 def live(st: "State") -> bool:
@@ -81,12 +86,16 @@ def follow(t: "Table", address: str, args: tuple, was: tuple) -> None:
     q = st.question
     if q is not None and q is not question:
         pf.last, pf.current = pf.current, QuestionPresses(q.round, q.topic, q.index, q.value, q.kind)
+        pf.shown = pf.shown_of = None       # the next question opens: the hall's photo finish goes away
     if pf.current is not None and live(st) and not was_live:
+        pf.shown = pf.shown_of = None       # the buttons go live again: the hall sees the race, not the panel
         windows = pf.current.windows
         if windows and windows[-1].opened_at is None:
             windows[-1].opened_at = t.at
         else:
             _add_window(pf.current, Window(t.at))
+    if st.phase not in HALL_PHOTO:
+        pf.shown = pf.shown_of = None       # an auction, the final, the end: no photo finish on the hall's screens
     if address != "/sg/button":
         return
     seat = args[0]

@@ -13,6 +13,7 @@ from .phases import BOARD, FINAL, LIVE, Phase
 from .plan import planned_final, planned_question
 from . import auction, stakes
 from .photo import view as photo_view
+from .photo_hall import public as photo_public
 
 if TYPE_CHECKING:
     from .game import Game
@@ -34,7 +35,7 @@ def build_snapshot(game: "Game") -> dict[str, Any]:
                 "last": None, "auction": None, "final": None, "winner": None, "game_over": False,
                 "no_winner_reason": None, "no_winner": None, "shared_first": [], "screen": "board", "adjustments": [],
                 "adjustments_total": 0, "lots": [], "history": [],
-                "order": None, "title": None, "stake_changes": [], "warnings": []}
+                "order": None, "title": None, "stake_changes": [], "warnings": [], "photo": None}
     reg = game.reg
     live = (st.phase in LIVE and not st.paused and not st.buttons_manual)
     snap: dict[str, Any] = {
@@ -73,6 +74,7 @@ def build_snapshot(game: "Game") -> dict[str, Any]:
         "history": [list(row) for row in st.history[-KEEP_HISTORY:]],
         "stake_changes": stakes.public(st)[-KEEP_ADJUSTMENTS:],
         "warnings": list(st.warnings),
+        "photo": photo_public(st),      # the photo finish, only once the host sent it to the hall (photo_hall.py)
     }
     return snap
 

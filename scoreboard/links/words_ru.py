@@ -101,6 +101,15 @@ REFUSALS_RU: list[tuple[str, str]] = [
     (r"the other player of a close call can be named only while the press's winner is answering, before the "
      r"verdict \(BZ11\)", "назвать другого игрока спорного нажатия можно, только пока отвечает победитель "
                           "нажатия, до вердикта (BZ11)"),
+    # the photo finish on the hall's screens (BZ11, issue 27 item 2)
+    (r"no press to show: the photo finish of this question \(or, between questions, the last one\) is empty "
+     r"\(BZ11\)", "показывать нечего: в этом вопросе (между вопросами — и в прошлом) никто не нажимал (BZ11)"),
+    (r"the photo finish is on the hall's screens already", "фотофиниш уже на экране зала"),
+    (r"the photo finish is not on the hall's screens", "фотофиниша нет на экране зала"),
+    (r"the buttons are live: the photo finish goes on the hall's screens once a player answers or the race stops "
+     r"\(BZ11\)", "кнопки работают: фотофиниш можно вывести в зал, когда игрок отвечает или гонка остановлена (BZ11)"),
+    (r"the photo finish goes on the hall's screens only during a question that takes presses or between questions "
+     r"\(BZ11\)", "фотофиниш выводится в зал только в вопросе с кнопками или между вопросами (BZ11)"),
     (r"manual mode is on already", "ручной режим уже включён"),
     (r"manual mode is off already", "ручной режим уже выключен"),
     (r"no answer clock is running: nothing to extend \(BZ5\)", "время ответа не идёт: продлевать нечего (BZ5)"),

@@ -154,8 +154,10 @@ def test_bz11_the_photo_finish_on_the_hosts_page_and_the_other_player_named(phon
     and seat 1's phone press 12 ms apart (± 17 and ± 28 ms) and a box press 31 ms later THEN the page lists the three
     presses in order with their gaps, sources and bounds, marks the close call (and the bar says so), and offers to
     name seat 1; WHEN the
-    host taps it THEN the journal holds `/sg/answerer 1` and the page says who was named instead of whom; a view
-    session's page never shows the panel."""
+    host taps it THEN the journal holds `/sg/answerer 1` and the page says who was named instead of whom; WHEN the
+    host taps «На экран», then «Убрать» THEN the journal holds `/sg/photo/show`, the panel says it is on the hall's
+    screens, then `/sg/photo/hide` and it no longer does (issue 27 item 2); a view session's page never shows the
+    panel."""
     with real_board(tmp_path) as (url, osc_port, journal, _):
         osc = Osc(osc_port)
         try:
@@ -177,6 +179,13 @@ def test_bz11_the_photo_finish_on_the_hosts_page_and_the_other_player_named(phon
             page.tap("answerer:1", "/sg/answerer")
             wait_for(lambda: "вместо" in page.el("#photo").text, 20, "the named player on the page")
             assert ("/sg/answerer", (1,)) in journal_commands(journal)
+            # issue 27 item 2: «На экран» sends it to the hall's screens; the panel says so; «Убрать» takes it away
+            title = "return (document.querySelector('#photo .photo-title') || {}).textContent || ''"   # rebuilt
+            page.tap("photo:show", "/sg/photo/show")
+            wait_for(lambda: "на экране зала" in phone.execute_script(title), 20, "on the hall's screens")
+            look(page, "photo-finish-on-the-hall")
+            page.tap("photo:hide", "/sg/photo/hide")
+            wait_for(lambda: "на экране зала" not in phone.execute_script(title), 20, "taken away")
             phone.get(url + "?view")
             phone.execute_script("sessionStorage.clear()")
             phone.get(url + "?view")

@@ -82,9 +82,10 @@ def draw(canvas: Canvas, snapshot: dict, which: str, window: dict, rows: list[di
     lines = 1 + len(rows) + bool(window.get("close")) + bool(window.get("named"))
     h = inner.h // lines
     y = inner.top
-    title = "Нажатия" + (" — прошлый вопрос" if which == "last" else "")
-    canvas.text(pygame.Rect(inner.left, y, inner.w, h), title, "small", theme.color("muted"), align="left",
-                tag="host:photo:title")
+    on_hall = snapshot.get("photo") is not None     # the host sent it to the hall's screens (issue 27 item 2)
+    title = "Нажатия" + (" — прошлый вопрос" if which == "last" else "") + (" · на экране зала" if on_hall else "")
+    canvas.text(pygame.Rect(inner.left, y, inner.w, h), title, "small", theme.color("accent" if on_hall else "muted"),
+                align="left", tag="host:photo:title")
     y += h
     close = next((p for p in rows if p.get("close")), None)
     if close is not None:

@@ -116,6 +116,22 @@ BUILTIN_STRINGS: dict[str, str] = {
     "media_video": "видео",
     "media_audio": "звук",
     "media_broken": "не воспроизводится",
+    # The photo finish the host sent to the hall (snapshot `photo`, BZ11, issue 27 item 2).
+    "photo_title": "Фотофиниш",
+    "photo_last": "прошлый вопрос",
+    "photo_close": "Спорно: {gap} мс между нажатиями, погрешность ±{bounds} мс",
+    "photo_close_live": "Спорно: {gap} мс от старта кнопок, погрешность ±{bounds} мс",
+    "photo_named_row": "назван",
+    "photo_won": "первый",
+    "photo_too_late": "позже",
+    "photo_false_start": "фальстарт",
+    "photo_locked_out": "блокирован",
+    "photo_ignored": "не в счёт",
+    "photo_box": "кнопка",
+    "photo_key": "клавиша",
+    "photo_phone": "телефон",
+    "photo_remote": "пульт",
+    "photo_more": "и ещё нажатий: {n}",
 }
 
 BUILTIN_STRINGS_EN: dict[str, str] = {
@@ -204,6 +220,21 @@ BUILTIN_STRINGS_EN: dict[str, str] = {
     "media_video": "video",
     "media_audio": "sound",
     "media_broken": "cannot be played",
+    "photo_title": "Photo finish",
+    "photo_last": "the last question",
+    "photo_close": "Too close to call: {gap} ms apart, error ±{bounds} ms",
+    "photo_close_live": "Too close to call: {gap} ms from the buttons' start, error ±{bounds} ms",
+    "photo_named_row": "named",
+    "photo_won": "first",
+    "photo_too_late": "later",
+    "photo_false_start": "false start",
+    "photo_locked_out": "locked out",
+    "photo_ignored": "not counted",
+    "photo_box": "box",
+    "photo_key": "key",
+    "photo_phone": "phone",
+    "photo_remote": "remote",
+    "photo_more": "{n} more presses",
 }
 
 # The tournament screens' words (scoreboard/labels.py, the catalogue the tournament's views are said in); a theme

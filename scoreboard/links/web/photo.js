@@ -8,10 +8,12 @@ const Photo = (() => {
   const WORDS = {
     ru: { title: "Нажатия", last: "прошлый вопрос", close: "СПОРНО", live: "старт кнопок", bound: "погрешность",
       name: "Назвать", named: "Ведущий назвал", instead: "вместо",
+      show: "На экран зала", hide: "Убрать с экрана зала", onHall: "на экране зала",
       sources: { box: "кнопка", key: "клавиша", phone: "телефон", remote: "пульт" },
       outcomes: { won: "первый", too_late: "позже", false_start: "фальстарт", locked_out: "блокирован", ignored: "не в счёт" } },
     en: { title: "Presses", last: "last question", close: "CLOSE CALL", live: "buttons live", bound: "bound",
       name: "Name", named: "The host named", instead: "instead of",
+      show: "To the hall's screens", hide: "Off the hall's screens", onHall: "on the hall's screens",
       sources: { box: "box", key: "key", phone: "phone", remote: "remote" },
       outcomes: { won: "first", too_late: "later", false_start: "false start", locked_out: "locked out", ignored: "ignored" } },
   };
@@ -41,18 +43,21 @@ const Photo = (() => {
   }
 
   // box: the #photo element; hq: the host's question (null for a view session); nameOf(seat) → a name;
-  // onName(seat, label): send /sg/answerer (the host's tap).
-  function draw(box, hq, state, nameOf, lang, onName) {
+  // onName(seat, label): send /sg/answerer (the host's tap); onHall(address, label): send /sg/photo/show or
+  // /sg/photo/hide — the photo finish on the hall's screens (the state's `photo` says whether it is there).
+  function draw(box, hq, state, nameOf, lang, onName, onHall) {
     const W = WORDS[lang] || WORDS.ru;
     const picked = shown(hq && hq.presses);
     const answering = state && state.phase === "answering" ? state.answering : null;
-    const key = JSON.stringify([picked, answering, lang]);
+    const onScreen = !!(state && state.photo);
+    const key = JSON.stringify([picked, answering, lang, onScreen]);
     if (box.dataset.shown === key) return;
     box.dataset.shown = key;
     box.hidden = !picked;
     if (!picked) { box.replaceChildren(); return; }
     const [which, win] = picked;
-    const parts = [el("div", "photo-title", which === "last" ? `${W.title} — ${W.last}` : W.title)];
+    const title = (which === "last" ? `${W.title} — ${W.last}` : W.title) + (onScreen ? ` · ${W.onHall}` : "");
+    const parts = [el("div", `photo-title${onScreen ? " on-hall" : ""}`, title)];
     const rows = win.presses || [];
     const close = rows.find((p) => p.close);
     if (close) {
@@ -81,6 +86,14 @@ const Photo = (() => {
         b.addEventListener("click", () => onName(seat, b.textContent));
         parts.push(b);
       }
+    }
+    // issue 27 item 2: the host sends it to the hall's screens, and takes it away (it goes by itself with the next race)
+    if (onHall) {
+      const b = el("button", "wide photo-hall", onScreen ? W.hide : W.show);
+      b.type = "button";
+      b.dataset.key = onScreen ? "photo:hide" : "photo:show";
+      b.addEventListener("click", () => onHall(onScreen ? "/sg/photo/hide" : "/sg/photo/show", b.textContent));
+      parts.push(b);
     }
     box.replaceChildren(...parts);
   }

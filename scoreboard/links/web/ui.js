@@ -130,7 +130,8 @@ const UI = (() => {
     try {     // a record the page cannot read never stops the rest of the page from drawing
       Photo.draw($("photo"), Link.role === "host" ? question : null, state,
         (seat) => name(players().find((p) => p.seat === seat) || { seat }), lang,
-        (seat, label) => { if (Link.role === "host") send({ address: "/sg/answerer", label }, [seat]); });
+        (seat, label) => { if (Link.role === "host") send({ address: "/sg/answerer", label }, [seat]); },
+        Link.role === "host" ? (address, label) => send({ address, label }, []) : null);
       // the bar says so in its fixed place: on a phone the panel is below the slots (they never move)
       if (Link.role === "host" && Photo.closeCall(question)) $("phase").textContent += ` · ${Photo.word(lang)} ↓`;
     } catch (e) { $("photo").hidden = true; }
