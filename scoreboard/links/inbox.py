@@ -8,7 +8,7 @@ is durable, so that OSC can ack.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Optional
 
 from scoreboard.engine.commands import Command
@@ -77,6 +77,7 @@ class Inbox:
             items = sorted(items + list(extra), key=lambda item: (item.cmd.at, item.seq))
         if holdback is not None:
             items = holdback.due(items, now)
+        items = lifted(items, getattr(session, "time", None))
         # One batch: the session journals every accepted command in one transaction, and only once that is durable
         # is anyone told (an ack means "done and journaled"); a session without batches submits one by one.
         batch = getattr(session, "submit_batch", None)
@@ -109,6 +110,17 @@ class Inbox:
     def __len__(self) -> int:
         with self._cond:
             return len(self._items)
+
+
+def lifted(items: list[Item], floor) -> list[Item]:
+    """A remote's command is stamped when its datagram reached the machine (osc/rxstamp.py), which may be before
+    the last command the game applied (a key, a deadline, while the OSC thread was busy): such a command is applied
+    at that last command's time, as the OSC thread's own stamp would have had it, never refused as "time goes
+    backwards". Presses keep their stamps: their time is what they are judged on."""
+    if not isinstance(floor, (int, float)):
+        return items
+    return [replace(item, cmd=replace(item.cmd, at=floor)) if item.source.startswith("osc:") and item.cmd.at < floor
+            else item for item in items]
 
 
 BOX_SOURCES = ("serial",)   # stamped by the box's own clock, reported in the order the box saw them
