@@ -166,13 +166,21 @@ class BoardDispatch:
         self._send(build("/sg/host/seats", text, *mac), session.addr)
 
     def _phone_time(self, session: Session, address: str, params: list) -> None:
-        """`/sg/phone/time n prev hold_us`, a seat's phone sampling the board's clock: answered at once with the
-        board's receive and send stamps, as doubles (docs/PHONE_BUTTONS.md)."""
+        """`/sg/phone/time n prev hold_us sent mac`, a seat's phone sampling the board's clock, signed with its session's
+        key: answered at once with the board's receive and send stamps, as doubles (docs/PHONE_BUTTONS.md). Unsigned,
+        forged or replayed, it is dropped and counted: it would change the link the board measures for that phone."""
         t1 = self.arrival()
         try:
-            if len(params) != 3:
-                raise phone_seats.Refused("usage: /sg/phone/time n prev hold_us")
-            n, _ = self.phones.time(session.sid, *params, t1)
+            if len(params) != 5:                # the old unsigned form among them: a sniffer's
+                self._count("unsigned_refused")
+                return
+            n, prev, hold_us, sent, mac = params
+            if session.key is None or not osc_auth.same(mac, osc_auth.time_mac(
+                    session.key, session.sid, n, prev, hold_us, sent if isinstance(sent, str) else "\x00")):
+                self._count("forged")
+                self._note(str(session.addr[0]), "clock samples whose MAC does not check")
+                return
+            n, _ = self.phones.time(session.sid, n, prev, hold_us, t1, sent, session.key)
         except phone_seats.Refused:
             self._count("bad_commands")
             return

@@ -46,6 +46,7 @@ class LinkMeter:
         self.sent: dict[int, float] = {}             # n -> the board's send stamp of reply n
         self.trips: deque = deque(maxlen=KEPT)       # (board time, round trip)
         self.last_heard: Optional[float] = None
+        self.heard_sent: Optional[float] = None      # the latest board time the phone has said it sent a sample at
 
     def replied(self, n: int, t2: float) -> None:
         self.sent[n] = t2
@@ -63,6 +64,23 @@ class LinkMeter:
             return None
         self.trips.append((t1, rtt))
         return rtt
+
+    def sent_at(self, claimed: Optional[float], t1: float) -> None:
+        """A sample the phone says it sent at board time `claimed` (its own clock's reading; None: not synced) arrived
+        at t1. Its WebSocket is one ordered stream, so every press the phone sent before that sample has arrived."""
+        if claimed is not None and claimed == claimed:
+            at = min(claimed, t1)               # never sent after it arrived
+            self.heard_sent = at if self.heard_sent is None else max(self.heard_sent, at)
+
+    def wait(self, now: float) -> float:
+        """Seconds the arbitration must still wait for this phone: no press touched earlier than `now` minus this
+        can still arrive. Its delivery bound, or less: a press touched SLACK before the last sample the phone sent has
+        already arrived (the stream keeps the phone's order), so only what was touched since can be on its way.
+        A page that claims later sends than it made only stops the board from waiting for its own late presses."""
+        bound = self.bound(now)
+        if self.heard_sent is None:
+            return bound
+        return max(0.0, min(bound, now - (self.heard_sent - SLACK)))
 
     def recent(self, now: float) -> list[float]:
         return [rtt for at, rtt in self.trips if now - at <= WINDOW]
@@ -89,7 +107,7 @@ class LinkMeter:
     def describe(self, now: float) -> dict:
         trips = sorted(self.recent(now))
         return {"samples": len(trips), "rtt_ms": round(trips[len(trips) // 2] * 1000, 1) if trips else None,
-                "bound_ms": round(self.bound(now) * 1000), "error_ms": None if not trips or len(trips) < SYNCED_AFTER
+                "bound_ms": round(self.bound(now) * 1000), "wait_ms": round(self.wait(now) * 1000), "error_ms": None if not trips or len(trips) < SYNCED_AFTER
                 else round(self.error(now) * 1000, 1)}
 
 
