@@ -1,8 +1,8 @@
 """A phone's clock against the board's (docs/PHONE_BUTTONS.md): the phone's fit, the board's measure of the link, and
 the clamp of a press's stamp. Pure: no sockets, no clock of its own (every time is given), so it is tested directly.
 
-The phone samples the board over its WebSocket, NTP-style: it sends `/sg/phone/time n prev hold_us` at its
-`performance.now()` t0; the board stamps its receive t1 and its send t2 and answers `/sg/phone/time n t1 t2`; the
+The phone samples the board over its WebSocket, NTP-style: it sends `/sg/phone/time n prev hold_us sent mac` (signed;
+`sent` that moment on the board's clock as the phone knows it) at its `performance.now()` t0; the board stamps its receive t1 and its send t2 and answers `/sg/phone/time n t1 t2`; the
 phone reads t3. Round trip `(t3 - t0) - (t2 - t1)`, offset `((t1 - t0) + (t2 - t3)) / 2` (board minus phone). The
 phone keeps the samples with the best round trips (a sample's offset is wrong by at most half its round trip) and
 fits offset and drift (`ClockFit`, the page's seat.js doing the same sums). A press carries the touch event's
@@ -11,7 +11,8 @@ fits offset and drift (`ClockFit`, the page's seat.js doing the same sums). A pr
 The board trusts none of it: it measures the link itself (`LinkMeter`) — from its own send stamp t2 of reply
 `prev` to its receive stamp t1 of the next request, less the `hold` the phone says it kept the reply before
 asking again — and clamps every press (`clamp`) to [arrival − the phone's delivery bound, arrival]. A page that
-lies about `hold` or the touch moves its press by at most that bound, itself capped at MAX_WAIT.
+lies about `hold` or the touch moves its press by at most that bound, itself capped at MAX_WAIT. The arbitration waits
+for a phone at most that bound, and less once a sample sent later has arrived (`LinkMeter.wait`: the stream is ordered).
 """
 from __future__ import annotations
 
