@@ -48,6 +48,7 @@ class SimPhone:
         self._asked: dict[int, float] = {}
         self._n, self._prev, self._heard = 0, -1, 0.0
         self._tasks: list[asyncio.Task] = []
+        self.signs = True                                # its clock samples signed (a test turns it off: the old page)
         self._waiters: list[tuple[Callable[[], bool], asyncio.Future]] = []
 
     # --- the phone's own clock ----------------------------------------------------------------------
@@ -151,8 +152,10 @@ class SimPhone:
             if len(self._asked) > 64:
                 self._asked.pop(next(iter(self._asked)))
             hold = max(0, round((now - self._heard) * 1000)) if self._prev >= 0 else 0
+            sent = self.touch_text(now)                 # when it leaves, on the board's clock (empty: not synced)
+            mac = osc_auth.time_mac(self.key, self.sid, self._n, self._prev, hold, sent) if self.signs else b""
             try:
-                await self._send("/sg/phone/time", self._n, self._prev, hold)
+                await self._send("/sg/phone/time", self._n, self._prev, hold, sent, mac)
             except (ConnectionError, RuntimeError):
                 return
 

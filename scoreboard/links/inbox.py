@@ -8,7 +8,7 @@ is durable, so that OSC can ack.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Optional
 
 from scoreboard.engine.commands import Command
@@ -72,11 +72,15 @@ class Inbox:
         """One turn of the board loop's input: drain (plus the board's own `extra` items, e.g. its keys),
         let `holdback` keep what must wait, submit the rest in time order, report each outcome. One item's
         failure (refused, not journaled, a bug) never stops the rest of the batch."""
+        # the phones' wait is read before the drain: a phone's sample that proves its press arrived is handled after
+        # that press was queued, so a wait this short never lets a drain miss a press it counted on
+        wait = holdback.wait() if holdback is not None else 0.0
         items = self.drain()
         if extra:
             items = sorted(items + list(extra), key=lambda item: (item.cmd.at, item.seq))
         if holdback is not None:
-            items = holdback.due(items, now)
+            items = holdback.due(items, now, wait)
+        items = lifted(items, getattr(session, "time", None))
         # One batch: the session journals every accepted command in one transaction, and only once that is durable
         # is anyone told (an ack means "done and journaled"); a session without batches submits one by one.
         batch = getattr(session, "submit_batch", None)
@@ -111,6 +115,17 @@ class Inbox:
             return len(self._items)
 
 
+def lifted(items: list[Item], floor) -> list[Item]:
+    """A remote's command is stamped when its datagram reached the machine (osc/rxstamp.py), which may be before
+    the last command the game applied (a key, a deadline, while the OSC thread was busy): such a command is applied
+    at that last command's time, as the OSC thread's own stamp would have had it, never refused as "time goes
+    backwards". Presses keep their stamps: their time is what they are judged on."""
+    if not isinstance(floor, (int, float)):
+        return items
+    return [replace(item, cmd=replace(item.cmd, at=floor)) if item.source.startswith("osc:") and item.cmd.at < floor
+            else item for item in items]
+
+
 BOX_SOURCES = ("serial",)   # stamped by the box's own clock, reported in the order the box saw them
 
 
@@ -137,10 +152,11 @@ class Holdback:
         self.grace = grace
         self.wait = wait or (lambda: 0.0)
         self._held: list[Item] = []
+        self._used = 0.0        # the wait the last turn's items were held by: its deadlines wait as long
 
     def delay(self) -> float:
         """Seconds an item may wait now (and the deadlines lag): the grace, or the phones' wait when longer."""
-        return max(self.grace, self.wait())
+        return max(self.grace, self.wait(), self._used)
 
     def __len__(self) -> int:
         return len(self._held)
@@ -149,14 +165,15 @@ class Holdback:
         """The stamp of the earliest held item (it is due at that plus the grace), or None."""
         return self._held[0].cmd.at if self._held else None
 
-    def due(self, items: list[Item], now: float) -> list[Item]:
-        """The items to submit now, in order; the rest stay held for a later turn."""
+    def due(self, items: list[Item], now: float, wait: float | None = None) -> list[Item]:
+        """The items to submit now, in order; the rest stay held for a later turn (`wait`: the phones', read before
+        `items` were drained; None: read now)."""
         pool = sorted(self._held + items, key=lambda item: (item.cmd.at, item.seq))
         horizon = now - self.grace
         for item in pool:
             if item.source in BOX_SOURCES:
                 horizon = max(horizon, item.cmd.at)
-        wait = self.wait()
+        wait = self._used = self.wait() if wait is None else wait
         if wait > 0:            # the box's order proves nothing of a phone's press still on its way
             horizon = min(horizon, now - wait)
         cut = len(pool)

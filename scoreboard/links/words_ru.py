@@ -207,6 +207,8 @@ REFUSALS_RU: list[tuple[str, str]] = [
     (r"this phone presses for seat (\d+) only", r"этот телефон — кнопка места \1"),
     (r"no phone is waiting for seat (\d+)", r"никакой телефон не ждёт места \1"),
     (r"not a seat's phone", "это не телефон игрока"),
+    (r"sent: not a number", "ошибка синхронизации часов телефона: время отправки"),
+    (r"a clock sample seen before", "повтор уже полученного замера часов"),
     (r"seat (\d+) is held by another phone: .*", r"место \1 занято другим телефоном: ведущий может пустить этот"),
     (r"more than (\d+) presses a second", r"больше \1 нажатий в секунду"),
     (r"a phone sends its press only", "телефон игрока только нажимает кнопку"),

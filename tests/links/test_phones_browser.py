@@ -212,3 +212,47 @@ def test_mixed_game_box_key_and_phone_each_press_journaled_once(hall):
     host.wait_state(lambda s: s["phase"] == "reveal", timeout=30)
     presses = [args for a, args in journal_commands(hall["journal"]) if a == "/sg/button"]
     assert [p[:2] for p in presses] == [(SLOW, "phone"), (FAST, "phone"), (2, "key"), (1, "box")]   # each its source
+
+
+def webkit(display: str):
+    """WebKitGTK (WebKit and JavaScriptCore, Safari's engine) driven by Debian's WebKitWebDriver, its MiniBrowser on
+    the X display `display`; None (skipped) when the package is absent."""
+    import glob
+    need("webkit2gtk-driver")
+    from selenium import webdriver
+    browsers = sorted(glob.glob("/usr/lib/*/webkit2gtk-4.*/MiniBrowser"))
+    assert browsers, "webkit2gtk-driver is installed but no MiniBrowser (libwebkit2gtk-4.1-0) was found"
+    options = webdriver.WebKitGTKOptions()
+    options.binary_location = browsers[-1]
+    options.add_argument("--automation")
+    service = webdriver.WebKitGTKService("/usr/bin/WebKitWebDriver", env={**os.environ, "DISPLAY": display})
+    return webdriver.WebKitGTK(options=options, service=service)
+
+
+def test_item2_webkit_page_syncs_and_a_pointerdown_is_judged(hall):
+    """GIVEN the board after the mixed game and the next question being read (the phones sample 10 a second), seat 2's
+    link opened in WebKitGTK (the engine of iOS Safari, which cannot run here) WHEN the page has synced, the buttons
+    go live and the pointer goes down on the button — and stays down (no click ever happens)
+    THEN the page loaded, signed in as seat 2 and synced its clock (its signed samples answered), the press registered
+    on pointerdown, was stamped and judged: seat 2 answers, its page turns «you answer», the journal holds the press
+    as a phone's with its error bound (item 2: Android Chrome and iOS Safari)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    host = hall["host"]
+    assert host.command("/sg/select", 1, 2, timeout=30)[0]
+    host.wait_state(lambda s: s["phase"] == "reading", timeout=30)
+    driver = webkit(hall["display"])
+    try:
+        driver.set_window_size(390, 844)
+        driver.get(hall["links"][2])
+        wait_for(lambda: driver.execute_script("return !!window.Seat && window.Seat.synced"), 20, "WebKit synced")
+        assert "k=" not in driver.current_url and driver.execute_script("return Link.signed")
+        assert host.command("/sg/reading/done", timeout=30)[0]
+        wait_for(lambda: driver.execute_script("return document.body.className") == "armed", 10, "WebKit armed")
+        ActionChains(driver).move_to_element(driver.find_element(By.ID, "press")).click_and_hold().perform()
+        assert host.wait_state(lambda s: s["answering"] is not None, timeout=10)["answering"] == 2
+        wait_for(lambda: driver.execute_script("return document.body.className") == "won", 10, "WebKit's win shown")
+    finally:
+        driver.quit()
+    presses = [args for a, args in journal_commands(hall["journal"]) if a == "/sg/button"]
+    assert presses[-1][:2] == (2, "phone") and 0 < presses[-1][2] < 400

@@ -251,3 +251,39 @@ def test_item1_scoreboard_seats_prints_each_seats_link_or_says_why_not(tmp_path,
                          for seat in range(1, 5)]
     assert main(["seats", "--config", str(bare)]) == 1
     assert "no [osc] key" in capsys.readouterr().err
+
+
+def test_issue26_item3_a_sniffer_with_the_phones_token_cannot_inflate_its_bound(board):
+    """GIVEN a synced phone of seat 8 (its delivery bound a loopback's: well under 300 ms) and a sniffer on the Wi-Fi
+    who learned its WebSocket token WHEN the sniffer opens a socket with that token and sends clock samples unsigned
+    (the old form) and with a MAC that does not check, holding the board's reply 300 ms to fake a slow link
+    THEN none is taken: no reply, no round trip; seat 8's bound is unchanged and the board counts them refused."""
+    import aiohttp  # lazy: the page server's client, for a raw socket
+
+    async def scenario():
+        phone = await SimPhone(board.base, 8, KEY, rate=20).open()
+        try:
+            await phone.until_synced()
+            refused = lambda: board.osc.status()["forged"] + board.osc.status()["unsigned_refused"]  # noqa: E731
+            before = refused()
+            async with aiohttp.ClientSession() as http:
+                url = board.base.replace("http", "ws", 1) + f"/osc?peer={phone.token}"
+                sniffer = await http.ws_connect(url, headers={"Origin": board.base})
+                bad_mac = b"\0" * 16
+                await sniffer.send_bytes(build_message("/sg/phone/time", [9000, -1, 0]))
+                await sniffer.send_bytes(build_message("/sg/phone/time", [9001, -1, 0, "", bad_mac]))
+                wait_until(lambda: refused() >= before + 2, 3)     # (the old board answered them instead)
+                await asyncio.sleep(0.3)            # the attack itself: a 300 ms "round trip" for the replies above
+                await sniffer.send_bytes(build_message("/sg/phone/time", [9002, 9000, 0]))
+                await sniffer.send_bytes(build_message("/sg/phone/time", [9003, 9001, 0, "", bad_mac]))
+                wait_until(lambda: refused() >= before + 4 or seat8()["bound_ms"] >= 300, 10)
+                await sniffer.close()
+            return seat8(), refused() - before
+        finally:
+            await phone.close()
+
+    def seat8() -> dict:
+        return next(s for s in board.osc.phones.status()["seats"] if s["seat"] == 8)
+    seat, refused = run(scenario())
+    assert seat["bound_ms"] < 300, seat          # the attack's 300 ms round trip would make it 340 ms and more
+    assert refused >= 4

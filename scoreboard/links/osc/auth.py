@@ -139,6 +139,12 @@ def command_mac(key: bytes, sid: int, cid: int, address: str, peer: str, args: I
     return _mac(key, "sg-sig", canonical(sid, cid, address, peer, args))[:MAC_BYTES]
 
 
+def time_mac(key: bytes, sid: int, n: int, prev: int, hold_us: int, sent: str) -> bytes:
+    """A phone's clock sample `/sg/phone/time n prev hold_us sent mac` (docs/PHONE_BUTTONS.md): signed, so a sniffer
+    holding the phone's socket token cannot change the link the board measures for it."""
+    return _mac(key, "sg-time", str(sid), str(n), str(prev), str(hold_us), sent)[:MAC_BYTES]
+
+
 def ack_mac(key: bytes, sid: int, cid: int, ok: bool, reason: str) -> bytes:
     return _mac(key, "sg-ack", str(sid), str(cid), "ok" if ok else "error", reason)[:MAC_BYTES]
 

@@ -55,6 +55,7 @@ class BoardDispatch:
         self._note = note                   # osc/quiet.py: bad input logged once a minute per source and kind
         self.replies_left: Optional[int] = None    # while a stranger's datagram is handled: replies it may still get
         self.session_port: Optional[int] = None    # the sessions' own UDP port (osc/server.py), told signed sessions
+        self.received_at: Optional[float] = None   # while a datagram is handled: when it reached the machine (rxstamp)
         self._challenger = osc_auth.Challenger(monotonic)
         self.verifier = osc_auth.Verifier(config["passcode"], config["view_passcode"],
                                           osc_auth.board_key(config.get("key", "")))
@@ -165,13 +166,21 @@ class BoardDispatch:
         self._send(build("/sg/host/seats", text, *mac), session.addr)
 
     def _phone_time(self, session: Session, address: str, params: list) -> None:
-        """`/sg/phone/time n prev hold_us`, a seat's phone sampling the board's clock: answered at once with the
-        board's receive and send stamps, as doubles (docs/PHONE_BUTTONS.md)."""
-        t1 = self.clock()
+        """`/sg/phone/time n prev hold_us sent mac`, a seat's phone sampling the board's clock, signed with its session's
+        key: answered at once with the board's receive and send stamps, as doubles (docs/PHONE_BUTTONS.md). Unsigned,
+        forged or replayed, it is dropped and counted: it would change the link the board measures for that phone."""
+        t1 = self.arrival()
         try:
-            if len(params) != 3:
-                raise phone_seats.Refused("usage: /sg/phone/time n prev hold_us")
-            n, _ = self.phones.time(session.sid, *params, t1)
+            if len(params) != 5:                # the old unsigned form among them: a sniffer's
+                self._count("unsigned_refused")
+                return
+            n, prev, hold_us, sent, mac = params
+            if session.key is None or not osc_auth.same(mac, osc_auth.time_mac(
+                    session.key, session.sid, n, prev, hold_us, sent if isinstance(sent, str) else "\x00")):
+                self._count("forged")
+                self._note(str(session.addr[0]), "clock samples whose MAC does not check")
+                return
+            n, _ = self.phones.time(session.sid, n, prev, hold_us, t1, sent, session.key)
         except phone_seats.Refused:
             self._count("bad_commands")
             return
@@ -270,7 +279,12 @@ class BoardDispatch:
         except BadCommand:
             self._count("bad_commands")
             raise
-        return Command(self.clock(), address, args)
+        return Command(self.arrival(), address, args)
+
+    def arrival(self) -> float:
+        """The stamp of what is being handled: when its datagram reached the machine (the kernel's stamp, osc/rxstamp.py),
+        else now (a stream's packet, a platform without receive stamps)."""
+        return self.received_at if self.received_at is not None else self.clock()
 
     def _setup(self, address: str, params: list, session: Session, result) -> bool:
         """`/sg/setup/*` goes to the set-up desk, which answers this session alone; False: not a set-up address."""
@@ -297,7 +311,7 @@ class BoardDispatch:
                 return True
             if session.seat is None:
                 raise phone_seats.Refused("only a seat's phone presses (/sg/button for a remote)")
-            cmd = self.phones.press(session.sid, session.seat, params, self.clock())
+            cmd = self.phones.press(session.sid, session.seat, params, self.arrival())
         except phone_seats.Refused as refusal:
             self._count("view_refused")
             return self._refuse(session, cid, str(refusal))

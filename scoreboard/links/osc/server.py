@@ -37,6 +37,7 @@ from scoreboard.links.osc.dispatch import BoardDispatch
 from scoreboard.links.osc.feedback import Feedback
 from scoreboard.links.osc.intake import FULL, PEER, QUEUED, REFUSED, STRANGER_MESSAGES, Intake, elements
 from scoreboard.links.osc.quiet import QuietLog
+from scoreboard.links.osc.rxstamp import ReceiveStamps
 from scoreboard.links.osc.sessions import SessionTable
 from scoreboard.links.osc import tcp as osc_tcp
 from scoreboard.links.osc.tcp import SlipServer
@@ -120,11 +121,13 @@ class OscServer:
         except OSError:
             pass
         self._sock = sock
+        self._stamps = ReceiveStamps(sock, self.clock)      # commands stamped when they reached the machine
         try:
             self._sessions_sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
             self._sessions_sock.bind((self.config["bind"], 0))
             self._sessions_sock.setblocking(False)
             self.dispatch.session_port = self._sessions_sock.getsockname()[1]
+            self._sessions_stamps = ReceiveStamps(self._sessions_sock, self.clock)
         except OSError as error:         # the well-known port alone then: the clients fall back to it
             log.warning("osc: no port of the sessions' own: %s", error)
             self._sessions_sock = None
@@ -245,13 +248,13 @@ class OscServer:
         try:
             for _ in range(limit):
                 try:
-                    data, addr = self._sock.recvfrom(65_535)
+                    data, addr, at = self._stamps.recvfrom(65_535)
                 except BlockingIOError:
                     return
                 except OSError:
                     return    # e.g. ICMP port unreachable surfacing on some platforms: keep serving
                 if addr in sessions:
-                    self._handle_safely(data, addr)
+                    self._handle_safely(data, addr, at)
                 elif intake.strangers_full or intake.offer(data, addr, False) is not QUEUED:
                     dropped += 1
         finally:
@@ -265,7 +268,7 @@ class OscServer:
         else's is dropped unread."""
         for _ in range(limit):
             try:
-                data, addr = self._sessions_sock.recvfrom(65_535)
+                data, addr, at = self._sessions_stamps.recvfrom(65_535)
             except OSError:
                 return
             session = self.table.by_addr.get(addr)
@@ -273,11 +276,11 @@ class OscServer:
                 self._count("unauthorized")
                 continue
             session.via_sessions_port = True
-            self._handle_safely(data, addr)
+            self._handle_safely(data, addr, at)
 
-    def _handle_safely(self, data: bytes, addr: tuple) -> None:
+    def _handle_safely(self, data: bytes, addr: tuple, at: Optional[float] = None) -> None:
         try:
-            self.handle_datagram(data, addr)
+            self.handle_datagram(data, addr, at)
         except Exception as error:          # a bug here must never take the board's remote control down
             self.quiet.crash(addr[0], "a packet", error)
             self._count("bad_packets")
@@ -344,8 +347,9 @@ class OscServer:
         self._intake_due = strangers_in         # strangers wait for their share of the next second
 
     # --- receiving ----------------------------------------------------------------------------------
-    def handle_datagram(self, data: bytes, addr: tuple[str, int]) -> None:
-        """Parse and act on one datagram from `addr` (the server thread, or a test in-process)."""
+    def handle_datagram(self, data: bytes, addr: tuple[str, int], at: Optional[float] = None) -> None:
+        """Parse and act on one datagram from `addr` that reached the machine `at` (None: now) (the server thread,
+        or a test in-process)."""
         self._count("packets")
         if not self.table.allowed(addr[0]):
             self._count("unauthorized")
@@ -362,11 +366,13 @@ class OscServer:
             return
         # No amplification: one short reply at most to a stranger's packet, whatever it holds (a spoofed source).
         self.dispatch.stranger_replies(1 if stranger else None)
+        self.dispatch.received_at = at
         try:
             for message in messages:
                 self.dispatch.handle(message, addr)
         finally:
             self.dispatch.stranger_replies(None)
+            self.dispatch.received_at = None
 
     # --- state ------------------------------------------------------------------------------------
     def publish(self, snapshot: dict, host_question: Optional[dict]) -> None:

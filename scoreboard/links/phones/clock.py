@@ -1,8 +1,8 @@
 """A phone's clock against the board's (docs/PHONE_BUTTONS.md): the phone's fit, the board's measure of the link, and
 the clamp of a press's stamp. Pure: no sockets, no clock of its own (every time is given), so it is tested directly.
 
-The phone samples the board over its WebSocket, NTP-style: it sends `/sg/phone/time n prev hold_us` at its
-`performance.now()` t0; the board stamps its receive t1 and its send t2 and answers `/sg/phone/time n t1 t2`; the
+The phone samples the board over its WebSocket, NTP-style: it sends `/sg/phone/time n prev hold_us sent mac` (signed;
+`sent` that moment on the board's clock as the phone knows it) at its `performance.now()` t0; the board stamps its receive t1 and its send t2 and answers `/sg/phone/time n t1 t2`; the
 phone reads t3. Round trip `(t3 - t0) - (t2 - t1)`, offset `((t1 - t0) + (t2 - t3)) / 2` (board minus phone). The
 phone keeps the samples with the best round trips (a sample's offset is wrong by at most half its round trip) and
 fits offset and drift (`ClockFit`, the page's seat.js doing the same sums). A press carries the touch event's
@@ -11,7 +11,8 @@ fits offset and drift (`ClockFit`, the page's seat.js doing the same sums). A pr
 The board trusts none of it: it measures the link itself (`LinkMeter`) — from its own send stamp t2 of reply
 `prev` to its receive stamp t1 of the next request, less the `hold` the phone says it kept the reply before
 asking again — and clamps every press (`clamp`) to [arrival − the phone's delivery bound, arrival]. A page that
-lies about `hold` or the touch moves its press by at most that bound, itself capped at MAX_WAIT.
+lies about `hold` or the touch moves its press by at most that bound, itself capped at MAX_WAIT. The arbitration waits
+for a phone at most that bound, and less once a sample sent later has arrived (`LinkMeter.wait`: the stream is ordered).
 """
 from __future__ import annotations
 
@@ -46,6 +47,7 @@ class LinkMeter:
         self.sent: dict[int, float] = {}             # n -> the board's send stamp of reply n
         self.trips: deque = deque(maxlen=KEPT)       # (board time, round trip)
         self.last_heard: Optional[float] = None
+        self.heard_sent: Optional[float] = None      # the latest board time the phone has said it sent a sample at
 
     def replied(self, n: int, t2: float) -> None:
         self.sent[n] = t2
@@ -63,6 +65,23 @@ class LinkMeter:
             return None
         self.trips.append((t1, rtt))
         return rtt
+
+    def sent_at(self, claimed: Optional[float], t1: float) -> None:
+        """A sample the phone says it sent at board time `claimed` (its own clock's reading; None: not synced) arrived
+        at t1. Its WebSocket is one ordered stream, so every press the phone sent before that sample has arrived."""
+        if claimed is not None and claimed == claimed:
+            at = min(claimed, t1)               # never sent after it arrived
+            self.heard_sent = at if self.heard_sent is None else max(self.heard_sent, at)
+
+    def wait(self, now: float) -> float:
+        """Seconds the arbitration must still wait for this phone: no press touched earlier than `now` minus this
+        can still arrive. Its delivery bound, or less: a press touched SLACK before the last sample the phone sent has
+        already arrived (the stream keeps the phone's order), so only what was touched since can be on its way.
+        A page that claims later sends than it made only stops the board from waiting for its own late presses."""
+        bound = self.bound(now)
+        if self.heard_sent is None:
+            return bound
+        return max(0.0, min(bound, now - (self.heard_sent - SLACK)))
 
     def recent(self, now: float) -> list[float]:
         return [rtt for at, rtt in self.trips if now - at <= WINDOW]
@@ -89,7 +108,7 @@ class LinkMeter:
     def describe(self, now: float) -> dict:
         trips = sorted(self.recent(now))
         return {"samples": len(trips), "rtt_ms": round(trips[len(trips) // 2] * 1000, 1) if trips else None,
-                "bound_ms": round(self.bound(now) * 1000), "error_ms": None if not trips or len(trips) < SYNCED_AFTER
+                "bound_ms": round(self.bound(now) * 1000), "wait_ms": round(self.wait(now) * 1000), "error_ms": None if not trips or len(trips) < SYNCED_AFTER
                 else round(self.error(now) * 1000, 1)}
 
 

@@ -39,6 +39,7 @@ class Phones:
         self.holders: dict[int, int] = {}   # seat -> the sid of its phone
         self.waiting: dict[int, int] = {}   # seat -> the sid of a second phone, until the host's tap
         self.meters: dict[int, LinkMeter] = {}
+        self.samples_seen: dict[int, tuple] = {}    # sid -> (the session key it signed with, its last sample's n)
         self.budgets: dict[int, tuple[float, float]] = {}   # sid -> (presses left, when counted): a token bucket
         self.over_budget = 0
         self.armed = False
@@ -77,21 +78,38 @@ class Phones:
         if sid is not None and sid not in self.holders.values() and sid not in self.waiting.values():
             self.meters.pop(sid, None)
             self.budgets.pop(sid, None)
+            self.samples_seen.pop(sid, None)
 
     def holds(self, sid: int, seat: int) -> bool:
         with self._lock:
             return self.holders.get(seat) == sid
 
     # --- the clock ---------------------------------------------------------------------------------
-    def time(self, sid: int, n, prev, hold_us, t1: float) -> tuple[int, float]:
-        """`/sg/phone/time n prev hold_us` received at t1: measure the round trip it closes; (n, t1) to answer."""
-        if not all(isinstance(x, int) and not isinstance(x, bool) for x in (n, prev, hold_us)):
-            raise Refused("usage: /sg/phone/time n prev hold_us (integers)")
+    def time(self, sid: int, n, prev, hold_us, t1: float, sent: str = "", key: object = None) -> tuple[int, float]:
+        """`/sg/phone/time n prev hold_us sent mac` (its MAC checked by the caller with the session's `key`) received at
+        t1: measure the round trip it closes and note when the phone says it sent it; (n, t1) to answer. A sample whose
+        `n` is not above the last one of this session's key is a replay: refused."""
+        if not all(isinstance(x, int) and not isinstance(x, bool) for x in (n, prev, hold_us)) \
+                or not isinstance(sent, str) or len(sent) > MAX_TOUCH_TEXT:
+            raise Refused("usage: /sg/phone/time n prev hold_us sent mac (integers; sent: board seconds as text)")
+        claimed = None
+        if sent:
+            try:
+                claimed = float(sent)
+            except ValueError:
+                raise Refused("sent: not a number") from None
+            if not math.isfinite(claimed):
+                raise Refused("sent: not a number")
         with self._lock:
             meter = self.meters.get(sid)
             if meter is None:
                 raise Refused("not a seat's phone")
+            last_key, last_n = self.samples_seen.get(sid, (None, None))
+            if last_key == key and last_n is not None and n <= last_n:
+                raise Refused("a clock sample seen before")
+            self.samples_seen[sid] = (key, n)
             meter.request(prev, hold_us / 1e6, t1)
+            meter.sent_at(claimed, t1)
         return n, t1
 
     def replied(self, sid: int, n: int, t2: float) -> None:
@@ -144,13 +162,14 @@ class Phones:
         self.armed = snapshot.get("phase") in ARMED and not snapshot.get("buttons_manual")
 
     def wait(self) -> float:
-        """Seconds the arbitration lets every item wait (the inbox's Holdback): the longest delivery bound among the
-        seated live phones while armed (each at most MAX_WAIT), else 0."""
+        """Seconds the arbitration lets every item wait (the inbox's Holdback): the longest wait among the seated live
+        phones while armed — each its delivery bound (at most MAX_WAIT), or less once the samples it sent since prove
+        its earlier presses have arrived (LinkMeter.wait) — else 0."""
         if not self.armed:
             return 0.0
         now = self.clock()
         with self._lock:
-            bounds = [self.meters[sid].bound(now) for sid in self.holders.values()
+            bounds = [self.meters[sid].wait(now) for sid in self.holders.values()
                       if sid in self.meters and self.live(sid)]
         return min(MAX_WAIT, max(bounds, default=0.0))
 

@@ -191,6 +191,18 @@ const Link = (() => {
 
   function request(address, args) { sendRaw(address, args || []); }
 
+  // An uncounted message signed with the session's key, `label sid args…` (a seat's clock samples: osc/auth.py
+  // time_mac), sent in its turn after the signed commands before it (the board reads the stream in the page's order).
+  function signedRequest(address, label, args) {
+    const k = key, sid = session;
+    if (k === null) return false;
+    later(async () => {
+      if (k !== key) return;                       // a new session meanwhile: this sample is not its
+      sendRaw(address, [...args, Keys.hmac(k, lines(label, sid, ...args)).slice(0, 16)]);
+    });
+    return true;
+  }
+
   // The text the board signs (osc_auth.canonical): JSON of [sid, id, address, peer, args], floats as float32.
   function canonical(sid, id, address, args) {
     const exact = args.map((a) => (typeof a === "number" && !Number.isInteger(a) ? Math.fround(a) : a));
@@ -230,7 +242,7 @@ const Link = (() => {
   }
 
   return {
-    on, open, command, request, online,
+    on, open, command, request, signedRequest, online,
     get session() { return session; },
     get pending() { return pending.size; },
     get role() { return role; },

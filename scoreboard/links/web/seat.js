@@ -51,16 +51,20 @@
   let state = null, me = null, n = 0, prev = -1, heardAt = 0, asked = new Map(), lastAsk = -1e9;
   let waiting = false, lastAnswering = null;
 
-  function ask() {                              // one clock sample: /sg/phone/time n prev hold_us
+  // One clock sample: /sg/phone/time n prev hold_us sent mac — `sent` this moment on the board's clock (empty while
+  // not synced): the stream keeps the page's order, so it tells the board every earlier press has arrived.
+  function ask() {
     const now = performance.now();
     const armed = state !== null && ARMED.has(state.phase);
     if (!Link.online() || now - lastAsk < (armed ? 100 : 500)) return;
+    const hold = prev >= 0 ? Math.max(0, Math.round((now - heardAt) * 1000)) : 0;
+    const sent = Clock.board(now);
+    const next = (n + 1) % 2147483647;
+    if (!Link.signedRequest("/sg/phone/time", "sg-time", [next, prev, hold, sent === null ? "" : sent.toFixed(6)])) return;
     lastAsk = now;
-    n = (n + 1) % 2147483647;
+    n = next;
     asked.set(n, now);
     if (asked.size > 64) asked.delete(asked.keys().next().value);
-    const hold = prev >= 0 ? Math.max(0, Math.round((now - heardAt) * 1000)) : 0;
-    Link.request("/sg/phone/time", [n, prev, hold]);
   }
 
   Link.on("message", (address, args) => {
