@@ -115,3 +115,25 @@ def test_issue26_item1_a_command_stamped_before_the_games_last_is_applied_at_it_
     assert ok and select.cmd.at == 10.0 and session.snapshot()["phase"] == "reading"
     assert not pressed and press.cmd.at == 9.96 and "backwards" in reason
     assert isinstance(select, Item)
+
+
+def test_issue26_item1_datagrams_read_in_order_keep_their_order_across_both_sockets(pair):
+    """GIVEN the board's two UDP sockets read through stamps sharing one floor, one socket with the kernel's stamps
+    and one without (the reading's time) WHEN a host's «select» waits 60 ms unread on the first while its «time» is
+    read at once from the second, then «select» is read THEN «select» is not stamped before «time»: commands keep
+    the order they were read in (a quick host's pipelined taps were once swapped and refused)."""
+    receiver, sender = pair
+    other = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    other.bind(("127.0.0.1", 0))
+    try:
+        kernel = ReceiveStamps(receiver, time.monotonic)
+        reading = ReceiveStamps(other, time.monotonic, floor=kernel.floor)
+        reading.kernel = False
+        sender.sendto(b"select", receiver.getsockname())
+        busy(BUSY)
+        sender.sendto(b"time", other.getsockname())
+        _, _, time_at = reading.recvfrom(100)
+        _, _, select_at = kernel.recvfrom(100)
+        assert select_at >= time_at
+    finally:
+        other.close()

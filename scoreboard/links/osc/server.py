@@ -127,7 +127,7 @@ class OscServer:
             self._sessions_sock.bind((self.config["bind"], 0))
             self._sessions_sock.setblocking(False)
             self.dispatch.session_port = self._sessions_sock.getsockname()[1]
-            self._sessions_stamps = ReceiveStamps(self._sessions_sock, self.clock)
+            self._sessions_stamps = ReceiveStamps(self._sessions_sock, self.clock, floor=self._stamps.floor)
         except OSError as error:         # the well-known port alone then: the clients fall back to it
             log.warning("osc: no port of the sessions' own: %s", error)
             self._sessions_sock = None
