@@ -87,8 +87,8 @@ def test_proto2_ack_is_sent_only_after_the_board_applied_it():
         assert of(peer.receive(0.2), "/sg/ack") == []
         (item,) = inbox.drain()
         # stamped when it reached the machine, on the board's clock (a fixed 5.0 here): the kernel's stamp is a little
-    # before the reading (osc/rxstamp.py)
-    assert item.cmd.address == "/sg/undo" and 4.75 <= item.cmd.at <= 5.0 and item.source.startswith("osc:")
+        # before the reading (osc/rxstamp.py)
+        assert item.cmd.address == "/sg/undo" and 4.75 <= item.cmd.at <= 5.0 and item.source.startswith("osc:")
         item.on_result(False, "nothing to undo")
         assert of(peer.receive(20.0, until=lambda m: of(m, "/sg/ack")), "/sg/ack") == [
             [5, "error", "nothing to undo"]]
