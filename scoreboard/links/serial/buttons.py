@@ -306,10 +306,6 @@ class SerialButtons:
                 wrong_order = (ext > last_ext) != (at > last_at) or (ext == last_ext) != (at == last_at)
                 if wrong_order or abs(at - chained) < 0.002:
                     at = chained
-                elif not self.box_clock.converged and ext > last_ext and chained < at:
-                    # Stamped by arrival, the later press read late (a busy reader): the box's spacing still
-                    # holds, and is never early (the first stamp was not).
-                    at = chained
         self._last_press = (ext, at)
         self._bump("presses")
         self._presses.append((Command(at, "/sg/button", (press.seat, "box", bound_ms(self.box_clock))), "serial"))
