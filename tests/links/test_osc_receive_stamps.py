@@ -27,6 +27,25 @@ def busy(seconds: float) -> None:
         pass
 
 
+def kernel_stamps_on(timeout: float = 5.0) -> None:
+    """Wait until the kernel stamps datagrams as they arrive: it turns stamping on lazily (a deferred switch when the
+    first socket asks), and until then a datagram is stamped when read. Polls a pair of its own; a switch that never
+    comes fails the wait."""
+    receiver, sender = socket.socket(socket.AF_INET, socket.SOCK_DGRAM), socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    receiver.bind(("127.0.0.1", 0))
+    stamps = ReceiveStamps(receiver, time.monotonic)
+    try:
+        def stamped_on_arrival() -> bool:
+            sender.sendto(b"probe", receiver.getsockname())
+            busy(0.005)
+            _, _, at = stamps.recvfrom(100)
+            return time.monotonic() - at >= 0.004
+        assert stamps.kernel and wait_until(stamped_on_arrival, timeout), "the kernel never stamped a datagram"
+    finally:
+        receiver.close()
+        sender.close()
+
+
 @pytest.fixture
 def pair():
     receiver = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -53,6 +72,7 @@ def test_issue26_item1_a_datagram_read_late_is_stamped_when_it_arrived(pair):
     receiver, sender = pair
     stamps = ReceiveStamps(receiver, time.monotonic)
     assert stamps.kernel
+    kernel_stamps_on()
     early, late, at = sent_and_read(receiver, sender, stamps)
     assert early - 0.001 <= at <= late + 0.001, (early, late, at)
 
@@ -88,6 +108,7 @@ def test_issue26_item1_the_host_resume_is_stamped_at_arrival_though_the_osc_thre
     try:
         peer.send("/sg/connect", PASS)
         assert of(peer.receive(20.0, until=lambda m: of(m, "/sg/connected")), "/sg/connected")
+        kernel_stamps_on()
         early = time.monotonic()
         peer.send("/sg/cmd/resume", 7)
         late = time.monotonic()

@@ -6,7 +6,8 @@ the datagram arrived; a `/sg/resume` stamped that late moves the false-start win
 kernel stamps every datagram as it is received (SO_TIMESTAMPNS, read back with `recvmsg`); that stamp, on the wall
 clock, is mapped onto the board's monotonic clock at the moment it is read. Where the option or `recvmsg` is missing
 (Windows, macOS), or the stamp makes no sense (a wall clock stepped between the two readings), the stamp is the
-time of reading, as before.
+time of reading, as before. Linux turns stamping on lazily when the first socket asks, so the first datagrams after
+the board starts may be stamped when read: the same fallback.
 
 Stamps never go backwards, across the board's two UDP sockets (`Floor`): the order datagrams were read in is the
 order a client sent them (a host taps «select» then «time» without waiting), and a stamp taken from the kernel for one
