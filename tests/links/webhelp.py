@@ -108,18 +108,20 @@ def real_board(folder: Path, journal: Path | None = None, osc_extra: str = "", r
     with xvfb() as display:
         env = {**os.environ, "DISPLAY": display, "SDL_AUDIODRIVER": "dummy"}
         env.pop("SDL_VIDEODRIVER", None)
+        # the board's log to a file, never an undrained pipe: a full pipe blocks the board's next log line
+        log = open(folder / "board.log", "w", encoding="utf-8")    # noqa: SIM115 - closed below
         process = subprocess.Popen([sys.executable, "-m", "scoreboard", "run", "--config", str(config)], env=env,
-                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                                   stdout=log, stderr=subprocess.STDOUT, text=True)
 
         def up():
-            assert process.poll() is None, process.stdout.read()
+            assert process.poll() is None, (folder / "board.log").read_text(encoding="utf-8")
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{web_port}/", timeout=2) as r:
                     return r.status == 200
             except OSError:
                 return False
-        wait_for(up, 60, "the board's page")
         try:
+            wait_for(up, 60, "the board's page")
             yield f"http://127.0.0.1:{web_port}/", osc_port, journal, process
         finally:
             process.send_signal(signal.SIGINT)
@@ -128,6 +130,7 @@ def real_board(folder: Path, journal: Path | None = None, osc_extra: str = "", r
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+            log.close()
 
 
 def browser(size, folder: Path, scripts: tuple[str, ...] = ()):
