@@ -150,13 +150,20 @@ def real_board(passcode: str, web: bool = False, box: str | None = None,
         try:
             yield RealBoard(process, osc_port, web_port, folder)
         finally:
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            stop(process, 15)
             log.close()
+
+
+def stop(process: subprocess.Popen, within: float = 60.0) -> None:
+    """Stop a board (or the remote) as Ctrl-C or `systemctl stop` would; killed if it has not ended `within` s."""
+    if process.poll() is not None:
+        return
+    process.send_signal(signal.SIGINT)
+    try:
+        process.wait(timeout=within)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def signed_host(board: RealBoard, passcode: str, within: float = 60.0):

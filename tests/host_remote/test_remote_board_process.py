@@ -15,7 +15,7 @@ import time
 import pytest
 
 from scoreboard.journal import Journal
-from scoreboard.bench.real_board import board_toml, free_port
+from scoreboard.bench.real_board import board_toml, free_port, stop
 from scoreboard.session import replay_snapshot
 
 from scoreboard.links.osc.client import OscClient
@@ -46,13 +46,7 @@ def processes(tmp_path):
                              stderr=subprocess.PIPE, text=True, env=DUMMY)
     yield box, board, port, journal
     for process in (board, box):
-        if process.poll() is None:
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        stop(process)
 
 
 def test_whole_question_across_board_box_and_remote_processes(processes):

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -18,7 +17,7 @@ import pygame
 
 from scoreboard.links.osc.client import OscClient
 from tests.conftest import ROOT
-from scoreboard.bench.real_board import board_toml, free_port
+from scoreboard.bench.real_board import board_toml, free_port, stop
 from tests.conftest import xvfb
 
 PASSCODE = "5150"
@@ -166,9 +165,4 @@ def test_g3_p1_issue9_set_up_and_play_a_question_from_the_remote_process(tmp_pat
             if watcher is not None:
                 watcher.close()
             for proc in (process, board):
-                proc.send_signal(signal.SIGINT)
-                try:
-                    proc.wait(timeout=60)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
+                stop(proc)

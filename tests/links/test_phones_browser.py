@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import ctypes
 import os
-import signal
 import subprocess
 import sys
 import threading
@@ -17,7 +16,7 @@ import urllib.request
 import pytest
 
 from scoreboard.bench.netem import Link, Proxy
-from scoreboard.bench.real_board import board_toml, free_port
+from scoreboard.bench.real_board import board_toml, free_port, stop
 from scoreboard.links.osc.client import OscClient
 from scoreboard.links.serial.fake_box import FakeBox
 from tests.conftest import need, xvfb
@@ -104,12 +103,7 @@ def hall(tmp_path_factory):
                 driver.quit()
             for proxy in proxies:
                 proxy.stop()
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            stop(process)
             log.close()
             box.stop()
 

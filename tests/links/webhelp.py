@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -23,7 +22,7 @@ from scoreboard.journal import Journal
 from scoreboard.links.osc import auth as osc_auth
 from scoreboard.links.osc.client import KEEPALIVE
 from scoreboard.links.osc.messages import build
-from scoreboard.bench.real_board import board_toml, free_port
+from scoreboard.bench.real_board import board_toml, free_port, stop
 from tests.conftest import need, xvfb
 
 PASSCODE = "web-e2e-77"
@@ -124,12 +123,7 @@ def real_board(folder: Path, journal: Path | None = None, osc_extra: str = "", r
             wait_for(up, 60, "the board's page")
             yield f"http://127.0.0.1:{web_port}/", osc_port, journal, process
         finally:
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            stop(process)
             log.close()
 
 
