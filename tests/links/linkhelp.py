@@ -60,6 +60,39 @@ def board_on_loopback(config: dict) -> Iterator[tuple[Links, BoardThread]]:
         links.stop()
 
 
+@contextmanager
+def host_and_box_at_the_window(folder) -> Iterator[tuple]:
+    """A board in this process with OSC and the fake box on a real pty, its loop thread on a real session, and a
+    host client (passcode "tablet") that set up novosibirsk 1/9 and opened the first cell: the window is open and the
+    box armed. Yields (links, board, box, host); engine seconds from 0."""
+    from scoreboard.links.osc.client import OscClient
+    from scoreboard.links.serial.fake_box import FakeBox
+    from scoreboard.session import Session
+    epoch = time.monotonic()
+    box = FakeBox(players=3, link=str(folder / "box")).start()
+    inbox = Inbox()
+    links = Links({"osc": {"bind": "127.0.0.1", "port": 0, "passcode": "tablet"}, "buttons": {"port": box.url}},
+                  inbox, lambda: time.monotonic() - epoch)
+    links.start()
+    board = BoardThread(links, inbox, Session()).start()
+    host = OscClient("127.0.0.1", links.osc.address[1], "tablet", bind=("127.0.0.1", 0))
+    try:
+        assert wait_until(lambda: links.status()["buttons_online"])
+        host.connect(timeout=30)
+        for address, *args in [("/sg/game/new", "novosibirsk-2007", "1/9", 3, 0),
+                               ("/sg/topics", "Реки", "Горы", "Птицы", "Кино"), ("/sg/game/start",),
+                               ("/sg/chooser", 1), ("/sg/select", 1, 1), ("/sg/reading/done",)]:
+            assert host.command(address, *args, timeout=30) == (True, None), address
+        host.wait_state(lambda s: s["phase"] == "buzz_window", timeout=30)
+        assert box.wait_for(lambda b: b.armed, timeout=30)
+        yield links, board, box, host
+    finally:
+        host.close()
+        board.stop()
+        links.stop()
+        box.stop()
+
+
 def start_links(url: str, clock=time.monotonic, **buttons) -> tuple[Links, Inbox]:
     inbox = Inbox()
     links = Links({"osc": {"enabled": False}, "buttons": {"port": url, **buttons}}, inbox, clock)

@@ -1,14 +1,9 @@
 """A whole question across every link: the host's client over real UDP, the fake box on a real pty, and a
 board loop draining the inbox into a real session (the display process is the board agent's; this runs its
 loop contract on a thread)."""
-import time
 
-from linkhelp import wait_until
-from scoreboard.links import Inbox, Links
-from scoreboard.bench.links import BoardThread, bench_arbitration, bench_arbitration_digits
-from scoreboard.links.serial.fake_box import FakeBox
-from scoreboard.links.osc.client import OscClient
-from scoreboard.session import Session
+from linkhelp import host_and_box_at_the_window
+from scoreboard.bench.links import bench_arbitration, bench_arbitration_digits
 
 
 def test_bz3_g6_whole_question_host_remote_and_box(tmp_path):
@@ -17,24 +12,7 @@ def test_bz3_g6_whole_question_host_remote_and_box(tmp_path):
     clock, reported in one burst in button order (1 before 3); the host judges right
     THEN seat 3 answers, its lamp lights and the box is disarmed while it answers; after the verdict seat 3
     has +10 (G6) and the game shows the answer (reveal); every host command was acked exactly once."""
-    epoch = time.monotonic()
-    clock = lambda: time.monotonic() - epoch          # noqa: E731  engine seconds from 0
-    box = FakeBox(players=3, link=str(tmp_path / "box")).start()
-    inbox = Inbox()
-    links = Links({"osc": {"bind": "127.0.0.1", "port": 0, "passcode": "tablet"},
-                   "buttons": {"port": box.url}}, inbox, clock)
-    links.start()
-    board = BoardThread(links, inbox, Session()).start()
-    host = OscClient("127.0.0.1", links.osc.address[1], "tablet", bind=("127.0.0.1", 0))
-    try:
-        assert wait_until(lambda: links.status()["buttons_online"])
-        host.connect(timeout=30)
-        for address, *args in [("/sg/game/new", "novosibirsk-2007", "1/9", 3, 0),
-                               ("/sg/topics", "Реки", "Горы", "Птицы", "Кино"), ("/sg/game/start",),
-                               ("/sg/chooser", 1), ("/sg/select", 1, 1), ("/sg/reading/done",)]:
-            assert host.command(address, *args, timeout=30) == (True, None), address
-        host.wait_state(lambda s: s["phase"] == "buzz_window", timeout=30)
-        assert box.wait_for(lambda b: b.armed, timeout=30)
+    with host_and_box_at_the_window(tmp_path) as (links, board, box, host):
         t = box.now_us() - 1000
         box.press_many([(1, t + 100), (3, t)])
         state = host.wait_state(lambda s: s["phase"] != "buzz_window", timeout=30)
@@ -47,11 +25,6 @@ def test_bz3_g6_whole_question_host_remote_and_box(tmp_path):
         hosts = [c for c in board.applied if c.address != "/sg/button"]
         assert len(hosts) == 7 and len({(c.address, c.args) for c in hosts}) == 7
         assert links.status()["osc"]["duplicates"] == 0
-    finally:
-        host.close()
-        board.stop()
-        links.stop()
-        box.stop()
 
 
 def test_bz3_arbitration_bench_orders_every_trial(tmp_path):

@@ -1,14 +1,8 @@
 """Issue 27 item 2 (BZ11): the box's presses carry their source and error bound from the serial line to the host's
 photo finish — the fake box on a real pty, the real serial reader and inbox, a real session, the host's OSC client."""
-import time
 
-from linkhelp import wait_until
-from scoreboard.bench.links import BoardThread
-from scoreboard.links import Inbox, Links
-from scoreboard.links.osc.client import OscClient
+from linkhelp import host_and_box_at_the_window
 from scoreboard.links.serial.buttons import ARRIVAL_BOUND_MS
-from scoreboard.links.serial.fake_box import FakeBox
-from scoreboard.session import Session
 
 
 def test_box_presses_reach_the_hosts_photo_finish_with_source_and_bound(tmp_path):
@@ -17,23 +11,7 @@ def test_box_presses_reach_the_hosts_photo_finish_with_source_and_bound(tmp_path
     winning and seat 1 too late 0.3 ms after it (an ignored press: the rev did not move, the record was sent anyway),
     each with a bound of at most the arrival bound, the same for both (one clock map), and the snapshot every session
     gets holds none of it."""
-    epoch = time.monotonic()
-    clock = lambda: time.monotonic() - epoch          # noqa: E731  engine seconds from 0
-    box = FakeBox(players=3, link=str(tmp_path / "box")).start()
-    inbox = Inbox()
-    links = Links({"osc": {"bind": "127.0.0.1", "port": 0, "passcode": "tablet"},
-                   "buttons": {"port": box.url}}, inbox, clock)
-    links.start()
-    board = BoardThread(links, inbox, Session()).start()
-    host = OscClient("127.0.0.1", links.osc.address[1], "tablet", bind=("127.0.0.1", 0))
-    try:
-        assert wait_until(lambda: links.status()["buttons_online"])
-        host.connect(timeout=30)
-        for address, *args in [("/sg/game/new", "novosibirsk-2007", "1/9", 3, 0),
-                               ("/sg/topics", "Реки", "Горы", "Птицы", "Кино"), ("/sg/game/start",),
-                               ("/sg/chooser", 1), ("/sg/select", 1, 1), ("/sg/reading/done",)]:
-            assert host.command(address, *args, timeout=30) == (True, None), address
-        assert box.wait_for(lambda b: b.armed, timeout=30)
+    with host_and_box_at_the_window(tmp_path) as (links, board, box, host):
         t = box.now_us() - 1000
         box.press_many([(1, t + 300), (3, t)])
 
@@ -46,8 +24,3 @@ def test_box_presses_reach_the_hosts_photo_finish_with_source_and_bound(tmp_path
         assert abs(rows[1]["gap_ms"] - 0.3) < 0.05
         assert 1 <= rows[0]["bound_ms"] == rows[1]["bound_ms"] <= ARRIVAL_BOUND_MS
         assert "presses" not in host.wait_state(lambda s: s["answering"] == 3, timeout=30)
-    finally:
-        host.close()
-        board.stop()
-        links.stop()
-        box.stop()
